@@ -1,0 +1,1 @@
+"""Generic AI: the agent interface, the off-frame-loop runner and simple agents."""

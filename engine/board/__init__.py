@@ -1,0 +1,1 @@
+"""Board geometry and drawing shared by every grid game."""

@@ -1,0 +1,123 @@
+"""Anti-aliased vector drawing for boards: grid, highlights, marks, lines, text.
+
+Everything is drawn from the geometry each frame, so it scales with the window.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import pygame
+
+from engine.board.geometry import BoardGeometry, Cell
+from engine.theme import Colour
+
+# The shapes that tell players apart without colour: X, O, triangle.
+MARK_SHAPES = ("x", "o", "triangle")
+
+
+def draw_grid(surface: pygame.Surface, geom: BoardGeometry, board: Colour, grid: Colour) -> None:
+    """Fill the board and draw its inner and outer grid lines."""
+    outer = geom.rect
+    pygame.draw.rect(surface, board, outer)
+    width = max(1, round(geom.cell_size / 40))
+    for r in range(1, geom.rows):
+        y = geom.cell_rect(r, 0).top
+        pygame.draw.line(surface, grid, (outer.left, y), (outer.right - 1, y), width)
+    for c in range(1, geom.cols):
+        x = geom.cell_rect(0, c).left
+        pygame.draw.line(surface, grid, (x, outer.top), (x, outer.bottom - 1), width)
+    pygame.draw.rect(surface, grid, outer, width + 1)
+
+
+def fill_cell(
+    surface: pygame.Surface, geom: BoardGeometry, cell: Cell, colour: Colour, alpha: int = 255
+) -> None:
+    """Fill one cell (inset by a pixel so the grid stays visible)."""
+    rect = geom.cell_rect(*cell).inflate(-2, -2)
+    if alpha >= 255:
+        pygame.draw.rect(surface, colour, rect)
+        return
+    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+    layer.fill((*colour, alpha))
+    surface.blit(layer, rect)
+
+
+def outline_cell(
+    surface: pygame.Surface, geom: BoardGeometry, cell: Cell, colour: Colour, width: int = 3
+) -> None:
+    """Draw a frame inside one cell (used for the keyboard cursor and targets)."""
+    rect = geom.cell_rect(*cell).inflate(-2 * width, -2 * width)
+    pygame.draw.rect(surface, colour, rect, width, border_radius=max(2, width))
+
+
+def draw_mark(surface: pygame.Surface, rect: pygame.Rect, player: int, colour: Colour) -> None:
+    """Draw player ``player``'s mark (0: X, 1: O, 2: triangle) inside ``rect``."""
+    shape = MARK_SHAPES[player % len(MARK_SHAPES)]
+    size = min(rect.width, rect.height)
+    pad = size * 0.2
+    width = max(2, round(size * 0.1))
+    cx, cy = rect.center
+    half = size / 2 - pad
+    if shape == "x":
+        for sx in (-1, 1):
+            pygame.draw.aaline(surface, colour, (cx - half, cy - sx * half),
+                               (cx + half, cy + sx * half), width)
+    elif shape == "o":
+        pygame.draw.aacircle(surface, colour, (cx, cy), half, width)
+    else:
+        pts = [
+            (cx + half * math.cos(a), cy + half * math.sin(a) + half * 0.15)
+            for a in (-math.pi / 2, math.pi / 6, 5 * math.pi / 6)
+        ]
+        for i in range(3):
+            pygame.draw.aaline(surface, colour, pts[i], pts[(i + 1) % 3], width)
+        for p in pts:  # round the corners so the thick outline closes cleanly
+            pygame.draw.aacircle(surface, colour, p, width / 2)
+
+
+def draw_win_line(
+    surface: pygame.Surface, geom: BoardGeometry, cells: Iterable[Cell], colour: Colour,
+    outline: Colour,
+) -> None:
+    """Frame the winning cells and strike a thick line through them.
+
+    The dark outline makes the line readable on any mark colour and tells it
+    apart by thickness, not only hue.
+    """
+    cells = list(cells)
+    if not cells:
+        return
+    frame = max(2, round(geom.cell_size / 18))
+    for cell in cells:
+        outline_cell(surface, geom, cell, colour, frame)
+    if len(cells) < 2:
+        return
+    start, end = geom.cell_center(*cells[0]), geom.cell_center(*cells[-1])
+    # Extend a little past the end cells' centres.
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    ext = geom.cell_size * 0.3
+    ux, uy = dx / length, dy / length
+    p0 = (start[0] - ux * ext, start[1] - uy * ext)
+    p1 = (end[0] + ux * ext, end[1] + uy * ext)
+    w = max(3, round(geom.cell_size / 10))
+    pygame.draw.line(surface, outline, p0, p1, w + 4)
+    pygame.draw.line(surface, colour, p0, p1, w)
+    for p in (p0, p1):
+        pygame.draw.circle(surface, outline, p, (w + 4) / 2)
+        pygame.draw.circle(surface, colour, p, w / 2)
+
+
+def draw_cell_text(
+    surface: pygame.Surface, geom: BoardGeometry, cell: Cell, text: str, font: pygame.font.Font,
+    colour: Colour, background: Colour | None = None,
+) -> None:
+    """Centre a short text in a cell, on an optional backing (for hint overlays)."""
+    label = font.render(text, True, colour)
+    rect = geom.cell_rect(*cell)
+    box = label.get_rect(center=rect.center)
+    if background is not None:
+        pygame.draw.rect(surface, background, box.inflate(6, 2), border_radius=4)
+    surface.blit(label, box)

@@ -1,0 +1,100 @@
+"""What every game screen shares: toolbar, status bar, shortcuts and Back."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from engine.scene import Scene
+from engine.widgets import Button, Label
+
+if TYPE_CHECKING:
+    from engine.app import App
+
+TOOLBAR_H = 64.0
+STATUS_Y = 664.0
+
+
+class GameScene(Scene):
+    """A game screen: Back, title, New game, Undo, Redo, ?, and a status bar.
+
+    Shortcuts: Esc back to the launcher, Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z
+    redo, N (or F2) new game. Subclasses implement the five actions and
+    ``status_text``, and handle board input in ``board_event``.
+    """
+
+    title = "Game"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        ui = self.ui
+        ui.add(Button((16, 12, 110, 40), "← Back", self.back, name="Back"))
+        ui.add(Label((140, 12, 360, 40), lambda: self.title, size=26, bold=True, role="accent"))
+        ui.add(Button((520, 12, 140, 40), "New game", self.new_game, name="New game"))
+        ui.add(Button((670, 12, 100, 40), "Undo", self.undo, enabled=self.can_undo, name="Undo"))
+        ui.add(Button((780, 12, 100, 40), "Redo", self.redo, enabled=self.can_redo, name="Redo"))
+        ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))
+        self.status = ui.add(Label((24, STATUS_Y + 8, 912, 40), self.status_text, size=20,
+                                   align="center"))
+
+    # actions for subclasses ------------------------------------------------------
+    def new_game(self) -> None:
+        """Start a new game (undoable)."""
+
+    def undo(self) -> None:
+        """Take back a move."""
+
+    def redo(self) -> None:
+        """Replay an undone move."""
+
+    def can_undo(self) -> bool:
+        """Whether Undo is possible."""
+        return False
+
+    def can_redo(self) -> bool:
+        """Whether Redo is possible."""
+        return False
+
+    def status_text(self) -> str:
+        """The status bar's text: whose turn, or the result."""
+        return ""
+
+    def board_event(self, event: pygame.event.Event) -> None:
+        """Input the toolbar did not take (clicks on the board, arrow keys)."""
+
+    def back(self) -> None:
+        """Return to the launcher."""
+        self.app.pop()
+
+    # plumbing -------------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
+            shift = event.mod & pygame.KMOD_SHIFT
+            if event.key == pygame.K_ESCAPE:
+                self.back()
+                return
+            if ctrl and event.key == pygame.K_z:
+                (self.redo if shift else self.undo)()
+                return
+            if ctrl and event.key == pygame.K_y:
+                self.redo()
+                return
+            if not ctrl and event.key in (pygame.K_n, pygame.K_F2):
+                self.new_game()
+                return
+        if self.ui.handle_event(event, self.app.viewport):
+            return
+        self.board_event(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        vp, p = self.app.viewport, self.app.theme.palette
+        surface.fill(p.background)
+        pygame.draw.rect(surface, p.panel, vp.rect(0, 0, 960, TOOLBAR_H))
+        pygame.draw.rect(surface, p.panel, vp.rect(0, STATUS_Y, 960, 720 - STATUS_Y))
+        self.draw_board(surface)
+        self.ui.draw(surface, vp, self.app.theme)
+
+    def draw_board(self, surface: pygame.Surface) -> None:
+        """Draw the play area between toolbar and status bar."""

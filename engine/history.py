@@ -1,0 +1,82 @@
+"""Generic undo/redo over immutable states, shared by every game.
+
+As in Simon Tatham's midend, the history is a list of states with a cursor; a
+new move cuts the redo tail. Starting a new game is pushed like a move, so one
+mis-click on "New game" is undone like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class History(Generic[T]):
+    """Undo/redo stack of states; ``current`` is the state shown."""
+
+    def __init__(self, initial: T) -> None:
+        self._states: list[T] = [initial]
+        self._index = 0
+
+    @property
+    def current(self) -> T:
+        """The state at the cursor."""
+        return self._states[self._index]
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is an earlier state."""
+        return self._index > 0
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether an undone state can be restored."""
+        return self._index < len(self._states) - 1
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+    @property
+    def index(self) -> int:
+        """Position of the cursor (0 = the first state)."""
+        return self._index
+
+    def push(self, state: T) -> None:
+        """Make ``state`` current, dropping anything that could be redone."""
+        del self._states[self._index + 1:]
+        self._states.append(state)
+        self._index += 1
+
+    def undo(self, until: Callable[[T], bool] | None = None) -> bool:
+        """Step back once, or back to the nearest earlier state satisfying ``until``.
+
+        With ``until``, if no earlier state satisfies it, nothing changes.
+        Returns whether the cursor moved.
+        """
+        if not self.can_undo:
+            return False
+        if until is None:
+            self._index -= 1
+            return True
+        for i in range(self._index - 1, -1, -1):
+            if until(self._states[i]):
+                self._index = i
+                return True
+        return False
+
+    def redo(self, until: Callable[[T], bool] | None = None) -> bool:
+        """Step forward once, or forward to the nearest later state satisfying ``until``
+        (or the last state if none does). Returns whether the cursor moved."""
+        if not self.can_redo:
+            return False
+        if until is None:
+            self._index += 1
+            return True
+        for i in range(self._index + 1, len(self._states)):
+            if until(self._states[i]):
+                self._index = i
+                return True
+        self._index = len(self._states) - 1
+        return True

@@ -1,0 +1,79 @@
+"""The one place where the engine learns which games exist (for the launcher and CLI).
+
+Entries name their scene and preview by import path, so the engine imports a
+game's code only when that game is opened or drawn.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def _load(path: str) -> Any:
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@dataclass(frozen=True)
+class GameFamily:
+    """A launcher tile: a family of games, playable or announced."""
+
+    id: str
+    title: str
+    description: str
+    preview: str
+    scene: str | None = None
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def available(self) -> bool:
+        """Whether the family can be opened yet (otherwise it is "coming soon")."""
+        return self.scene is not None
+
+    def scene_class(self) -> Any:
+        """The scene class that plays this family."""
+        if self.scene is None:
+            raise LookupError(f"{self.title} is coming soon and cannot be opened yet")
+        return _load(self.scene)
+
+    def preview_painter(self) -> Any:
+        """``draw(surface, rect, palette)`` for the launcher tile's picture."""
+        return _load(self.preview)
+
+
+FAMILIES: tuple[GameFamily, ...] = (
+    GameFamily(
+        id="tictactoe",
+        title="Tic-tac-toe",
+        description="Three in a row on a 3×3 board. Two players at one mouse.",
+        preview="games.previews:draw_tictactoe",
+        scene="games.tictactoe.scene:TicTacToeScene",
+        aliases=("tic-tac-toe", "ttt"),
+    ),
+    GameFamily(
+        id="grundy",
+        title="Grundy games",
+        description="King, Rook and Nim: move a token towards the corner; "
+                    "the hint shows every square's Grundy value.",
+        preview="games.previews:draw_grundy",
+    ),
+    GameFamily(
+        id="button-madness",
+        title="Button Madness",
+        description="Lights Out on a torus: each press flips a button and its four "
+                    "neighbours. Turn every button red.",
+        preview="games.previews:draw_button_madness",
+        aliases=("buttons", "lights-out"),
+    ),
+)
+
+
+def find_family(name: str) -> GameFamily:
+    """The family with id or alias ``name`` (case-insensitive); KeyError lists the choices."""
+    key = name.strip().lower()
+    for family in FAMILIES:
+        if key == family.id or key in family.aliases:
+            return family
+    raise KeyError(f"unknown game {name!r}; choose one of: {', '.join(f.id for f in FAMILIES)}")

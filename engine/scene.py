@@ -1,0 +1,59 @@
+"""Scenes: the launcher, each game, each dialog. The app keeps them on a stack."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from engine.widgets import WidgetGroup
+
+if TYPE_CHECKING:
+    from engine.app import App
+
+
+class Scene:
+    """Base class: override what you need.
+
+    ``overlay`` scenes (help, dialogs) are drawn over the scene beneath them
+    and take all input while open (they are modal).
+    """
+
+    overlay = False
+    help_title = "Help"
+    help_text = "No help for this screen."
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.ui = WidgetGroup()
+
+    # lifecycle -------------------------------------------------------------
+    def enter(self) -> None:
+        """Called when pushed (or swapped in) onto the stack."""
+
+    def leave(self) -> None:
+        """Called when popped or replaced; stop background work here."""
+
+    def resume(self) -> None:
+        """Called when the scene above this one was popped."""
+
+    # frame -----------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Route an input event; the default hands it to the widgets."""
+        self.ui.handle_event(event, self.app.viewport)
+
+    def update(self, dt: float) -> None:
+        """Advance time-based state by ``dt`` seconds."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the scene; the default draws the widgets on the background."""
+        surface.fill(self.app.theme.palette.background)
+        self.ui.draw(surface, self.app.viewport, self.app.theme)
+
+    def is_active(self) -> bool:
+        """True while animating or thinking, so the app keeps drawing frames."""
+        return False
+
+    def debug_state(self) -> dict[str, Any]:
+        """A JSON-friendly summary for tests (the --dump-state option)."""
+        return {"scene": type(self).__name__}

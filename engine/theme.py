@@ -1,0 +1,127 @@
+"""Colours and fonts. Two palettes: the default and a colour-blind-safe one.
+
+State is never told by hue alone: marks differ in shape, highlighted lines are
+drawn thicker and outlined, and hint cells carry text as well as colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from engine.assets import asset_path
+
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Every colour the engine draws with."""
+
+    name: str
+    label: str
+    background: Colour
+    panel: Colour
+    panel_edge: Colour
+    text: Colour
+    muted: Colour
+    accent: Colour
+    grid: Colour
+    board: Colour
+    hover: Colour
+    focus: Colour
+    button: Colour
+    button_hover: Colour
+    button_text: Colour
+    disabled: Colour
+    players: tuple[Colour, Colour, Colour]
+    win_line: Colour
+    good: Colour
+    neutral: Colour
+    bad: Colour
+    shade: tuple[int, int, int, int]
+
+
+DEFAULT = Palette(
+    name="default",
+    label="Default",
+    background=(28, 32, 44),
+    panel=(44, 50, 66),
+    panel_edge=(84, 94, 120),
+    text=(236, 239, 244),
+    muted=(160, 168, 186),
+    accent=(255, 196, 64),
+    grid=(120, 132, 160),
+    board=(36, 41, 56),
+    hover=(64, 74, 98),
+    focus=(255, 196, 64),
+    button=(62, 70, 94),
+    button_hover=(84, 96, 128),
+    button_text=(236, 239, 244),
+    disabled=(96, 102, 118),
+    players=((236, 84, 84), (80, 160, 240), (120, 210, 110)),
+    win_line=(255, 214, 90),
+    good=(70, 190, 110),
+    neutral=(230, 200, 70),
+    bad=(220, 80, 80),
+    shade=(0, 0, 0, 170),
+)
+
+# Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
+COLOURBLIND = Palette(
+    name="colourblind",
+    label="Colour-blind safe",
+    background=(24, 24, 28),
+    panel=(44, 44, 52),
+    panel_edge=(110, 110, 124),
+    text=(245, 245, 245),
+    muted=(170, 170, 180),
+    accent=(240, 228, 66),
+    grid=(150, 150, 165),
+    board=(34, 34, 40),
+    hover=(70, 70, 84),
+    focus=(240, 228, 66),
+    button=(66, 66, 80),
+    button_hover=(92, 92, 110),
+    button_text=(245, 245, 245),
+    disabled=(100, 100, 110),
+    players=((230, 159, 0), (86, 180, 233), (204, 121, 167)),
+    win_line=(240, 228, 66),
+    good=(0, 158, 115),
+    neutral=(240, 228, 66),
+    bad=(213, 94, 0),
+    shade=(0, 0, 0, 180),
+)
+
+PALETTES: dict[str, Palette] = {p.name: p for p in (DEFAULT, COLOURBLIND)}
+
+FONT_REGULAR = ("fonts", "DejaVuSans.ttf")
+FONT_BOLD = ("fonts", "DejaVuSans-Bold.ttf")
+
+
+class Theme:
+    """The active palette plus a cache of bundled fonts by pixel size."""
+
+    def __init__(self, palette: str = "default") -> None:
+        self.palette = PALETTES.get(palette, DEFAULT)
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+    def set_palette(self, name: str) -> None:
+        """Switch palette by name; unknown names raise ValueError."""
+        if name not in PALETTES:
+            raise ValueError(f"unknown palette {name!r}; choose one of {', '.join(PALETTES)}")
+        self.palette = PALETTES[name]
+
+    def font(self, size: float, bold: bool = False) -> pygame.font.Font:
+        """Return the bundled font at ``size`` pixels (at least 6), cached."""
+        px = max(6, round(size))
+        key = (px, bold)
+        font = self._fonts.get(key)
+        if font is None:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            path = asset_path(*(FONT_BOLD if bold else FONT_REGULAR))
+            font = pygame.font.Font(str(path), px)
+            self._fonts[key] = font
+        return font

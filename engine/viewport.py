@@ -1,0 +1,60 @@
+"""Logical-to-screen mapping, so every scene lays out once in a 960×720 design
+space and is scaled, centred and letterboxed into whatever window size the
+player chose. Fonts are re-rasterised at the scaled size, so text stays sharp.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+DESIGN_SIZE = (960, 720)
+
+
+@dataclass(frozen=True)
+class Viewport:
+    """Maps design-space coordinates to the window's pixels."""
+
+    scale: float
+    offset_x: int
+    offset_y: int
+    window: tuple[int, int]
+
+    @classmethod
+    def fit(cls, window_size: tuple[int, int]) -> Viewport:
+        """The largest centred copy of the design space that fits the window."""
+        w, h = max(1, window_size[0]), max(1, window_size[1])
+        scale = min(w / DESIGN_SIZE[0], h / DESIGN_SIZE[1])
+        ox = round((w - DESIGN_SIZE[0] * scale) / 2)
+        oy = round((h - DESIGN_SIZE[1] * scale) / 2)
+        return cls(scale, ox, oy, (w, h))
+
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        """Screen rectangle of a design-space rectangle."""
+        x0 = round(self.offset_x + x * self.scale)
+        y0 = round(self.offset_y + y * self.scale)
+        x1 = round(self.offset_x + (x + w) * self.scale)
+        y1 = round(self.offset_y + (y + h) * self.scale)
+        return pygame.Rect(x0, y0, x1 - x0, y1 - y0)
+
+    def map_rect(self, r: pygame.Rect | tuple[float, float, float, float]) -> pygame.Rect:
+        """Screen rectangle of a design-space Rect or (x, y, w, h) tuple."""
+        return self.rect(*tuple(r))
+
+    def point(self, x: float, y: float) -> tuple[int, int]:
+        """Screen point of a design-space point."""
+        return (round(self.offset_x + x * self.scale), round(self.offset_y + y * self.scale))
+
+    def to_design(self, pos: tuple[int, int]) -> tuple[float, float]:
+        """Design-space point of a screen point (for hit tests)."""
+        return ((pos[0] - self.offset_x) / self.scale, (pos[1] - self.offset_y) / self.scale)
+
+    def px(self, length: float) -> int:
+        """A design-space length in pixels, at least 1."""
+        return max(1, round(length * self.scale))
+
+    @property
+    def content(self) -> pygame.Rect:
+        """The whole design space on screen."""
+        return self.rect(0, 0, *DESIGN_SIZE)

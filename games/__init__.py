@@ -1,0 +1,1 @@
+"""The game families of Arcade of Strategy (rules, AIs and scenes)."""

@@ -1,0 +1,1 @@
+"""Tic-tac-toe family: classic 3×3 and, later, m×n×k and three players."""

@@ -1,0 +1,175 @@
+"""Rules of m×n tic-tac-toe with k in a row, for two or three players.
+
+Pure Python, no pygame. A move is a cell index ``row * cols + col``. Win
+detection looks only along the four lines through the last move, at most
+k − 1 cells each way, so its cost does not grow with the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.rules import IllegalMove
+
+EMPTY = -1
+SYMBOLS = ("X", "O", "△")
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+@dataclass(frozen=True)
+class MNKConfig:
+    """Board shape and rules: ``rows`` × ``cols``, ``k`` in a row wins."""
+
+    rows: int = 3
+    cols: int = 3
+    k: int = 3
+    players: int = 2
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.rows <= 64 and 1 <= self.cols <= 64):
+            raise ValueError(f"board size must be 1..64 each way, got {self.rows}×{self.cols}")
+        if not (1 <= self.k <= max(self.rows, self.cols)):
+            raise ValueError(f"k must be 1..{max(self.rows, self.cols)}, got {self.k}")
+        if self.players not in (2, 3):
+            raise ValueError(f"2 or 3 players, got {self.players}")
+
+
+CLASSIC = MNKConfig(3, 3, 3, 2)
+
+
+@dataclass(frozen=True)
+class TicTacToeState:
+    """An immutable position. Build the start with :meth:`new`."""
+
+    config: MNKConfig
+    board: tuple[int, ...]
+    to_move: int = 0
+    last_move: int | None = None
+    winner: int | None = None
+    win_line: tuple[int, ...] = field(default=())
+
+    @classmethod
+    def new(cls, config: MNKConfig = CLASSIC) -> TicTacToeState:
+        """The empty board with the first player to move."""
+        return cls(config, (EMPTY,) * (config.rows * config.cols))
+
+    @classmethod
+    def from_rows(cls, rows: list[str], config: MNKConfig | None = None) -> TicTacToeState:
+        """Build a position from text rows such as ``["XO.", ".X.", "..O"]``.
+
+        The player to move is inferred from the counts of marks (players take
+        turns from the first). Used by tests and by board codes.
+        """
+        cfg = config or MNKConfig(len(rows), len(rows[0]), min(3, len(rows), len(rows[0])))
+        symbols = {"X": 0, "O": 1, "T": 2, "△": 2, ".": EMPTY, "_": EMPTY, " ": EMPTY}
+        cells: list[int] = []
+        for line in rows:
+            if len(line) != cfg.cols:
+                raise ValueError(f"row {line!r} should have {cfg.cols} cells")
+            cells.extend(symbols[ch] for ch in line)
+        if len(cells) != cfg.rows * cfg.cols:
+            raise ValueError("wrong number of rows")
+        counts = [cells.count(p) for p in range(cfg.players)]
+        total = sum(counts)
+        to_move = total % cfg.players
+        expected = [total // cfg.players + (1 if p < total % cfg.players else 0)
+                    for p in range(cfg.players)]
+        if counts != expected:
+            raise ValueError(f"mark counts {counts} cannot arise from players taking turns")
+        state = cls(cfg, tuple(cells), to_move)
+        # Find any completed line so the position knows it is over.
+        for index, owner in enumerate(cells):
+            if owner != EMPTY:
+                line = state._line_through(index, owner)
+                if line:
+                    return cls(cfg, tuple(cells), to_move, None, owner, line)
+        return state
+
+    # --- the engine's rules interface -------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        """How many players take turns."""
+        return self.config.players
+
+    def current_player(self) -> int:
+        """Index of the player to move (0 = X)."""
+        return self.to_move
+
+    def legal_moves(self) -> list[int]:
+        """Empty cells in row-major order; none once the game is over."""
+        if self.winner is not None:
+            return []
+        return [i for i, v in enumerate(self.board) if v == EMPTY]
+
+    def play(self, move: int) -> TicTacToeState:
+        """Place the mover's mark on cell ``move``."""
+        if self.winner is not None:
+            raise IllegalMove("the game is over")
+        if not isinstance(move, int) or not (0 <= move < len(self.board)):
+            raise IllegalMove(f"no cell {move!r} on a {self.config.rows}×{self.config.cols} board")
+        if self.board[move] != EMPTY:
+            raise IllegalMove(f"cell {move} is taken")
+        board = list(self.board)
+        board[move] = self.to_move
+        after = TicTacToeState(self.config, tuple(board), (self.to_move + 1) % self.num_players,
+                               move)
+        line = after._line_through(move, self.to_move)
+        if line:
+            return TicTacToeState(after.config, after.board, after.to_move, move, self.to_move,
+                                  line)
+        return after
+
+    def is_terminal(self) -> bool:
+        """Over when someone has k in a row or the board is full."""
+        return self.winner is not None or EMPTY not in self.board
+
+    def returns(self) -> tuple[float, ...]:
+        """1 for the winner and −1 for the others; all 0 for a draw or unfinished game."""
+        if self.winner is None:
+            return (0.0,) * self.num_players
+        return tuple(1.0 if p == self.winner else -1.0 for p in range(self.num_players))
+
+    # --- helpers ------------------------------------------------------------
+
+    @property
+    def is_draw(self) -> bool:
+        """Full board and no winner."""
+        return self.winner is None and EMPTY not in self.board
+
+    @property
+    def moves_made(self) -> int:
+        """Number of marks on the board."""
+        return sum(1 for v in self.board if v != EMPTY)
+
+    def cell(self, row: int, col: int) -> int:
+        """Owner of a cell (EMPTY, 0, 1 or 2)."""
+        return self.board[row * self.config.cols + col]
+
+    def _line_through(self, index: int, player: int) -> tuple[int, ...]:
+        """The run of ``player``'s marks through ``index`` if it is k or longer."""
+        rows, cols, k = self.config.rows, self.config.cols, self.config.k
+        r0, c0 = divmod(index, cols)
+        for dr, dc in DIRECTIONS:
+            run = [index]
+            for sign in (1, -1):
+                r, c = r0 + sign * dr, c0 + sign * dc
+                # Never more than k − 1 steps: the cost is independent of board size.
+                for _ in range(k - 1):
+                    if not (0 <= r < rows and 0 <= c < cols):
+                        break
+                    i = r * cols + c
+                    if self.board[i] != player:
+                        break
+                    run.append(i)
+                    r, c = r + sign * dr, c + sign * dc
+            if len(run) >= k:
+                return tuple(sorted(run))
+        return ()
+
+    def to_rows(self) -> list[str]:
+        """The board as text rows (X, O, T for the third player, . for empty)."""
+        chars = {EMPTY: ".", 0: "X", 1: "O", 2: "T"}
+        cols = self.config.cols
+        return ["".join(chars[v] for v in self.board[r * cols:(r + 1) * cols])
+                for r in range(self.config.rows)]
