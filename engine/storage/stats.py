@@ -105,6 +105,9 @@ class StatsStore:
     arguments that are the caller's mistake.
     """
 
+    #: Seconds to wait for another copy of the game that is writing right now.
+    busy_timeout: float = 5.0
+
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.warnings: list[str] = []
@@ -171,7 +174,7 @@ class StatsStore:
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves so every write
         # is exactly one explicit transaction.
-        return sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+        return sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
 
     @staticmethod
     def _check(conn: sqlite3.Connection) -> bool:
@@ -222,7 +225,10 @@ class StatsStore:
             try:
                 conn.execute("CREATE TABLE write_probe (x)")
             finally:
-                conn.execute("ROLLBACK")
+                # SQLite may already have rolled back after a failed write;
+                # keep the original error, not "no transaction is active".
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
             memory = sqlite3.connect(":memory:", isolation_level=None)
             try:

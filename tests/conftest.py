@@ -1,0 +1,93 @@
+"""Shared fixtures: a headless app in a throw-away profile, and event helpers.
+
+Every test runs with ARCADE_PROFILE pointing at its own temporary folder, so no
+test can touch the real per-user settings or statistics.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import pygame  # noqa: E402
+
+from engine.app import App  # noqa: E402
+from engine.launcher import LauncherScene  # noqa: E402
+from engine.storage.settings import SettingsStore  # noqa: E402
+from engine.storage.stats import StatsStore  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _isolated_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    profile = tmp_path / "profile"
+    monkeypatch.setenv("ARCADE_PROFILE", str(profile))
+    return profile
+
+
+@pytest.fixture
+def profile(_isolated_profile: Path) -> Path:
+    """This test's profile folder (settings and statistics)."""
+    return _isolated_profile
+
+
+def make_app(profile: Path, size: tuple[int, int] = (960, 720)) -> App:
+    """A headless App on ``profile`` with the launcher on its stack."""
+    settings = SettingsStore(profile / "settings.json")
+    notices = settings.load()
+    stats = StatsStore(profile / "statistics.sqlite3")
+    notices += stats.open()
+    app = App(settings, stats, notices, window_size=size)
+    app.push(LauncherScene(app))
+    app.step([])
+    return app
+
+
+@pytest.fixture
+def app(profile: Path):
+    """A running headless app showing the launcher."""
+    application = make_app(profile)
+    yield application
+    application.quit()
+    application.stats.close()
+    pygame.display.quit()
+
+
+def screen_pos(app: App, x: float, y: float) -> tuple[int, int]:
+    """Window pixel of a design-space point."""
+    return app.viewport.point(x, y)
+
+
+def click(app: App, x: float, y: float, button: int = 1) -> None:
+    """Post a real press + release at design point (x, y) and run one frame."""
+    pos = screen_pos(app, x, y)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
+                                         buttons=(0, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+    app.step()
+
+
+def click_widget(app: App, name: str) -> None:
+    """Click the centre of the top scene's button called ``name``."""
+    widget = app.top.ui.find(name)
+    x, y, w, h = widget.rect
+    click(app, x + w / 2, y + h / 2)
+
+
+def key(app: App, keycode: int, mod: int = 0, unicode: str = "") -> None:
+    """Post a real key press + release and run one frame."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=keycode, mod=mod, unicode=unicode,
+                                         scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=keycode, mod=mod, unicode=unicode,
+                                         scancode=0))
+    app.step()

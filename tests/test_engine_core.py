@@ -1,0 +1,194 @@
+"""History, AI runner, geometry, viewport and asset paths."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from engine import assets
+from engine.ai.agent import Cancelled, RandomAgent
+from engine.ai.runner import AIRunner
+from engine.board.geometry import BoardGeometry
+from engine.history import History
+from engine.viewport import Viewport
+from games.tictactoe.rules import TicTacToeState
+
+# --- history ---------------------------------------------------------------------
+
+
+def test_history_undo_redo_and_cut_redo_tail() -> None:
+    h = History(0)
+    assert not h.can_undo and not h.can_redo
+    for v in (1, 2, 3):
+        h.push(v)
+    assert h.current == 3 and len(h) == 4
+    assert h.undo() and h.undo() and h.current == 1
+    assert h.can_redo and h.redo() and h.current == 2
+    h.push(9)  # a new move drops the undone 3
+    assert h.current == 9 and not h.can_redo and len(h) == 4
+    while h.undo():
+        pass
+    assert h.current == 0 and not h.undo()
+
+
+def test_history_undo_until_predicate() -> None:
+    h = History(0)
+    for v in range(1, 8):
+        h.push(v)
+    assert h.undo(until=lambda v: v % 3 == 0) and h.current == 6
+    assert h.undo(until=lambda v: v % 3 == 0) and h.current == 3
+    assert not h.undo(until=lambda v: v > 100) and h.current == 3  # nothing matches: no change
+    assert h.redo(until=lambda v: v % 3 == 0) and h.current == 6
+    assert h.redo(until=lambda v: v > 100) and h.current == 7  # falls through to the end
+
+
+# --- AI runner -----------------------------------------------------------------------
+
+
+def _wait_result(runner: AIRunner, timeout: float = 5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = runner.poll()
+        if result is not None:
+            return result
+        time.sleep(0.005)
+    raise AssertionError("no result in time")
+
+
+def test_runner_returns_a_legal_move_off_the_calling_thread() -> None:
+    seen_threads: list[str] = []
+
+    class Spy(RandomAgent):
+        def choose_move(self, state, cancel):
+            seen_threads.append(threading.current_thread().name)
+            return super().choose_move(state, cancel)
+
+    runner = AIRunner()
+    state = TicTacToeState.new().play(4)
+    runner.start(Spy(seed=1, delay=0.05), state, tag="t")
+    assert runner.busy and runner.poll() is None
+    result = _wait_result(runner)
+    assert result.move in state.legal_moves() and result.error is None and result.tag == "t"
+    assert seen_threads and seen_threads[0] != threading.current_thread().name
+    assert not runner.busy and runner.poll() is None  # collected once only
+
+
+def test_runner_cancel_drops_the_answer_and_stops_the_agent() -> None:
+    runner = AIRunner()
+    stopped = threading.Event()
+
+    class Slow(RandomAgent):
+        def choose_move(self, state, cancel):
+            try:
+                return super().choose_move(state, cancel)
+            except Cancelled:
+                stopped.set()
+                raise
+
+    runner.start(Slow(delay=10.0), TicTacToeState.new())
+    assert runner.busy
+    runner.cancel()
+    assert not runner.busy
+    assert stopped.wait(2.0), "the agent did not see the cancellation"
+    runner.join(2.0)
+    assert runner.poll() is None
+
+
+def test_runner_newer_request_supersedes_older() -> None:
+    runner = AIRunner()
+    runner.start(RandomAgent(delay=0.3), TicTacToeState.new(), tag="old")
+    runner.start(RandomAgent(delay=0.0), TicTacToeState.new(), tag="new")
+    assert _wait_result(runner).tag == "new"
+    time.sleep(0.4)
+    assert runner.poll() is None  # the superseded answer never arrives
+
+
+def test_runner_reports_agent_errors() -> None:
+    runner = AIRunner()
+    finished = TicTacToeState.from_rows(["XXX", "OO.", "..."])
+    runner.start(RandomAgent(), finished)
+    result = _wait_result(runner)
+    assert result.move is None and isinstance(result.error, ValueError)
+
+
+# --- geometry and viewport -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rows,cols,area", [
+    (3, 3, (0, 0, 300, 300)), (3, 3, (10, 20, 500, 300)), (6, 7, (0, 0, 701, 333)),
+    (15, 15, (5, 5, 451, 600)), (1, 32, (0, 0, 320, 320)),
+])
+def test_geometry_round_trips_and_letterboxes(rows, cols, area) -> None:
+    geom = BoardGeometry(rows, cols, pygame.Rect(area))
+    box = geom.rect
+    assert pygame.Rect(area).contains(box)
+    # centred: equal margins (within a pixel) on the letterboxed axis
+    assert abs((box.left - area[0]) - (area[0] + area[2] - box.right)) <= 1
+    assert abs((box.top - area[1]) - (area[1] + area[3] - box.bottom)) <= 1
+    for r in range(rows):
+        for c in range(cols):
+            cell = geom.cell_rect(r, c)
+            assert geom.cell_at(cell.center) == (r, c)
+            if c + 1 < cols:
+                assert geom.cell_rect(r, c + 1).left == cell.right  # no gaps or overlaps
+    assert geom.cell_at((box.left - 1, box.top)) is None
+    assert geom.cell_at((box.right + 1, box.centery)) is None
+
+
+def test_geometry_rejects_bad_cells() -> None:
+    geom = BoardGeometry(3, 3, pygame.Rect(0, 0, 90, 90))
+    with pytest.raises(IndexError):
+        geom.cell_rect(3, 0)
+    with pytest.raises(ValueError):
+        BoardGeometry(0, 3, pygame.Rect(0, 0, 90, 90))
+
+
+@pytest.mark.parametrize("size", [(960, 720), (1920, 1080), (800, 900), (321, 400)])
+def test_viewport_scales_and_centres(size) -> None:
+    vp = Viewport.fit(size)
+    content = vp.content
+    assert content.width <= size[0] and content.height <= size[1]
+    assert abs(content.left - (size[0] - content.right)) <= 1
+    assert abs(content.top - (size[1] - content.bottom)) <= 1
+    assert min(abs(content.width - size[0]), abs(content.height - size[1])) <= 1  # fills one axis
+    x, y = vp.to_design(vp.point(123, 456))
+    assert abs(x - 123) < 1 and abs(y - 456) < 1
+
+
+# --- assets ------------------------------------------------------------------------------
+
+
+def test_asset_path_from_source_and_from_bundle(monkeypatch, tmp_path: Path) -> None:
+    font = assets.asset_path("fonts", "DejaVuSans.ttf")
+    assert font.is_file()
+    bundle = tmp_path / "bundle"
+    (bundle / "assets" / "fonts").mkdir(parents=True)
+    (bundle / "assets" / "fonts" / "DejaVuSans.ttf").write_bytes(b"x")
+    monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
+    assert assets.asset_path("fonts", "DejaVuSans.ttf") == bundle / "assets/fonts/DejaVuSans.ttf"
+    with pytest.raises(FileNotFoundError, match="nothing.png"):
+        assets.asset_path("nothing.png")
+
+
+def test_no_system_font_is_used(monkeypatch) -> None:
+    """The theme loads fonts only by path from assets (never SysFont / default font)."""
+    from engine.theme import Theme
+
+    calls: list[object] = []
+    real_font = pygame.font.Font
+
+    def spy(path, size):
+        calls.append(path)
+        return real_font(path, size)
+
+    monkeypatch.setattr(pygame.font, "Font", spy)
+    monkeypatch.setattr(pygame.font, "SysFont", lambda *a, **k: pytest.fail("SysFont used"))
+    pygame.font.init()
+    Theme().font(20)
+    Theme().font(20, bold=True)
+    assert calls and all(isinstance(p, str) and "assets" in p for p in calls)
