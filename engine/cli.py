@@ -32,7 +32,8 @@ def _window_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 960x720, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT such as 960x720, got {text!r}") from None
     if not (320 <= w <= 7680 and 320 <= h <= 7680):
         raise argparse.ArgumentTypeError(f"window size must be 320..7680 each way, got {text!r}")
     return (w, h)

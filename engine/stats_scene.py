@@ -94,7 +94,8 @@ class StatsScene(Scene):
                              vp.point(x + label_w, by + bar_h + 4), 1)
             summary = (f"{played} played · {won} won · {drawn} drawn · {lost} lost"
                        if played else "not played yet")
-            surface.blit(small.render(summary, True, p.muted), vp.point(x + label_w, by + bar_h + 4))
+            surface.blit(small.render(summary, True, p.muted),
+                         vp.point(x + label_w, by + bar_h + 4))
         key_y = y + h - 24
         kx = x
         for label, colour, style in (("won", p.good, "solid"), ("drawn", p.neutral, "striped"),

@@ -222,12 +222,18 @@ class WidgetGroup:
 
 
 def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
-    """Split text into lines that fit ``width`` pixels, keeping blank lines."""
+    """Split text into lines that fit ``width`` pixels.
+
+    A blank line separates paragraphs (and is kept); a single newline is a soft
+    break, so long texts can be written wrapped in the source.
+    """
     lines: list[str] = []
-    for paragraph in text.split("\n"):
-        words = paragraph.split(" ")
+    for number, block in enumerate(text.split("\n\n")):
+        if number:
+            lines.append("")
+        paragraph = " ".join(part.strip() for part in block.split("\n"))
         line = ""
-        for word in words:
+        for word in paragraph.split(" "):
             candidate = f"{line} {word}" if line else word
             if font.size(candidate)[0] <= width or not line:
                 line = candidate

@@ -157,7 +157,8 @@ def test_viewport_scales_and_centres(size) -> None:
     assert abs(content.top - (size[1] - content.bottom)) <= 1
     assert min(abs(content.width - size[0]), abs(content.height - size[1])) <= 1  # fills one axis
     x, y = vp.to_design(vp.point(123, 456))
-    assert abs(x - 123) < 1 and abs(y - 456) < 1
+    tol = 0.5 / vp.scale + 1e-9  # one rounded screen pixel, in design units
+    assert abs(x - 123) <= tol and abs(y - 456) <= tol
 
 
 # --- assets ------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ class BoardGeometry:
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.cols < 1:
-            raise ValueError(f"board needs at least one row and column, got {self.rows}×{self.cols}")
+            raise ValueError(
+                f"board needs at least one row and column, got {self.rows}×{self.cols}")
 
     @property
     def cell_size(self) -> float:

@@ -18,14 +18,19 @@ if TYPE_CHECKING:
 BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
 HELP = """Two players take turns putting their mark on an empty square: X first, then O.
 
-The first to get three marks in a row — across, down or diagonally — wins, and the line is highlighted. If all nine squares fill up with no line, the game is a draw.
+The first to get three marks in a row (across, down or diagonally) wins, and the line is
+highlighted. If all nine squares fill up with no line, the game is a draw.
 
 Mouse: click an empty square to play there.
-Keyboard: arrow keys move the square cursor, Enter or Space plays there; Tab reaches the buttons.
 
-Undo (Ctrl+Z) takes back the last move, Redo (Ctrl+Y) plays it again — also after the game has ended. New game (N) starts over; it can be undone too, so one mis-click never loses a game.
+Keyboard: the arrow keys move the square cursor, Enter or Space plays there; Tab reaches the
+buttons.
 
-Tip: with best play from both sides the game is always a draw. Taking a corner first gives the opponent the most ways to go wrong: only the centre reply holds."""
+Undo (Ctrl+Z) takes back the last move and Redo (Ctrl+Y) plays it again, also after the game
+has ended. New game (N) starts over; it can be undone too, so one mis-click never loses a game.
+
+Tip: with best play from both sides the game is always a draw. Opening in a corner gives the
+opponent the most ways to go wrong: of the eight replies, only the centre holds the draw."""
 
 
 class TicTacToeScene(GameScene):
@@ -172,7 +177,8 @@ class TicTacToeScene(GameScene):
                              border_radius=vp.px(10))
             draw_mark(surface, vp.rect(34, 135 + player * 130, 70, 70), player, p.players[player])
             font = theme.font(18 * vp.scale, bold=True)
-            surface.blit(font.render(SYMBOLS[player], True, p.text), vp.point(112, 140 + player * 130))
+            surface.blit(font.render(SYMBOLS[player], True, p.text),
+                         vp.point(112, 140 + player * 130))
             small = theme.font(14 * vp.scale)
             surface.blit(small.render("Human", True, p.muted), vp.point(112, 166 + player * 130))
             tag = "to move" if to_move else ("winner" if winner else "")

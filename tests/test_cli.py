@@ -1,0 +1,99 @@
+"""The command line, run as a player or another tool would: a real subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import __version__
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, profile: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               ARCADE_PROFILE=str(profile))
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True,
+                          text=True, timeout=timeout, env=env, cwd=ROOT)
+
+
+def test_help_lists_commands_and_options(profile: Path) -> None:
+    out = run("--help", profile=profile)
+    assert out.returncode == 0
+    for word in ("play", "--smoke", "--profile", "--version"):
+        assert word in out.stdout
+    assert "--dump-state" not in out.stdout  # test-only option stays hidden
+
+
+def test_version(profile: Path) -> None:
+    out = run("--version", profile=profile)
+    assert out.returncode == 0 and out.stdout.strip() == f"Arcade of Strategy {__version__}"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["play"], "the following arguments are required: GAME"),
+    (["play", "chess"], "invalid choice: 'chess'"),
+    (["play", "grundy"], "coming soon"),
+    (["--window", "12x12"], "window size must be 320..7680"),
+    (["--window", "big"], "expected WIDTHxHEIGHT"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+])
+def test_bad_arguments_give_usage_and_exit_2(profile: Path, args, message) -> None:
+    out = run(*args, profile=profile)
+    assert out.returncode == 2
+    assert "usage:" in out.stderr and message in out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    assert not profile.exists(), "a rejected command must not create or change files"
+
+
+def test_smoke_opens_every_game_and_exits_0(profile: Path) -> None:
+    out = run("--smoke", profile=profile, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("smoke: ok") and "tictactoe" in out.stdout
+    assert "Traceback" not in out.stderr
+
+
+def test_smoke_reports_failure_with_nonzero_exit(profile: Path, tmp_path: Path) -> None:
+    """A broken game makes --smoke fail loudly (here: the bundled font is missing)."""
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "sitecustomize.py").write_text(
+        "import engine.assets as a\n"
+        "a._SOURCE_ROOT = a.Path('/nonexistent')\n")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", ARCADE_PROFILE=str(profile),
+               PYTHONPATH=os.pathsep.join([str(shadow), str(ROOT)]))
+    out = subprocess.run([sys.executable, str(ROOT / "main.py"), "--smoke"], capture_output=True,
+                         text=True, timeout=120, env=env, cwd=ROOT)
+    assert out.returncode == 1
+    assert "smoke: FAILED" in out.stderr and "asset missing" in out.stderr
+
+
+def test_profile_option_beats_environment(tmp_path: Path) -> None:
+    chosen = tmp_path / "chosen"
+    env_profile = tmp_path / "from-env"
+    out = run("--profile", str(chosen), "--smoke", profile=env_profile, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert (chosen / "statistics.sqlite3").exists()
+    assert not env_profile.exists()
+
+
+def test_play_opens_the_game_directly(profile: Path, monkeypatch) -> None:
+    """``play ttt`` starts on the game, with the launcher underneath for Back."""
+    from engine import cli
+    from engine.app import App
+
+    seen: list[list[str]] = []
+
+    def one_frame(self: App, max_frames: int | None = None) -> None:
+        self.step([])
+        seen.append([type(s).__name__ for s in self.scenes])
+        self.quit()
+
+    monkeypatch.setattr(App, "run", one_frame)
+    assert cli.main(["--profile", str(profile), "play", "ttt"]) == 0
+    assert seen == [["LauncherScene", "TicTacToeScene"]]

@@ -1,0 +1,70 @@
+"""Project-wide rules: layering, style, and the README's promises."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Rules and AI must run with no display: nothing in them may import pygame.
+PURE_MODULES = ["engine.rules", "engine.history", "engine.ai.agent", "engine.ai.runner",
+                "engine.storage.settings", "engine.storage.stats", "engine.storage.paths",
+                "games.tictactoe.rules"]
+
+
+def test_rules_and_ai_do_not_import_pygame() -> None:
+    code = ("import sys\n"
+            f"for name in {PURE_MODULES!r}:\n"
+            "    __import__(name)\n"
+            "bad = [m for m in sys.modules if m == 'pygame' or m.startswith('pygame.')]\n"
+            "print(','.join(bad))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "", f"pygame imported by pure modules: {out.stdout}"
+
+
+def test_engine_imports_games_only_through_the_registry() -> None:
+    offenders = []
+    for path in (ROOT / "engine").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            if any(n == "games" or n.startswith("games.") for n in names):
+                offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
+
+
+def test_ruff_clean() -> None:
+    ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.exists():
+        pytest.skip("ruff is not installed in this environment")
+    out = subprocess.run([str(ruff), "check", "."], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_readme_starts_with_the_two_newcomer_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    head = readme[:1500]
+    assert "python -m pip install -r requirements.txt && python main.py" in head
+    assert "python -m pip install -r requirements.txt && python -m pytest" in head
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python -m pip install -r requirements.txt && python -m pytest" in ci
+
+
+def test_requirements_are_pinned_and_never_plain_pygame() -> None:
+    lines = [line.split("#")[0].strip()
+             for line in (ROOT / "requirements.txt").read_text().splitlines()]
+    reqs = [line for line in lines if line]
+    assert reqs and all("==" in r for r in reqs)
+    names = {r.split("==")[0].lower() for r in reqs}
+    assert "pygame" not in names and "pygame-ce" in names
