@@ -6,6 +6,9 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from engine.ai.agent import Agent
+from engine.ai.runner import AIResult, AIRunner
+from engine.rules import GameState
 from engine.scene import Scene
 from engine.widgets import Button, Label
 
@@ -22,6 +25,10 @@ class GameScene(Scene):
     Shortcuts: Esc back to the launcher, Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z
     redo, N (or F2) new game. Subclasses implement the five actions and
     ``status_text``, and handle board input in ``board_event``.
+
+    Computer moves go through :meth:`think`: the agent runs on the engine's
+    :class:`AIRunner` off the frame loop, a "thinking…" badge shows meanwhile,
+    the answer arrives in :meth:`on_ai_result`, and leaving the scene cancels it.
     """
 
     title = "Game"
@@ -37,6 +44,37 @@ class GameScene(Scene):
         ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))
         self.status = ui.add(Label((24, STATUS_Y + 8, 912, 40), self.status_text, size=20,
                                    align="center"))
+        self.ai = AIRunner()
+        self._spin = 0.0
+
+    # computer moves -----------------------------------------------------------------
+    def think(self, agent: Agent, state: GameState, tag: object = None) -> None:
+        """Ask ``agent`` for a move in ``state`` without blocking the frame loop."""
+        self._spin = 0.0
+        self.ai.start(agent, state, tag)
+
+    def on_ai_result(self, result: AIResult) -> None:
+        """Receive a finished computer move (override); errors become a notice."""
+        if result.error is not None:
+            self.app.notify(f"The computer could not move: {result.error}")
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a computer move is being worked out."""
+        return self.ai.busy
+
+    def update(self, dt: float) -> None:
+        if self.ai.busy:
+            self._spin += dt
+            result = self.ai.poll()
+            if result is not None:
+                self.on_ai_result(result)
+
+    def leave(self) -> None:
+        self.ai.cancel()
+
+    def is_active(self) -> bool:
+        return self.ai.busy
 
     # actions for subclasses ------------------------------------------------------
     def new_game(self) -> None:
@@ -95,6 +133,26 @@ class GameScene(Scene):
         pygame.draw.rect(surface, p.panel, vp.rect(0, STATUS_Y, 960, 720 - STATUS_Y))
         self.draw_board(surface)
         self.ui.draw(surface, vp, self.app.theme)
+        if self.ai.busy:
+            self._draw_thinking(surface)
+
+    def _draw_thinking(self, surface: pygame.Surface) -> None:
+        """A "thinking…" badge with a turning dot, in words as well as motion."""
+        import math
+
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        rect = vp.rect(780, STATUS_Y + 12, 160, 32)
+        pygame.draw.rect(surface, p.accent, rect, border_radius=vp.px(16))
+        font = theme.font(16 * vp.scale, bold=True)
+        label = font.render("thinking…", True, p.background)
+        surface.blit(label, label.get_rect(midleft=(rect.x + vp.px(36), rect.centery)))
+        angle = self._spin * 2 * math.pi
+        cx, cy = rect.x + vp.px(18), rect.centery
+        r = vp.px(8)
+        pygame.draw.circle(surface, p.background, (cx, cy), r, max(1, vp.px(2)))
+        pygame.draw.circle(surface, p.background,
+                           (cx + r * math.cos(angle), cy + r * math.sin(angle)), max(2, vp.px(3)))
 
     def draw_board(self, surface: pygame.Surface) -> None:
         """Draw the play area between toolbar and status bar."""

@@ -41,14 +41,24 @@ class AIRunner:
 
     @property
     def busy(self) -> bool:
-        """Whether a request is being worked on (its answer not yet collected)."""
+        """Whether a request is live: started, and its answer not yet collected.
+
+        Stays true while a finished answer waits for :meth:`poll`, so the frame
+        loop keeps running until the scene has picked it up.
+        """
         with self._lock:
-            return self._cancel is not None and self._result is None
+            return self._cancel is not None
 
     @property
     def thinking_seconds(self) -> float:
         """How long the current request has been running (0 when idle)."""
         return time.monotonic() - self._started_at if self.busy else 0.0
+
+    @property
+    def thinking(self) -> bool:
+        """Whether the agent is still working (busy and no answer yet)."""
+        with self._lock:
+            return self._cancel is not None and self._result is None
 
     def start(self, agent: Agent, state: GameState, tag: Any = None) -> int:
         """Begin choosing a move for ``state``; cancels any earlier request.

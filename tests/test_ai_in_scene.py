@@ -1,0 +1,110 @@
+"""The AI runner inside a real game scene, with the trivial random agent.
+
+Computer seats arrive with the tic-tac-toe family; here a small subclass of
+the real tic-tac-toe scene lets O be a slow random agent, to prove the engine
+side: the frame loop keeps running, "thinking…" is shown, and leaving cancels.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pygame
+
+from engine.ai.agent import Cancelled, RandomAgent
+from engine.ai.runner import AIResult
+from engine.launcher import LauncherScene
+from games.tictactoe.scene import TicTacToeScene
+from tests.conftest import click, key
+from tests.test_scenes import cell_centre, near
+
+
+class SlowRandom(RandomAgent):
+    """A random agent that records whether it was cancelled."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__(seed=3, delay=delay)
+        self.cancelled = threading.Event()
+
+    def choose_move(self, state, cancel):
+        try:
+            return super().choose_move(state, cancel)
+        except Cancelled:
+            self.cancelled.set()
+            raise
+
+
+class VersusRandom(TicTacToeScene):
+    """Tic-tac-toe where O is the computer."""
+
+    def __init__(self, app, agent: SlowRandom) -> None:
+        super().__init__(app)
+        self.agent = agent
+
+    def play(self, row: int, col: int) -> bool:
+        if self.thinking:
+            return False  # not the human's turn
+        played = super().play(row, col)
+        if played and not self.state.is_terminal():
+            self.think(self.agent, self.state, tag=self.history.index)
+        return played
+
+    def on_ai_result(self, result: AIResult) -> None:
+        super().on_ai_result(result)
+        if result.move is not None and result.tag == self.history.index:
+            row, col = divmod(result.move, 3)
+            TicTacToeScene.play(self, row, col)
+
+
+def test_thinking_is_shown_frames_keep_coming_and_the_move_arrives(app) -> None:
+    agent = SlowRandom(delay=0.4)
+    scene = app.push(VersusRandom(app, agent))
+    click(app, *cell_centre(1, 1))
+    assert scene.thinking and scene.is_active()
+    # The badge is drawn in the status bar, in words and the accent colour.
+    badge = app.viewport.point(932, 664 + 28)  # the right end of the badge
+    assert near(app.screen.get_at(badge), app.theme.palette.accent)
+    frames, start = 0, time.monotonic()
+    slowest = 0.0
+    while scene.thinking and time.monotonic() - start < 5:
+        t0 = time.perf_counter()
+        app.step([])
+        slowest = max(slowest, time.perf_counter() - t0)
+        frames += 1
+        time.sleep(1 / 120)
+    assert not scene.thinking
+    assert frames >= 10, "the frame loop stalled while the agent thought"
+    assert slowest < 0.1
+    assert scene.state.moves_made == 2 and scene.state.to_move == 0
+    app.step([])
+    assert not near(app.screen.get_at(badge), app.theme.palette.accent)
+
+
+def test_human_cannot_move_while_the_computer_thinks(app) -> None:
+    scene = app.push(VersusRandom(app, SlowRandom(delay=0.5)))
+    click(app, *cell_centre(0, 0))
+    click(app, *cell_centre(2, 2))
+    assert scene.state.moves_made == 1
+
+
+def test_leaving_the_scene_cancels_the_computer(app) -> None:
+    agent = SlowRandom(delay=5.0)
+    scene = app.push(VersusRandom(app, agent))
+    click(app, *cell_centre(1, 1))
+    assert scene.thinking
+    key(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, LauncherScene)
+    assert agent.cancelled.wait(2.0)
+    assert not scene.thinking and scene.state.moves_made == 1
+
+
+def test_undo_while_thinking_drops_the_stale_answer(app) -> None:
+    scene = app.push(VersusRandom(app, SlowRandom(delay=0.3)))
+    click(app, *cell_centre(1, 1))
+    scene.undo()  # the position the agent was asked about is gone
+    deadline = time.monotonic() + 2
+    while scene.thinking and time.monotonic() < deadline:
+        app.step([])
+        time.sleep(0.01)
+    assert scene.state.moves_made == 0
