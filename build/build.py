@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     distpath: Path = args.distpath.resolve()
     workpath: Path = args.workpath.resolve()
-    if workpath == HERE or distpath == HERE:
+    if workpath.is_relative_to(HERE) or distpath.is_relative_to(HERE):
         print("build: the build/ folder holds the spec; choose another --workpath/--distpath",
               file=sys.stderr)
         return 2
