@@ -147,7 +147,10 @@ class App:
             self.quit()
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            return  # the viewport is derived from the surface size each frame
+            # SDL resizes the display surface itself; take the current one so the
+            # viewport (derived from its size each frame) follows.
+            self.screen = pygame.display.get_surface() or self.screen
+            return
         if self.notices and event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             if self._banner_rect().collidepoint(event.pos):
                 self.notices.pop(0)
