@@ -142,3 +142,46 @@ def test_config_validation() -> None:
     with pytest.raises(ValueError):
         MNKConfig(3, 3, 3, players=4)
     assert CLASSIC == MNKConfig()
+
+
+def test_counter_method_reproduces_the_worked_example_of_spec_3() -> None:
+    """Seed 004: X (0,0), O (1,0), X (1,1), O (0,2), X (2,2): X wins on counter 6."""
+    s = TicTacToeState.new()
+    expected = [  # (X's array, O's array) after each move, as printed in the document
+        ([1, 0, 0, 1, 0, 0, 1, 0], [0] * 8),
+        ([1, 0, 0, 1, 0, 0, 1, 0], [0, 1, 0, 1, 0, 0, 0, 0]),
+        ([1, 1, 0, 1, 1, 0, 2, 1], [0, 1, 0, 1, 0, 0, 0, 0]),
+        ([1, 1, 0, 1, 1, 0, 2, 1], [1, 1, 0, 1, 0, 1, 0, 1]),
+        ([1, 1, 1, 1, 1, 1, 3, 1], [1, 1, 0, 1, 0, 1, 0, 1]),
+    ]
+    for (r, c), (x_arr, o_arr) in zip([(0, 0), (1, 0), (1, 1), (0, 2), (2, 2)], expected,
+                                      strict=True):
+        s = s.play(r * 3 + c)
+        assert list(s.counter_array(0)) == x_arr and list(s.counter_array(1)) == o_arr
+    assert s.winner == 0 and s.win_line == (0, 4, 8)  # counter 6 = 2n: the main diagonal
+
+
+def test_counters_and_scan_agree_on_random_square_games() -> None:
+    """k = n boards use counters; the same games replayed with the scan give the same result."""
+    import random
+
+    rng = random.Random(11)
+    for n in (3, 4, 5, 7):
+        cfg = MNKConfig(n, n, n)
+        for _ in range(200):
+            s = TicTacToeState.new(cfg)
+            assert s.counters is not None
+            while not s.is_terminal():
+                s = s.play(rng.choice(s.legal_moves()))
+            mover = 1 - s.to_move
+            scanned = s._line_through(s.last_move, mover)
+            assert (s.winner is not None) == bool(scanned) == _full_scan(s.board, n, n, n, mover)
+            if s.winner is not None:
+                assert set(s.win_line) == set(scanned)
+            assert s.counters == TicTacToeState.from_rows(s.to_rows(), cfg).counters
+
+
+def test_counters_not_used_when_k_is_not_the_side() -> None:
+    assert TicTacToeState.new(MNKConfig(4, 4, 3)).counters is None
+    with pytest.raises(ValueError):
+        TicTacToeState.new(MNKConfig(4, 4, 3)).counter_array(0)

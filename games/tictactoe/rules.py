@@ -1,8 +1,16 @@
 """Rules of m×n tic-tac-toe with k in a row, for two or three players.
 
 Pure Python, no pygame. A move is a cell index ``row * cols + col``. Win
-detection looks only along the four lines through the last move, at most
-k − 1 cells each way, so its cost does not grow with the board.
+detection is incremental and independent of the board's size:
+
+* when k equals the side of a square board, the per-player counters of SPEC §3
+  (n rows, n columns, the main and the anti-diagonal: 2n + 2 counters per
+  player) are bumped by each move, and a counter reaching n is a win;
+* otherwise the four lines through the last move are scanned, at most k − 1
+  cells each way.
+
+A draw is a full board with no winner: n² moves (the source document's "n" is a
+slip).
 """
 
 from __future__ import annotations
@@ -47,11 +55,16 @@ class TicTacToeState:
     last_move: int | None = None
     winner: int | None = None
     win_line: tuple[int, ...] = field(default=())
+    # SPEC §3 counters, one tuple of 2n + 2 per player; None where k is not the side.
+    counters: tuple[tuple[int, ...], ...] | None = field(default=None, compare=False)
 
     @classmethod
     def new(cls, config: MNKConfig = CLASSIC) -> TicTacToeState:
         """The empty board with the first player to move."""
-        return cls(config, (EMPTY,) * (config.rows * config.cols))
+        counters = None
+        if uses_counters(config):
+            counters = ((0,) * (2 * config.rows + 2),) * config.players
+        return cls(config, (EMPTY,) * (config.rows * config.cols), counters=counters)
 
     @classmethod
     def from_rows(cls, rows: list[str], config: MNKConfig | None = None) -> TicTacToeState:
@@ -76,13 +89,17 @@ class TicTacToeState:
                     for p in range(cfg.players)]
         if counts != expected:
             raise ValueError(f"mark counts {counts} cannot arise from players taking turns")
-        state = cls(cfg, tuple(cells), to_move)
+        counters = None
+        if uses_counters(cfg):
+            counters = tuple(
+                tuple(_counts_for(cells, cfg.rows, p)) for p in range(cfg.players))
+        state = cls(cfg, tuple(cells), to_move, counters=counters)
         # Find any completed line so the position knows it is over.
         for index, owner in enumerate(cells):
             if owner != EMPTY:
                 line = state._line_through(index, owner)
                 if line:
-                    return cls(cfg, tuple(cells), to_move, None, owner, line)
+                    return cls(cfg, tuple(cells), to_move, None, owner, line, counters)
         return state
 
     # --- the engine's rules interface -------------------------------------
@@ -112,13 +129,38 @@ class TicTacToeState:
             raise IllegalMove(f"cell {move} is taken")
         board = list(self.board)
         board[move] = self.to_move
-        after = TicTacToeState(self.config, tuple(board), (self.to_move + 1) % self.num_players,
-                               move)
+        board_t = tuple(board)
+        next_player = (self.to_move + 1) % self.num_players
+        if self.counters is not None:
+            counters, line = self._bump_counters(move)
+            return TicTacToeState(self.config, board_t, next_player, move,
+                                  self.to_move if line else None, line, counters)
+        after = TicTacToeState(self.config, board_t, next_player, move)
         line = after._line_through(move, self.to_move)
         if line:
             return TicTacToeState(after.config, after.board, after.to_move, move, self.to_move,
                                   line)
         return after
+
+    def _bump_counters(self, move: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """SPEC §3: count the move on its row, column and diagonals; n in one is a win."""
+        assert self.counters is not None
+        n = self.config.rows
+        r, c = divmod(move, n)
+        mine = list(self.counters[self.to_move])
+        touched = [r, n + c]
+        if r == c:
+            touched.append(2 * n)
+        if r + c == n - 1:
+            touched.append(2 * n + 1)
+        line: tuple[int, ...] = ()
+        for index in touched:
+            mine[index] += 1
+            if mine[index] == n and not line:
+                line = _counter_line(index, n)
+        counters = tuple(tuple(mine) if p == self.to_move else self.counters[p]
+                         for p in range(self.num_players))
+        return counters, line
 
     def is_terminal(self) -> bool:
         """Over when someone has k in a row or the board is full."""
@@ -167,9 +209,46 @@ class TicTacToeState:
                 return tuple(sorted(run))
         return ()
 
+    def counter_array(self, player: int) -> tuple[int, ...]:
+        """SPEC §3's counters of ``player`` (rows, columns, main, anti-diagonal)."""
+        if self.counters is None:
+            raise ValueError("counters are kept only when k equals the side of a square board")
+        return self.counters[player]
+
     def to_rows(self) -> list[str]:
         """The board as text rows (X, O, T for the third player, . for empty)."""
         chars = {EMPTY: ".", 0: "X", 1: "O", 2: "T"}
         cols = self.config.cols
         return ["".join(chars[v] for v in self.board[r * cols:(r + 1) * cols])
                 for r in range(self.config.rows)]
+
+
+def uses_counters(config: MNKConfig) -> bool:
+    """Whether SPEC §3's counters decide wins: a square board with k equal to its side."""
+    return config.rows == config.cols == config.k
+
+
+def _counter_line(index: int, n: int) -> tuple[int, ...]:
+    """The cells of counter ``index``: row, column, main or anti-diagonal."""
+    if index < n:
+        return tuple(index * n + c for c in range(n))
+    if index < 2 * n:
+        return tuple(r * n + (index - n) for r in range(n))
+    if index == 2 * n:
+        return tuple(i * n + i for i in range(n))
+    return tuple(sorted(i * n + (n - 1 - i) for i in range(n)))
+
+
+def _counts_for(cells: list[int], n: int, player: int) -> list[int]:
+    """Counters of ``player`` for a whole board (used when building from text)."""
+    counts = [0] * (2 * n + 2)
+    for index, owner in enumerate(cells):
+        if owner == player:
+            r, c = divmod(index, n)
+            counts[r] += 1
+            counts[n + c] += 1
+            if r == c:
+                counts[2 * n] += 1
+            if r + c == n - 1:
+                counts[2 * n + 1] += 1
+    return counts
