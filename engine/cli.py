@@ -14,6 +14,7 @@ import tempfile
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from engine import __version__
 
@@ -37,6 +38,32 @@ def _window_size(text: str) -> tuple[int, int]:
     if not (320 <= w <= 7680 and 320 <= h <= 7680):
         raise argparse.ArgumentTypeError(f"window size must be 320..7680 each way, got {text!r}")
     return (w, h)
+
+
+def int_in(low: int, high: int) -> Any:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, got {value}")
+        return value
+
+    return parse
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: seconds, more than 0 and at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 86400 or value != value:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400, got {text}")
+    return value
 
 
 def build_parser() -> ArgumentParser:
@@ -64,6 +91,11 @@ def build_parser() -> ArgumentParser:
     names = [f.id for f in FAMILIES] + [a for f in FAMILIES for a in f.aliases]
     play.add_argument("game", metavar="GAME", choices=names,
                       help="one of: " + ", ".join(f.id for f in FAMILIES))
+    solve = sub.add_parser("solve", help="solve a game or puzzle and print the answer",
+                           description="Solve a game or puzzle and print the answer.")
+    puzzles = solve.add_subparsers(dest="puzzle", metavar="WHAT", required=True)
+    for family in FAMILIES:
+        family.add_cli(puzzles)  # each family adds its own solve subcommands
     return parser
 
 
@@ -90,9 +122,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         family = find_family(args.game)
         if not family.available:
             parser.error(f"{family.title} is coming soon and cannot be played yet")
+    if args.command == "solve":
+        return run_solve(parser, args)
     if args.smoke:
         return run_smoke(args.profile)
     return run_app(args)
+
+
+def run_solve(parser: ArgumentParser, args: argparse.Namespace) -> int:
+    """The ``solve`` subcommands: the family's handler prints the answer."""
+    return int(args.handler(parser, args))
 
 
 def run_app(args: argparse.Namespace) -> int:

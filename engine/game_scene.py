@@ -64,8 +64,8 @@ class GameScene(Scene):
         return self.ai.busy
 
     def update(self, dt: float) -> None:
+        self._spin += dt
         if self.ai.busy:
-            self._spin += dt
             result = self.ai.poll()
             if result is not None:
                 self.on_ai_result(result)
@@ -133,10 +133,15 @@ class GameScene(Scene):
         pygame.draw.rect(surface, p.panel, vp.rect(0, STATUS_Y, 960, 720 - STATUS_Y))
         self.draw_board(surface)
         self.ui.draw(surface, vp, self.app.theme)
-        if self.ai.busy:
-            self._draw_thinking(surface)
+        label = self.busy_label()
+        if label:
+            self._draw_thinking(surface, label)
 
-    def _draw_thinking(self, surface: pygame.Surface) -> None:
+    def busy_label(self) -> str | None:
+        """Text of the busy badge, or None when nothing is being worked out."""
+        return "thinking…" if self.ai.busy else None
+
+    def _draw_thinking(self, surface: pygame.Surface, text: str) -> None:
         """A "thinking…" badge with a turning dot, in words as well as motion."""
         import math
 
@@ -145,7 +150,7 @@ class GameScene(Scene):
         rect = vp.rect(780, STATUS_Y + 12, 160, 32)
         pygame.draw.rect(surface, p.accent, rect, border_radius=vp.px(16))
         font = theme.font(16 * vp.scale, bold=True)
-        label = font.render("thinking…", True, p.background)
+        label = font.render(text, True, p.background)
         surface.blit(label, label.get_rect(midleft=(rect.x + vp.px(36), rect.centery)))
         angle = self._spin * 2 * math.pi
         cx, cy = rect.x + vp.px(18), rect.centery

@@ -39,6 +39,11 @@ class History(Generic[T]):
         return len(self._states)
 
     @property
+    def entries(self) -> tuple[T, ...]:
+        """Every state kept, oldest first (the cursor is at :attr:`index`)."""
+        return tuple(self._states)
+
+    @property
     def index(self) -> int:
         """Position of the cursor (0 = the first state)."""
         return self._index

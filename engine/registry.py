@@ -26,6 +26,8 @@ class GameFamily:
     preview: str
     scene: str | None = None
     aliases: tuple[str, ...] = field(default=())
+    # Module with ``add_solve_parsers(subparsers)`` for command-line subcommands.
+    cli: str | None = None
 
     @property
     def available(self) -> bool:
@@ -38,6 +40,11 @@ class GameFamily:
             raise LookupError(f"{self.title} is coming soon and cannot be opened yet")
         return _load(self.scene)
 
+    def add_cli(self, solve_parsers: Any) -> None:
+        """Let the family add its ``solve …`` subcommands (each sets ``handler``)."""
+        if self.cli is not None:
+            importlib.import_module(self.cli).add_solve_parsers(solve_parsers)
+
     def preview_painter(self) -> Any:
         """``draw(surface, rect, palette)`` for the launcher tile's picture."""
         return _load(self.preview)
@@ -47,10 +54,12 @@ FAMILIES: tuple[GameFamily, ...] = (
     GameFamily(
         id="tictactoe",
         title="Tic-tac-toe",
-        description="Three in a row on a 3×3 board. Two players at one mouse.",
+        description="Classic 3×3, bigger boards with k in a row, gomoku and three players; "
+                    "human or computer in every seat, with hints.",
         preview="games.previews:draw_tictactoe",
         scene="games.tictactoe.scene:TicTacToeScene",
         aliases=("tic-tac-toe", "ttt"),
+        cli="games.tictactoe.cli",
     ),
     GameFamily(
         id="grundy",

@@ -85,11 +85,13 @@ class Button(Widget):
         self, rect: Rect, label: str | Callable[[], str], on_click: Callable[[], None],
         enabled: bool | Callable[[], bool] = True, size: float = 18,
         visible: bool | Callable[[], bool] = True, name: str | None = None,
+        selected: bool | Callable[[], bool] = False,
     ) -> None:
         super().__init__(rect, visible)
         self._label = label
         self.on_click = on_click
         self._enabled = enabled
+        self._selected = selected
         self.size = size
         self.hover = False
         self.pressed = False
@@ -104,6 +106,11 @@ class Button(Widget):
     def enabled(self) -> bool:
         """Whether the button reacts now."""
         return _as_bool(self._enabled)
+
+    @property
+    def selected(self) -> bool:
+        """Whether the button shows as the chosen option of a group."""
+        return _as_bool(self._selected)
 
     def activate(self) -> None:
         """Run the action if enabled."""
@@ -132,7 +139,10 @@ class Button(Widget):
         fill = p.button_hover if (self.hover and self.enabled) else p.button
         radius = vp.px(8)
         pygame.draw.rect(surface, fill, rect, border_radius=radius)
-        pygame.draw.rect(surface, p.panel_edge, rect, 1, border_radius=radius)
+        if self.selected:  # a thick frame and a tick: not told by hue alone
+            pygame.draw.rect(surface, p.accent, rect, vp.px(3), border_radius=radius)
+        else:
+            pygame.draw.rect(surface, p.panel_edge, rect, 1, border_radius=radius)
         self.draw_content(surface, rect, vp, theme)
         if focused:
             pygame.draw.rect(surface, p.focus, rect.inflate(vp.px(6), vp.px(6)), vp.px(3),
@@ -144,8 +154,8 @@ class Button(Widget):
         """Draw the caption; subclasses draw richer content."""
         p = theme.palette
         colour = p.button_text if self.enabled else p.disabled
-        draw_text_block(surface, self.label, theme.font(self.size * vp.scale), colour, rect,
-                        "center")
+        label = f"✓ {self.label}" if self.selected else self.label
+        draw_text_block(surface, label, theme.font(self.size * vp.scale), colour, rect, "center")
 
 
 class WidgetGroup:

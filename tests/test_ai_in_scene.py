@@ -1,8 +1,7 @@
-"""The AI runner inside a real game scene, with the trivial random agent.
+"""The AI runner inside the real game scene, with the trivial random agent.
 
-Computer seats arrive with the tic-tac-toe family; here a small subclass of
-the real tic-tac-toe scene lets O be a slow random agent, to prove the engine
-side: the frame loop keeps running, "thinking…" is shown, and leaving cancels.
+O is a slow random agent, to prove the engine side: the frame loop keeps
+running, "thinking…" is shown, and leaving or undoing cancels.
 """
 
 from __future__ import annotations
@@ -13,9 +12,10 @@ import time
 import pygame
 
 from engine.ai.agent import Cancelled, RandomAgent
-from engine.ai.runner import AIResult
 from engine.launcher import LauncherScene
+from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
+from games.tictactoe.variants import Seat
 from tests.conftest import click, key
 from tests.test_scenes import cell_centre, near
 
@@ -35,33 +35,26 @@ class SlowRandom(RandomAgent):
             raise
 
 
-class VersusRandom(TicTacToeScene):
-    """Tic-tac-toe where O is the computer."""
+def versus(app, agent: SlowRandom) -> TicTacToeScene:
+    """The real tic-tac-toe scene with O played by ``agent`` (the trivial agent)."""
+    scene = app.push(TicTacToeScene(app, MNKConfig(), (Seat("human"), Seat("computer", "easy"))))
+    scene.agents[1] = agent
+    return scene
 
-    def __init__(self, app, agent: SlowRandom) -> None:
-        super().__init__(app)
-        self.agent = agent
 
-    def play(self, row: int, col: int) -> bool:
-        if self.thinking:
-            return False  # not the human's turn
-        played = super().play(row, col)
-        if played and not self.state.is_terminal():
-            self.think(self.agent, self.state, tag=self.history.index)
-        return played
-
-    def on_ai_result(self, result: AIResult) -> None:
-        super().on_ai_result(result)
-        if result.move is not None and result.tag == self.history.index:
-            row, col = divmod(result.move, 3)
-            TicTacToeScene.play(self, row, col)
+def wait_thinking(app, scene) -> None:
+    deadline = time.monotonic() + 2
+    while not scene.thinking:
+        assert time.monotonic() < deadline
+        app.step([])
 
 
 def test_thinking_is_shown_frames_keep_coming_and_the_move_arrives(app) -> None:
     agent = SlowRandom(delay=0.4)
-    scene = app.push(VersusRandom(app, agent))
+    scene = versus(app, agent)
     click(app, *cell_centre(1, 1))
-    assert scene.thinking and scene.is_active()
+    wait_thinking(app, scene)
+    assert scene.is_active()
     # The badge is drawn in the status bar, in words and the accent colour.
     badge = app.viewport.point(932, 664 + 28)  # the right end of the badge
     assert near(app.screen.get_at(badge), app.theme.palette.accent)
@@ -82,17 +75,18 @@ def test_thinking_is_shown_frames_keep_coming_and_the_move_arrives(app) -> None:
 
 
 def test_human_cannot_move_while_the_computer_thinks(app) -> None:
-    scene = app.push(VersusRandom(app, SlowRandom(delay=0.5)))
+    scene = versus(app, SlowRandom(delay=0.5))
     click(app, *cell_centre(0, 0))
+    wait_thinking(app, scene)
     click(app, *cell_centre(2, 2))
     assert scene.state.moves_made == 1
 
 
 def test_leaving_the_scene_cancels_the_computer(app) -> None:
     agent = SlowRandom(delay=5.0)
-    scene = app.push(VersusRandom(app, agent))
+    scene = versus(app, agent)
     click(app, *cell_centre(1, 1))
-    assert scene.thinking
+    wait_thinking(app, scene)
     key(app, pygame.K_ESCAPE)
     assert isinstance(app.top, LauncherScene)
     assert agent.cancelled.wait(2.0)
@@ -100,8 +94,9 @@ def test_leaving_the_scene_cancels_the_computer(app) -> None:
 
 
 def test_undo_while_thinking_drops_the_stale_answer(app) -> None:
-    scene = app.push(VersusRandom(app, SlowRandom(delay=0.3)))
+    scene = versus(app, SlowRandom(delay=0.3))
     click(app, *cell_centre(1, 1))
+    wait_thinking(app, scene)
     scene.undo()  # the position the agent was asked about is gone
     deadline = time.monotonic() + 2
     while scene.thinking and time.monotonic() < deadline:

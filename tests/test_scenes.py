@@ -173,7 +173,7 @@ def test_f1_and_question_button_show_rules_for_the_current_screen(app) -> None:
     assert isinstance(app.top, LauncherScene)
     open_tictactoe(app)
     click_widget(app, "?")
-    assert isinstance(app.top, HelpOverlay) and "three marks in a row" in app.top.text
+    assert isinstance(app.top, HelpOverlay) and "complete a line of k marks" in app.top.text
     # Modal: a click on the board underneath does not play.
     click(app, *cell_centre(1, 1))
     assert app.scenes[-2].state.moves_made == 0

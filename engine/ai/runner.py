@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +67,13 @@ class AIRunner:
         ``tag`` comes back with the result (e.g. the history position it was
         asked for), so a scene can tell a stale answer from a fresh one.
         """
+        return self.submit(lambda cancel: agent.choose_move(state, cancel), tag)
+
+    def submit(self, task: Callable[[threading.Event], Any], tag: Any = None) -> int:
+        """Run any cancellable ``task(cancel)`` off the frame loop (hints, solvers).
+
+        Its return value arrives as the result's ``move``. Cancels any earlier request.
+        """
         self.cancel()
         with self._lock:
             self._ticket += 1
@@ -80,7 +88,7 @@ class AIRunner:
             move: Move | None = None
             error: BaseException | None = None
             try:
-                move = agent.choose_move(state, cancel)
+                move = task(cancel)
             except Cancelled:
                 return
             except Exception as exc:  # reported to the scene, never lost in the thread

@@ -1,0 +1,127 @@
+"""The tic-tac-toe family's boards and seat set-ups, with their stored forms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.tictactoe.rules import CLASSIC, MNKConfig
+
+MIN_SIDE, MAX_SIDE = 3, 15
+LEVELS = ("easy", "medium", "hard", "perfect")
+LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"}
+MISTAKE_STEPS = (0.0, 0.1, 0.2, 0.3, 0.5)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named board."""
+
+    label: str
+    config: MNKConfig
+
+
+PRESETS: tuple[Preset, ...] = (
+    Preset("Classic 3×3", CLASSIC),
+    Preset("4×4, 4 in a row", MNKConfig(4, 4, 4)),
+    Preset("5×5, 4 in a row", MNKConfig(5, 5, 4)),
+    Preset("7×6, 4 in a row", MNKConfig(7, 6, 4)),
+    Preset("Gomoku 15×15, 5 in a row", MNKConfig(15, 15, 5)),
+    Preset("Three players, 4×4", MNKConfig(4, 4, 3, players=3)),
+)
+
+
+def variant_id(config: MNKConfig) -> str:
+    """Short id for statistics: ``3x3``, ``4x4k4``, ``15x15k5``, ``4x4-3p``."""
+    if config.players == 3:
+        return f"{config.rows}x{config.cols}-3p"
+    if config == CLASSIC:
+        return "3x3"
+    return f"{config.rows}x{config.cols}k{config.k}"
+
+
+def variant_label(config: MNKConfig) -> str:
+    """Human name of a board: a preset's label or ``6×8, 4 in a row``."""
+    for preset in PRESETS:
+        if preset.config == config:
+            return preset.label
+    return f"{config.rows}×{config.cols}, {config.k} in a row"
+
+
+def validate_config(rows: int, cols: int, k: int, players: int = 2) -> MNKConfig:
+    """A playable board: sides 3..15, k 3..min(rows, cols); 3 players only on 4×4 k3.
+
+    Raises ValueError with a message a player can act on.
+    """
+    if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
+        raise ValueError(f"rows and columns must each be {MIN_SIDE} to {MAX_SIDE}")
+    if not MIN_SIDE <= k <= min(rows, cols):
+        raise ValueError(f"k must be {MIN_SIDE} to {min(rows, cols)} on a {rows}×{cols} board")
+    if players == 3 and (rows, cols, k) != (4, 4, 3):
+        raise ValueError("the three-player game is played on 4×4 with 3 in a row")
+    if players not in (2, 3):
+        raise ValueError("2 or 3 players")
+    return MNKConfig(rows, cols, k, players)
+
+
+def config_from_settings(stored: dict | None) -> MNKConfig:
+    """The board remembered in settings, or the classic board if absent or invalid."""
+    try:
+        s = stored or {}
+        return validate_config(int(s["rows"]), int(s["cols"]), int(s["k"]),
+                               int(s.get("players", 2)))
+    except (KeyError, TypeError, ValueError):
+        return CLASSIC
+
+
+def config_to_settings(config: MNKConfig) -> dict[str, int]:
+    """The stored form of a board."""
+    return {"rows": config.rows, "cols": config.cols, "k": config.k, "players": config.players}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays one seat: a human, or the computer at a level with a mistake rate."""
+
+    kind: str = "human"
+    level: str = "hard"
+    mistakes: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("human", "computer"):
+            raise ValueError(f"seat must be human or computer, not {self.kind!r}")
+        if self.level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {self.level!r}")
+        if not 0.0 <= self.mistakes <= 1.0:
+            raise ValueError(f"mistake rate must be 0..1, not {self.mistakes!r}")
+
+    @property
+    def is_computer(self) -> bool:
+        """Whether the computer plays this seat."""
+        return self.kind == "computer"
+
+    def level_text(self) -> str:
+        """``Hard`` or ``Hard, 10% mistakes``."""
+        extra = f", {round(self.mistakes * 100)}% mistakes" if self.mistakes else ""
+        return f"{LEVEL_LABELS[self.level]}{extra}"
+
+    def describe(self) -> str:
+        """``Human`` or ``Computer (Hard, 10% mistakes)``."""
+        return f"Computer ({self.level_text()})" if self.is_computer else "Human"
+
+    def level_tag(self) -> str:
+        """Level text for statistics and settings: ``hard`` or ``hard@0.1``."""
+        return self.level if not self.mistakes else f"{self.level}@{self.mistakes:g}"
+
+    @classmethod
+    def parse(cls, kind: object, tag: object) -> Seat:
+        """Rebuild a seat from settings; anything invalid gives a human seat."""
+        try:
+            level, _, rate = str(tag or "hard").partition("@")
+            return cls(str(kind or "human"), level, float(rate) if rate else 0.0)
+        except ValueError:
+            return cls()
+
+
+def mode_name(seats: tuple[Seat, ...]) -> str:
+    """``human-computer`` etc., seat by seat, for statistics."""
+    return "-".join("computer" if s.is_computer else "human" for s in seats)
