@@ -28,6 +28,8 @@ class GameFamily:
     aliases: tuple[str, ...] = field(default=())
     # Module with ``add_solve_parsers(subparsers)`` for command-line subcommands.
     cli: str | None = None
+    # ``smoke(app, frames)`` opening each variant for --smoke; returns their names.
+    smoke: str | None = None
 
     @property
     def available(self) -> bool:
@@ -45,6 +47,10 @@ class GameFamily:
         if self.cli is not None:
             importlib.import_module(self.cli).add_solve_parsers(solve_parsers)
 
+    def smoke_variants(self, app: Any, frames: Any) -> list[str]:
+        """Open the family's variants for ``--smoke`` (none beyond the default if no hook)."""
+        return _load(self.smoke)(app, frames) if self.smoke else []
+
     def preview_painter(self) -> Any:
         """``draw(surface, rect, palette)`` for the launcher tile's picture."""
         return _load(self.preview)
@@ -60,6 +66,7 @@ FAMILIES: tuple[GameFamily, ...] = (
         scene="games.tictactoe.scene:TicTacToeScene",
         aliases=("tic-tac-toe", "ttt"),
         cli="games.tictactoe.cli",
+        smoke="games.tictactoe.scene:smoke_variants",
     ),
     GameFamily(
         id="grundy",

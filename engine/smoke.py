@@ -41,6 +41,9 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5) ->
             app.pop()
             assert app.top is launcher, f"{family.id} did not return to the launcher"
             opened.append(family.id)
+            for name in family.smoke_variants(app, lambda n: _frames(app, n)):
+                assert app.top is launcher, f"{family.id} {name} did not return to the launcher"
+                opened.append(f"{family.id}/{name}")
         app.push(StatsScene(app))
         _frames(app, frames)
         app.pop()

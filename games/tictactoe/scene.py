@@ -511,6 +511,22 @@ class TicTacToeScene(GameScene):
                 "hints": {str(m): hint_text(v) for m, v in self.hints.items()}}
 
 
+def smoke_variants(app: App, frames: Any) -> list[str]:
+    """For --smoke: every preset with computer seats (all levels), hints on, a few frames."""
+    from games.tictactoe.variants import LEVELS, PRESETS, variant_id
+
+    opened = []
+    for i, preset in enumerate(PRESETS):
+        seats = tuple(Seat("computer", LEVELS[(i + j) % len(LEVELS)])
+                      for j in range(preset.config.players))
+        scene = app.push(TicTacToeScene(app, preset.config, seats, seed=i))
+        scene.show_hints = preset.config.players == 2
+        frames(3)
+        app.pop()
+        opened.append(variant_id(preset.config))
+    return opened
+
+
 def hint_text(value: Any) -> str:
     """``W3`` / ``D`` / ``L4``; estimates get a leading ``~``."""
     letter = {"win": "W", "draw": "D", "loss": "L"}[value.outcome]
