@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,6 @@ class App:
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption(TITLE)
         self.theme = Theme(settings.get("palette"))
-        self.clock = pygame.time.Clock()
         self.scenes: list[Scene] = []
         self.running = True
         self.frames = 0
@@ -51,6 +51,10 @@ class App:
         self.dump_state = dump_state
         self._last_dump: str | None = None
         self._dirty = True
+        # A search thread holds the GIL for up to the switch interval (5 ms by default)
+        # each time the frame loop wants it back; 1 ms keeps frames on time while the
+        # computer thinks, at a negligible cost to the search.
+        sys.setswitchinterval(0.001)
         for message in notices:
             self.notify(message)
 
@@ -191,7 +195,15 @@ class App:
         return self._dirty or any(scene.is_active() for scene in self.scenes)
 
     def run(self, max_frames: int | None = None) -> None:
-        """The frame loop: 60 fps while anything moves, asleep on input otherwise."""
+        """The frame loop: 60 fps while anything moves, asleep on input otherwise.
+
+        Frames are paced against absolute deadlines rather than "sleep 1/60 after
+        each frame": a late wake-up (a search thread holding the GIL) shortens the
+        next sleep instead of slowing the whole loop down.
+        """
+        period = 1 / FPS
+        deadline = time.perf_counter()
+        last = deadline
         while self.running and (max_frames is None or self.frames < max_frames):
             if self._needs_frame():
                 events = pygame.event.get()
@@ -202,8 +214,16 @@ class App:
                 events = ([] if first.type == pygame.NOEVENT else [first]) + pygame.event.get()
                 if not events:
                     continue
-            self.step(events, self.clock.get_time() / 1000 or 1 / FPS)
-            self.clock.tick(FPS)
+                deadline = time.perf_counter()
+            now = time.perf_counter()
+            self.step(events, min(0.1, now - last) or period)
+            last = now
+            deadline += period
+            delay = deadline - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            else:
+                deadline = time.perf_counter()  # fell behind: do not race to catch up
         self.quit()
 
     # --- banner -------------------------------------------------------------
