@@ -97,3 +97,38 @@ def test_play_opens_the_game_directly(profile: Path, monkeypatch) -> None:
     monkeypatch.setattr(App, "run", one_frame)
     assert cli.main(["--profile", str(profile), "play", "ttt"]) == 0
     assert seen == [["LauncherScene", "TicTacToeScene"]]
+
+
+@pytest.mark.parametrize("rows,cols,k,answer", [
+    (3, 3, 3, "draw"), (4, 3, 3, "first player wins"), (3, 4, 3, "first player wins"),
+    (4, 4, 3, "first player wins"), (4, 4, 4, "draw"), (2, 2, 2, "first player wins"),
+    (1, 1, 1, "first player wins"), (2, 3, 3, "draw"),
+])
+def test_solve_mnk_prints_exactly_one_line(profile: Path, rows, cols, k, answer) -> None:
+    out = run("solve", "mnk", "--rows", str(rows), "--cols", str(cols), "--k", str(k),
+              profile=profile, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == answer + "\n"
+    assert out.stderr == ""
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--rows", "0", "--cols", "3", "--k", "3"], "must be 1 to 15"),
+    (["--rows", "16", "--cols", "3", "--k", "3"], "must be 1 to 15"),
+    (["--rows", "x", "--cols", "3", "--k", "3"], "expected a whole number"),
+    (["--rows", "3", "--cols", "3", "--k", "4"], "at most the longer side"),
+    (["--rows", "3", "--cols", "3"], "required: --k"),
+    (["--rows", "3", "--cols", "3", "--k", "3", "--time-limit", "0"], "more than 0"),
+    (["--rows", "3", "--cols", "3", "--k", "3", "--time-limit", "nan"], "more than 0"),
+])
+def test_solve_mnk_bad_values_exit_2(profile: Path, args, message) -> None:
+    out = run("solve", "mnk", *args, profile=profile)
+    assert out.returncode == 2 and message in out.stderr
+    assert out.stdout == "" and "Traceback" not in out.stderr
+
+
+def test_solve_mnk_time_limit_gives_up_cleanly(profile: Path) -> None:
+    out = run("solve", "mnk", "--rows", "15", "--cols", "15", "--k", "5", "--time-limit", "0.5",
+              profile=profile, timeout=60)
+    assert out.returncode == 1
+    assert out.stdout == "" and "could not solve" in out.stderr and "Traceback" not in out.stderr

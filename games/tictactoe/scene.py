@@ -277,7 +277,9 @@ class TicTacToeScene(GameScene):
                 self.hints = dict(result.move or {})
                 self._hint_for = index
             return
-        if self._hint_for != index:
+        if self._hint_for != index and not (self.computer_to_move() and not self.paused):
+            # Hints are for a human about to move (or a paused game being studied);
+            # working them out while the computer thinks would only slow it down.
             from games.tictactoe.perfect import move_values
 
             state = self.state
