@@ -19,7 +19,7 @@ from engine.board.draw import (
 from engine.board.geometry import BoardGeometry
 from engine.game_scene import GameScene
 from engine.history import History
-from engine.widgets import Button, Label
+from engine.widgets import Button, Label, draw_text_block
 from games.tictactoe.agents import make_agent
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
 from games.tictactoe.variants import (
@@ -262,6 +262,7 @@ class TicTacToeScene(GameScene):
             pass
         if not self.show_hints:
             self.hint_runner.cancel()
+            self._hint_for = None  # ask again when they are shown again
 
     def _poll_hints(self) -> None:
         if not self.show_hints or self.config.players != 2 or self.state.is_terminal():
@@ -450,15 +451,16 @@ class TicTacToeScene(GameScene):
         font = self.app.theme.font(max(8.0, geom.cell_size * 0.28), bold=True)
         for move, value in self.hints.items():
             cell = divmod(move, self.config.cols)
-            fill_cell(surface, geom, cell, colours[value.outcome], 120)
+            # Estimates are tinted more faintly than proven values.
+            fill_cell(surface, geom, cell, colours[value.outcome], 120 if value.exact else 55)
             draw_cell_text(surface, geom, cell, hint_text(value), font, p.text, p.background)
 
     def _draw_hint_legend(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         font = theme.font(14 * vp.scale)
-        lines = [("W n", p.good, "win in n moves"), ("D", p.neutral, "draw"),
-                 ("L n", p.bad, "loss in n moves"), ("~", p.muted, "estimate")]
+        lines = [("W n", p.good, "win"), ("D", p.neutral, "draw"), ("L n", p.bad, "loss"),
+                 ("~", p.muted, "estimate")]
         y = 170.0
         surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
                      vp.point(800, y - 26))
@@ -468,6 +470,8 @@ class TicTacToeScene(GameScene):
             surface.blit(font.render(tag, True, p.background), box.move(vp.px(4), vp.px(2)))
             surface.blit(font.render(meaning, True, p.text), vp.point(842, y + 2))
             y += 30
+        note = "n: moves to the end with best play, counting both sides"
+        draw_text_block(surface, note, font, p.muted, vp.rect(800, y, 150, 80))
 
     def _draw_player_cards(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme

@@ -1,0 +1,132 @@
+"""The hint overlay in the real scene, checked against an independent minimax."""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import lru_cache
+
+import pygame
+
+from games.tictactoe.rules import MNKConfig, TicTacToeState
+from games.tictactoe.scene import TicTacToeScene
+from games.tictactoe.variants import Seat
+from tests.conftest import click_widget, key
+from tests.test_tictactoe_family import cell_centre
+
+HUMANS = (Seat(), Seat())
+
+
+@lru_cache(maxsize=None)
+def minimax(state: TicTacToeState) -> tuple[int, int]:
+    """(outcome for the player to move: 1/0/-1, plies to the end) with best play.
+
+    Winners take the quickest win, losers the longest resistance.
+    """
+    best: tuple[int, int] | None = None
+    for move in state.legal_moves():
+        child = state.play(move)
+        if child.winner is not None:
+            value = (1, 1)
+        elif child.is_draw:
+            value = (0, 1)
+        else:
+            o, p = minimax(child)
+            value = (-o, p + 1)
+        if best is None or _better(value, best):
+            best = value
+    assert best is not None
+    return best
+
+
+def _better(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    if a[0] != b[0]:
+        return a[0] > b[0]
+    if a[0] > 0:
+        return a[1] < b[1]
+    if a[0] < 0:
+        return a[1] > b[1]
+    return False
+
+
+def expected_hint(state: TicTacToeState, move: int) -> str:
+    child = state.play(move)
+    if child.winner is not None:
+        return "W1"
+    if child.is_draw:
+        return "D"
+    o, p = minimax(child)
+    return {1: f"L{p + 1}", 0: "D", -1: f"W{p + 1}"}[o]
+
+
+def wait_hints(app, scene, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not scene.hints:
+        assert time.monotonic() < deadline, "no hints in time"
+        app.step([])
+        time.sleep(0.005)
+
+
+def test_hints_on_the_empty_board_are_all_draws_and_drawn(app) -> None:
+    scene = app.push(TicTacToeScene(app, MNKConfig(), HUMANS))
+    key(app, pygame.K_h)
+    assert scene.show_hints
+    wait_hints(app, scene)
+    app.step([])
+    state = scene.debug_state()
+    assert state["hints"] == {str(m): "D" for m in range(9)}
+    # The cell is tinted with the draw colour (not just the board colour), text on top.
+    geom = scene.geometry()
+    corner = geom.cell_rect(0, 0).inflate(-6, -6).topleft
+    pixel = app.screen.get_at(corner)[:3]
+    board, neutral = app.theme.palette.board, app.theme.palette.neutral
+    assert sum(abs(a - b) for a, b in zip(pixel, neutral, strict=True)) < sum(
+        abs(a - b) for a, b in zip(pixel, board, strict=True))
+
+
+def test_every_hint_matches_minimax_in_positions_with_wins_and_losses(app) -> None:
+    scene = app.push(TicTacToeScene(app, MNKConfig(), HUMANS))
+    click_widget(app, "Hint")
+    positions = [["XX.", "OO.", "..."], ["X..", ".O.", "..X"], ["XO.", "...", "..."],
+                 [".X.", "...", "..."], ["XOX", ".O.", "..."]]
+    for rows in positions:
+        state = TicTacToeState.from_rows(rows)
+        scene._push(state)
+        wait_hints(app, scene)
+        got = scene.debug_state()["hints"]
+        assert got == {str(m): expected_hint(state, m) for m in state.legal_moves()}, rows
+
+
+def test_hints_toggle_and_are_remembered(app, profile) -> None:
+    scene = app.push(TicTacToeScene(app, MNKConfig(), HUMANS))
+    key(app, pygame.K_h)
+    key(app, pygame.K_h)
+    assert not scene.show_hints
+    key(app, pygame.K_h)
+    saved = json.loads((profile / "settings.json").read_text())
+    assert saved["show_hints"] is True
+    # A move drops the old hints; new ones arrive for the new position.
+    wait_hints(app, scene)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN,
+                                         pos=app.viewport.point(*cell_centre(scene, 1, 1)),
+                                         button=1))
+    app.step()
+    assert scene.state.moves_made == 1
+    wait_hints(app, scene)
+    assert len(scene.hints) == 8
+
+
+def test_big_board_hints_are_labelled_estimates(app) -> None:
+    scene = app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), HUMANS))
+    scene._push(scene.state.play(7 * 15 + 7))
+    key(app, pygame.K_h)
+    wait_hints(app, scene, timeout=30)
+    texts = set(scene.debug_state()["hints"].values())
+    assert texts and all(t.startswith("~") for t in texts)
+    assert "estimate" in scene.status_text()
+
+
+def test_no_hints_for_three_players(app) -> None:
+    scene = app.push(TicTacToeScene(app, MNKConfig(4, 4, 3, players=3), HUMANS + (Seat(),)))
+    key(app, pygame.K_h)
+    assert not scene.show_hints and any("two-player" in n for n in app.notices)
