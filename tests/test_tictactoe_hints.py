@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from functools import lru_cache
+from functools import cache
 
 import pygame
 
@@ -17,7 +17,7 @@ from tests.test_tictactoe_family import cell_centre
 HUMANS = (Seat(), Seat())
 
 
-@lru_cache(maxsize=None)
+@cache
 def minimax(state: TicTacToeState) -> tuple[int, int]:
     """(outcome for the player to move: 1/0/-1, plies to the end) with best play.
 
