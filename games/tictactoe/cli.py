@@ -30,7 +30,6 @@ def solve_mnk_command(parser: argparse.ArgumentParser, args: argparse.Namespace)
     if args.k > max(args.rows, args.cols):
         parser.error(f"--k must be at most the longer side ({max(args.rows, args.cols)})")
     from engine.ai.negamax import SearchTimeout
-
     from games.tictactoe.perfect import solve_mnk
 
     try:
