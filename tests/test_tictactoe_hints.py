@@ -130,3 +130,19 @@ def test_no_hints_for_three_players(app) -> None:
     scene = app.push(TicTacToeScene(app, MNKConfig(4, 4, 3, players=3), HUMANS + (Seat(),)))
     key(app, pygame.K_h)
     assert not scene.show_hints and any("two-player" in n for n in app.notices)
+
+
+def test_hints_are_exact_on_the_boards_the_issue_names() -> None:
+    """Exact from the empty board within the hint budget, and consistent with the
+    published results: a first-player win exists on (4,3,3) and (4,4,3), (4,4,4) is a draw."""
+    from games.tictactoe.perfect import move_values
+    from games.tictactoe.scene import HINT_BUDGET
+
+    for cfg, best in ((MNKConfig(3, 3, 3), "draw"), (MNKConfig(4, 3, 3), "win"),
+                      (MNKConfig(4, 4, 3), "win"), (MNKConfig(4, 4, 4), "draw"),
+                      (MNKConfig(5, 4, 4), "draw")):
+        values = move_values(TicTacToeState.new(cfg), None, HINT_BUDGET)
+        assert len(values) == cfg.rows * cfg.cols
+        assert all(v.exact for v in values.values()), cfg
+        outcomes = {v.outcome for v in values.values()}
+        assert best in outcomes and ("win" not in outcomes or best == "win"), cfg

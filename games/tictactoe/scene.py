@@ -41,7 +41,8 @@ SEAT_KEYS = ("X", "O", "T")  # settings keys per seat (T: the third player's tri
 CVC_DELAY = 0.6
 # Seconds before the computer answers a human, so the human sees their own move land.
 REPLY_DELAY = 0.15
-HINT_BUDGET = 1.5
+# Long enough for exact hints from the empty 5×5 k4 board (about 1.5 s here).
+HINT_BUDGET = 3.0
 
 HELP = """Players take turns putting their mark on an empty square: X first, then O (and △
 third in the three-player game).
