@@ -13,9 +13,9 @@ import pygame
 
 from engine.ai.agent import Cancelled, RandomAgent
 from engine.launcher import LauncherScene
+from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
-from games.tictactoe.variants import Seat
 from tests.conftest import click, key
 from tests.test_scenes import cell_centre, near
 

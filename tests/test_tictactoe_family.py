@@ -7,10 +7,10 @@ import time
 import pygame
 
 from engine.launcher import LauncherScene
+from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import BOARD_AREA, TicTacToeScene
 from games.tictactoe.setup import SetupOverlay
-from games.tictactoe.variants import Seat
 from tests.conftest import click, click_widget, key
 
 CTRL = pygame.KMOD_LCTRL

@@ -8,9 +8,9 @@ from functools import cache
 
 import pygame
 
+from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.scene import TicTacToeScene
-from games.tictactoe.variants import Seat
 from tests.conftest import click_widget, key
 from tests.test_tictactoe_family import cell_centre
 

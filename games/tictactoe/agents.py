@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.ai.agent import Agent
+from engine.seats import Seat
 from games.tictactoe.rules import CLASSIC, MNKConfig
-from games.tictactoe.variants import Seat
 
 # Time each level may think per move on boards where it searches.
 HARD_BUDGET = 0.25

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from engine.ai.runner import AIResult, AIRunner
 from engine.board.draw import (
     draw_cell_text,
     draw_grid,
@@ -17,16 +17,15 @@ from engine.board.draw import (
     outline_cell,
 )
 from engine.board.geometry import BoardGeometry
-from engine.game_scene import GameScene
-from engine.history import History
-from engine.widgets import Button, Label, draw_text_block
+from engine.seats import Seat
+from engine.turn_scene import TurnBasedScene
+from engine.widgets import Label, draw_text_block
 from games.tictactoe.agents import make_agent
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
 from games.tictactoe.variants import (
-    Seat,
+    LEVELS,
     config_from_settings,
     config_to_settings,
-    mode_name,
     variant_id,
     variant_label,
 )
@@ -37,10 +36,6 @@ if TYPE_CHECKING:
 GAME_ID = "tictactoe"
 BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
 SEAT_KEYS = ("X", "O", "T")  # settings keys per seat (T: the third player's triangle)
-# Seconds between moves when the computer plays the computer, so people can follow.
-CVC_DELAY = 0.6
-# Seconds before the computer answers a human, so the human sees their own move land.
-REPLY_DELAY = 0.15
 # Long enough for exact hints from the empty 5×5 k4 board (about 1.5 s here).
 HINT_BUDGET = 3.0
 
@@ -78,7 +73,8 @@ def seats_from_settings(app: App, players: int) -> tuple[Seat, ...]:
     """The seats remembered in settings (human where nothing valid is stored)."""
     kinds = app.settings.get("seats").get(GAME_ID, {})
     levels = app.settings.get("ai_levels").get(GAME_ID, {})
-    return tuple(Seat.parse(kinds.get(key), levels.get(key)) for key in SEAT_KEYS[:players])
+    return tuple(Seat.parse(kinds.get(key), levels.get(key), LEVELS, "hard")
+                 for key in SEAT_KEYS[:players])
 
 
 def remember(app: App, config: MNKConfig, seats: tuple[Seat, ...]) -> None:
@@ -99,250 +95,51 @@ def remember(app: App, config: MNKConfig, seats: tuple[Seat, ...]) -> None:
     app.save_settings()
 
 
-class TicTacToeScene(GameScene):
-    """Board, player cards, hint overlay, and the computer on the engine's AI runner."""
+class TicTacToeScene(TurnBasedScene):
+    """Board, player cards and hint overlay; seats and computer from TurnBasedScene."""
 
     help_title = "Tic-tac-toe: rules"
     help_text = HELP
+    game_id = GAME_ID
 
     def __init__(self, app: App, config: MNKConfig | None = None,
                  seats: tuple[Seat, ...] | None = None, seed: int | None = None) -> None:
-        super().__init__(app)
-        self.config = config or config_from_settings(
+        config = config or config_from_settings(
             app.settings.get("last_board_sizes").get(GAME_ID))
-        stored = seats or seats_from_settings(app, self.config.players)
-        self.seats = tuple(stored[i] if i < len(stored) else Seat()
-                           for i in range(self.config.players))
+        stored = seats or seats_from_settings(app, config.players)
+        chosen = tuple(stored[i] if i < len(stored) else Seat()
+                       for i in range(config.players))
+        rng = random.Random(seed)
+        agents = [make_agent(config, s, seed=rng.randrange(1 << 30)) if s.is_computer else None
+                  for s in chosen]
+        self.config = config
+        super().__init__(app, TicTacToeState.new(config), chosen, agents, seed)
         self.title = "Tic-tac-toe"
-        self.rng = random.Random(seed)
-        self.agents = [make_agent(self.config, s, seed=self.rng.randrange(1 << 30))
-                       if s.is_computer else None for s in self.seats]
-        self.serial = 0
-        self._next_serial = 1
-        # Each entry is (game serial, state): results are recorded once per game,
-        # however often it is undone and replayed to its end.
-        self.history: History[tuple[int, TicTacToeState]] = History(
-            (0, TicTacToeState.new(self.config)))
-        self.recorded: set[int] = set()
         self.hover: tuple[int, int] | None = None
         self.cursor: tuple[int, int] | None = None
-        self.paused = False
-        self._step_once = False
-        self._wait = REPLY_DELAY
-        self.note: str | None = None
-        self.show_hints = bool(app.settings.get("show_hints"))
-        self.hint_runner = AIRunner()
-        self.hints: dict[int, Any] = {}
-        self._hint_for: int | None = None
-        ui = self.ui
-        ui.add(Button((316, 12, 96, 40), "Setup", self.open_setup, name="Setup"))
-        ui.add(Button((420, 12, 92, 40), "Hint", self.toggle_hints, name="Hint",
-                      enabled=lambda: self.config.players == 2,
-                      selected=lambda: self.show_hints))
-        cvc = self.all_computers
-        ui.add(Button((24, 540, 84, 40), lambda: "Resume" if self.paused else "Pause",
-                      self.toggle_pause, name="Pause", visible=cvc))
-        ui.add(Button((116, 540, 84, 40), "Step", self.step_once, name="Step",
-                      visible=cvc, enabled=lambda: self.paused))
-        ui.add(Label((800, 84, 150, 60), lambda: variant_label(self.config), size=15,
-                     role="muted"))
+        self.ui.add(Label((800, 84, 150, 60), lambda: variant_label(self.config), size=15,
+                          role="muted"))
 
-    # --- seats and state ------------------------------------------------------------
-    @property
-    def state(self) -> TicTacToeState:
-        """The position on screen."""
-        return self.history.current[1]
+    # --- TurnBasedScene hooks -------------------------------------------------------------
+    def variant_id(self) -> str:
+        return variant_id(self.config)
 
-    def all_computers(self) -> bool:
-        """Whether the computer plays every seat."""
-        return all(s.is_computer for s in self.seats)
+    def fresh_state(self) -> TicTacToeState:
+        return TicTacToeState.new(self.config)
 
-    def human_to_move(self, entry: tuple[int, TicTacToeState]) -> bool:
-        """Whether a human is to move in a history entry's position."""
-        state = entry[1]
-        return not state.is_terminal() and not self.seats[state.to_move].is_computer
+    def hints_available(self) -> bool:
+        return self.config.players == 2
 
-    def computer_to_move(self) -> bool:
-        """Whether it is a computer seat's turn in a game still running."""
-        s = self.state
-        return not s.is_terminal() and self.seats[s.to_move].is_computer
+    def hint_task(self, state: TicTacToeState) -> Callable[[Any], Any]:
+        from games.tictactoe.perfect import move_values
 
-    def geometry(self) -> BoardGeometry:
-        """Board placement for the current window size."""
-        return BoardGeometry(self.config.rows, self.config.cols,
-                             self.app.viewport.map_rect(BOARD_AREA))
+        return lambda cancel: move_values(state, cancel, HINT_BUDGET)
 
-    def _push(self, state: TicTacToeState) -> None:
-        self.history.push((self.serial, state))
-        if state.is_terminal():
-            self._record(state)
-        self._changed()
+    def player_name(self, player: int) -> str:
+        return SYMBOLS[player]
 
-    def play(self, row: int, col: int) -> bool:
-        """Play the human mover's mark at (row, col) if legal; returns whether it was."""
-        state = self.state
-        if self.computer_to_move():
-            return False
-        move = row * self.config.cols + col
-        if move not in state.legal_moves():
-            return False
-        self._push(state.play(move))
-        return True
-
-    def _changed(self) -> None:
-        """After any change of position: drop stale work, schedule the computer."""
-        self.ai.cancel()
-        self.hint_runner.cancel()
-        self.hints = {}
-        self._hint_for = None
-        self._wait = CVC_DELAY if self.all_computers() else REPLY_DELAY
-
-    def _record(self, state: TicTacToeState) -> None:
-        if self.serial in self.recorded:
-            return
-        self.recorded.add(self.serial)
-        humans = [i for i, s in enumerate(self.seats) if not s.is_computer]
-        me = humans[0] if humans else 0
-        outcome = "drawn" if state.winner is None else ("won" if state.winner == me else "lost")
-        computers = [s.level_tag() for s in self.seats if s.is_computer]
-        warning = self.app.stats.record_game(GAME_ID, variant_id(self.config),
-                                             mode_name(self.seats), " vs ".join(computers),
-                                             outcome)
-        if warning:
-            self.app.notify(warning)
-
-    # --- computer ------------------------------------------------------------------------
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self._poll_hints()
-        if self.ai.busy or not self.computer_to_move():
-            return
-        if self.paused and not self._step_once:
-            return
-        self._wait -= dt
-        if self._wait > 0 and not self._step_once:
-            return
-        self._step_once = False
-        agent = self.agents[self.state.to_move]
-        assert agent is not None
-        self.think(agent, self.state, tag=(self.history.index, self.state))
-
-    def on_ai_result(self, result: AIResult) -> None:
-        super().on_ai_result(result)
-        index, asked = result.tag
-        if result.move is None or index != self.history.index or asked != self.state:
-            return  # the position changed while the computer thought
-        agent = self.agents[asked.to_move]
-        note = getattr(agent, "last_note", None)
-        if note and note != self.note:
-            self.note = note
-        self._push(asked.play(result.move))
-
-    def toggle_pause(self) -> None:
-        """Pause or resume a computer-versus-computer game."""
-        self.paused = not self.paused
-        if self.paused:
-            self.ai.cancel()
-
-    def step_once(self) -> None:
-        """While paused, let the computer make exactly one move."""
-        if self.paused and self.computer_to_move() and not self.ai.busy:
-            self._step_once = True
-
-    # --- hints -------------------------------------------------------------------------------
-    def toggle_hints(self) -> None:
-        """Show or hide the hint overlay (and remember the choice)."""
-        if self.config.players != 2:
-            self.app.notify("Hints are available in two-player games.")
-            return
-        self.show_hints = not self.show_hints
-        try:
-            self.app.settings.set("show_hints", self.show_hints)
-            self.app.save_settings()
-        except ValueError:
-            pass
-        if not self.show_hints:
-            self.hint_runner.cancel()
-            self._hint_for = None  # ask again when they are shown again
-
-    def _poll_hints(self) -> None:
-        if not self.show_hints or self.config.players != 2 or self.state.is_terminal():
-            return
-        index = self.history.index
-        if self.hint_runner.busy:
-            result = self.hint_runner.poll()
-            if result is None:
-                return
-            if result.error is not None:
-                self.app.notify(f"The hint could not be worked out: {result.error}")
-            elif result.tag == (index, self.state):
-                self.hints = dict(result.move or {})
-                self._hint_for = index
-            return
-        if self._hint_for != index and not (self.computer_to_move() and not self.paused):
-            # Hints are for a human about to move (or a paused game being studied);
-            # working them out while the computer thinks would only slow it down.
-            from games.tictactoe.perfect import move_values
-
-            state = self.state
-            self._hint_for = index  # asked once per position
-            self.hint_runner.submit(lambda cancel: move_values(state, cancel, HINT_BUDGET),
-                                    tag=(index, state))
-
-    def busy_label(self) -> str | None:
-        if self.ai.busy:
-            return "thinking…"
-        if self.hint_runner.busy:
-            return "hint…"
-        return None
-
-    def is_active(self) -> bool:
-        waiting = self.computer_to_move() and not (self.paused and not self._step_once)
-        return super().is_active() or self.hint_runner.busy or waiting
-
-    def leave(self) -> None:
-        super().leave()
-        self.hint_runner.cancel()
-
-    # --- GameScene actions ----------------------------------------------------------------
-    def new_game(self) -> None:
-        if self.state.moves_made == 0:
-            return
-        self.serial, self._next_serial = self._next_serial, self._next_serial + 1
-        self.history.push((self.serial, TicTacToeState.new(self.config)))
-        self._changed()
-
-    def undo(self) -> None:
-        if self.all_computers():
-            moved = self.history.undo()
-            self.paused = True
-        elif any(s.is_computer for s in self.seats):
-            # Against the computer, go back to the human's previous turn, not just
-            # before the computer's reply (which it would only play again).
-            moved = self.history.undo(until=self.human_to_move)
-        else:
-            moved = self.history.undo()
-        if moved:
-            self.serial = self.history.current[0]
-            self._changed()
-
-    def redo(self) -> None:
-        if self.all_computers() or not any(s.is_computer for s in self.seats):
-            moved = self.history.redo()
-        else:
-            moved = self.history.redo(
-                until=lambda e: self.human_to_move(e) or e[1].is_terminal())
-        if moved:
-            self.serial = self.history.current[0]
-            self._changed()
-
-    def can_undo(self) -> bool:
-        if self.all_computers() or not any(s.is_computer for s in self.seats):
-            return self.history.can_undo
-        return any(self.human_to_move(e) for e in self.history.entries[:self.history.index])
-
-    def can_redo(self) -> bool:
-        return self.history.can_redo
+    def draw_player_badge(self, surface: pygame.Surface, rect: pygame.Rect, player: int) -> None:
+        draw_mark(surface, rect, player, self.app.theme.palette.players[player])
 
     def open_setup(self) -> None:
         """Choose board and seats (an overlay; Start replaces this game)."""
@@ -355,41 +152,36 @@ class TicTacToeScene(GameScene):
         remember(self.app, config, seats)
         self.app.replace(TicTacToeScene(self.app, config, seats))
 
+    # --- board -------------------------------------------------------------------------
+    def geometry(self) -> BoardGeometry:
+        """Board placement for the current window size."""
+        return BoardGeometry(self.config.rows, self.config.cols,
+                             self.app.viewport.map_rect(BOARD_AREA))
+
+    def play(self, row: int, col: int) -> bool:
+        """Play the human mover's mark at (row, col) if legal; returns whether it was."""
+        return self.play_move(row * self.config.cols + col)
+
+    def _push(self, state: TicTacToeState) -> None:
+        """Set a position directly (tests and screenshots)."""
+        self.push(state)
+
     def status_text(self) -> str:
         s = self.state
-        name = SYMBOLS
         if s.winner is not None:
-            return f"{name[s.winner]} wins! {self.config.k} in a row. New game (N) to play again."
+            return (f"{SYMBOLS[s.winner]} wins! {self.config.k} in a row. "
+                    "New game (N) to play again.")
         if s.is_draw:
             return "Draw: the board is full and nobody completed a line."
-        seat = self.seats[s.to_move]
-        if seat.is_computer:
-            if self.paused:
-                return f"Paused. {name[s.to_move]} ({seat.describe()}) is next: Step or Resume."
-            text = f"{name[s.to_move]} to move: the computer ({seat.level_text()})."
-        else:
-            text = f"{name[s.to_move]} to move: click an empty square."
-        if self.note:
-            text += f" {self.note}"
-        elif self.show_hints and self.hints:
+        text = self.turn_text()
+        if not self.seats[s.to_move].is_computer:
+            text = text.replace(" to move.", " to move: click an empty square.", 1)
+        if self.show_hints and self.hints and not self.note:
             if any(not v.exact for v in self.hints.values()):
                 text += " Hint: estimate from a bounded search."
         return text
 
     # --- input -----------------------------------------------------------------------
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
-            if event.key == pygame.K_h:
-                self.toggle_hints()
-                return
-            if event.key == pygame.K_s:
-                self.open_setup()
-                return
-            if event.key == pygame.K_p and self.all_computers():
-                self.toggle_pause()
-                return
-        super().handle_event(event)
-
     def board_event(self, event: pygame.event.Event) -> None:
         geom = self.geometry()
         if event.type == pygame.MOUSEMOTION:
@@ -442,7 +234,7 @@ class TicTacToeScene(GameScene):
             draw_win_line(surface, geom, cells, p.win_line, p.background)
         if self.cursor is not None:
             outline_cell(surface, geom, self.cursor, p.focus, max(2, round(geom.cell_size / 30)))
-        self._draw_player_cards(surface)
+        self.draw_player_cards(surface)
         if self.show_hints and self.config.players == 2:
             self._draw_hint_legend(surface)
 
@@ -474,47 +266,12 @@ class TicTacToeScene(GameScene):
         note = "n: moves to the end with best play, counting both sides"
         draw_text_block(surface, note, font, p.muted, vp.rect(800, y, 150, 80))
 
-    def _draw_player_cards(self, surface: pygame.Surface) -> None:
-        vp, theme = self.app.viewport, self.app.theme
-        p = theme.palette
-        state = self.state
-        for player in range(self.config.players):
-            top = 84 + player * 140
-            rect = vp.rect(16, top, 188, 124)
-            to_move = not state.is_terminal() and state.to_move == player
-            winner = state.winner == player
-            pygame.draw.rect(surface, p.panel, rect, border_radius=vp.px(10))
-            edge = p.focus if (to_move or winner) else p.panel_edge
-            pygame.draw.rect(surface, edge, rect, vp.px(4 if to_move or winner else 1),
-                             border_radius=vp.px(10))
-            draw_mark(surface, vp.rect(24, top + 8, 64, 64), player, p.players[player])
-            font = theme.font(20 * vp.scale, bold=True)
-            surface.blit(font.render(SYMBOLS[player], True, p.text), vp.point(96, top + 14))
-            seat = self.seats[player]
-            small = theme.font(13 * vp.scale)
-            who = "Human" if not seat.is_computer else "Computer"
-            surface.blit(small.render(who, True, p.muted), vp.point(96, top + 42))
-            if seat.is_computer:
-                detail = seat.level_text()
-                surface.blit(small.render(detail, True, p.muted), vp.point(24, top + 78))
-            tag = ""
-            if winner:
-                tag = "winner"
-            elif to_move:
-                tag = "thinking…" if (seat.is_computer and self.ai.busy) else "to move"
-            if tag:
-                surface.blit(theme.font(14 * vp.scale, bold=True).render(tag, True, p.accent),
-                             vp.point(24, top + 98))
-
     def debug_state(self) -> dict[str, Any]:
         s = self.state
-        return {"scene": "TicTacToeScene", "board": s.to_rows(),
+        return {**super().debug_state(), "board": s.to_rows(),
                 "winner": None if s.winner is None else SYMBOLS[s.winner],
                 "draw": s.is_draw, "to_move": SYMBOLS[s.to_move],
-                "win_line": list(s.win_line), "status": self.status_text(),
-                "variant": variant_id(self.config),
-                "seats": [seat.describe() for seat in self.seats],
-                "thinking": self.ai.busy, "paused": self.paused,
+                "win_line": list(s.win_line),
                 "hints": {str(m): hint_text(v) for m, v in self.hints.items()}}
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from engine.overlays import Overlay
+from engine.seats import Seat
 from engine.widgets import Button, Label
 from games.tictactoe.rules import SYMBOLS
 from games.tictactoe.variants import (
@@ -16,7 +17,6 @@ from games.tictactoe.variants import (
     MIN_SIDE,
     MISTAKE_STEPS,
     PRESETS,
-    Seat,
     validate_config,
 )
 

@@ -23,11 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.app import FPS, App  # noqa: E402
+from engine.seats import Seat  # noqa: E402
 from engine.storage.settings import SettingsStore  # noqa: E402
 from engine.storage.stats import StatsStore  # noqa: E402
 from games.tictactoe.rules import MNKConfig  # noqa: E402
 from games.tictactoe.scene import TicTacToeScene  # noqa: E402
-from games.tictactoe.variants import Seat  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -1,0 +1,60 @@
+"""Who plays a seat: a human, or the computer at a level with a mistake rate.
+
+Shared by every family; each family decides which levels it offers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat at the table."""
+
+    kind: str = "human"
+    level: str = "hard"
+    mistakes: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("human", "computer"):
+            raise ValueError(f"seat must be human or computer, not {self.kind!r}")
+        if not self.level or not self.level.isalpha():
+            raise ValueError(f"level must be a word, not {self.level!r}")
+        if not 0.0 <= self.mistakes <= 1.0:
+            raise ValueError(f"mistake rate must be 0..1, not {self.mistakes!r}")
+
+    @property
+    def is_computer(self) -> bool:
+        """Whether the computer plays this seat."""
+        return self.kind == "computer"
+
+    def level_text(self) -> str:
+        """``Hard`` or ``Hard, 10% mistakes``."""
+        extra = f", {round(self.mistakes * 100)}% mistakes" if self.mistakes else ""
+        return f"{self.level.capitalize()}{extra}"
+
+    def describe(self) -> str:
+        """``Human`` or ``Computer (Hard, 10% mistakes)``."""
+        return f"Computer ({self.level_text()})" if self.is_computer else "Human"
+
+    def level_tag(self) -> str:
+        """Level text for statistics and settings: ``hard`` or ``hard@0.1``."""
+        return self.level if not self.mistakes else f"{self.level}@{self.mistakes:g}"
+
+    @classmethod
+    def parse(cls, kind: object, tag: object, levels: tuple[str, ...],
+              default_level: str) -> Seat:
+        """Rebuild a seat from settings; anything invalid gives a human seat."""
+        try:
+            level, _, rate = str(tag or default_level).partition("@")
+            if level not in levels:
+                level = default_level
+            return cls(str(kind or "human"), level, float(rate) if rate else 0.0)
+        except ValueError:
+            return cls(level=default_level)
+
+
+def mode_name(seats: tuple[Seat, ...]) -> str:
+    """``human-computer`` etc., seat by seat, for statistics."""
+    return "-".join("computer" if s.is_computer else "human" for s in seats)

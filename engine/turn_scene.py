@@ -1,0 +1,366 @@
+"""A turn-based game screen where any seat may be a human or the computer.
+
+Shared by every family with opponents: the history of positions with undo back
+to the human's turn, the computer scheduled on the AI runner (with a visible
+delay when it plays itself, Pause and Step), a hint overlay computed off the
+frame loop, player cards, and results recorded once per game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from engine.ai.agent import Agent
+from engine.ai.runner import AIResult, AIRunner
+from engine.game_scene import GameScene
+from engine.history import History
+from engine.rules import GameState
+from engine.seats import Seat, mode_name
+from engine.widgets import Button
+
+if TYPE_CHECKING:
+    import threading
+
+    from engine.app import App
+
+# Seconds between moves when the computer plays the computer, so people can follow.
+CVC_DELAY = 0.6
+# Seconds before the computer answers a human, so the human sees their own move land.
+REPLY_DELAY = 0.15
+CARD_X, CARD_Y, CARD_W, CARD_H, CARD_GAP = 16.0, 84.0, 188.0, 124.0, 140.0
+
+
+class TurnBasedScene(GameScene):
+    """History, seats, computer moves, hints and statistics for a turn-based game.
+
+    Subclasses set ``game_id`` and implement :meth:`variant_id`,
+    :meth:`fresh_state`, :meth:`draw_board`, :meth:`draw_player_badge`, and
+    optionally :meth:`hint_task` and :meth:`open_setup`.
+    """
+
+    game_id = "game"
+    hint_label = "Hint"
+
+    def __init__(self, app: App, state: GameState, seats: tuple[Seat, ...],
+                 agents: list[Agent | None], seed: int | None = None) -> None:
+        super().__init__(app)
+        self.seats = seats
+        self.agents = agents
+        self.rng = random.Random(seed)
+        self.serial = 0
+        self._next_serial = 1
+        # Each entry is (game serial, state): results are recorded once per game,
+        # however often it is undone and replayed to its end.
+        self.history: History[tuple[int, Any]] = History((0, state))
+        self.recorded: set[int] = set()
+        self.paused = False
+        self._step_once = False
+        self._wait = REPLY_DELAY
+        self.note: str | None = None
+        self.show_hints = bool(app.settings.get("show_hints"))
+        self.hint_runner = AIRunner()
+        self.hints: Any = {}
+        self._hint_for: int | None = None
+        ui = self.ui
+        ui.add(Button((316, 12, 96, 40), "Setup", self.open_setup, name="Setup"))
+        ui.add(Button((420, 12, 92, 40), self.hint_label, self.toggle_hints, name="Hint",
+                      enabled=self.hints_available, selected=lambda: self.show_hints))
+        cvc = self.all_computers
+        pause_y = CARD_Y + CARD_GAP * len(seats) + 8
+        ui.add(Button((24, pause_y, 84, 40), lambda: "Resume" if self.paused else "Pause",
+                      self.toggle_pause, name="Pause", visible=cvc))
+        ui.add(Button((116, pause_y, 84, 40), "Step", self.step_once, name="Step",
+                      visible=cvc, enabled=lambda: self.paused))
+
+    # --- for subclasses ---------------------------------------------------------------
+    def variant_id(self) -> str:
+        """Short id of the variant, for statistics."""
+        return "standard"
+
+    def fresh_state(self) -> Any:
+        """The start position of a new game with the same set-up."""
+        raise NotImplementedError
+
+    def hint_task(self, state: Any) -> Callable[[threading.Event], Any] | None:
+        """A cancellable job computing the hints of ``state`` (None: no hints)."""
+        return None
+
+    def hints_available(self) -> bool:
+        """Whether this game offers hints."""
+        return True
+
+    def open_setup(self) -> None:
+        """Choose another variant or other seats."""
+
+    def draw_player_badge(self, surface: pygame.Surface, rect: pygame.Rect, player: int) -> None:
+        """Draw the symbol of ``player`` on its card."""
+
+    def player_name(self, player: int) -> str:
+        """How the status line names a player."""
+        return f"Player {player + 1}"
+
+    # --- seats and state ------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        """The position on screen."""
+        return self.history.current[1]
+
+    def all_computers(self) -> bool:
+        """Whether the computer plays every seat."""
+        return all(s.is_computer for s in self.seats)
+
+    def any_computer(self) -> bool:
+        """Whether the computer plays some seat."""
+        return any(s.is_computer for s in self.seats)
+
+    def human_to_move(self, entry: tuple[int, Any]) -> bool:
+        """Whether a human is to move in a history entry's position."""
+        state = entry[1]
+        return not state.is_terminal() and not self.seats[state.current_player()].is_computer
+
+    def computer_to_move(self) -> bool:
+        """Whether it is a computer seat's turn in a game still running."""
+        s = self.state
+        return not s.is_terminal() and self.seats[s.current_player()].is_computer
+
+    def push(self, state: Any) -> None:
+        """Make ``state`` the current position (undoable); record a finished game."""
+        self.history.push((self.serial, state))
+        if state.is_terminal():
+            self._record(state)
+        self._changed()
+
+    def play_move(self, move: Any) -> bool:
+        """Play a human's move if it is a human's turn and the move is legal."""
+        state = self.state
+        if self.computer_to_move() or state.is_terminal() or move not in state.legal_moves():
+            return False
+        self.push(state.play(move))
+        return True
+
+    def _changed(self) -> None:
+        """After any change of position: drop stale work, schedule the computer."""
+        self.ai.cancel()
+        self.hint_runner.cancel()
+        self.hints = {}
+        self._hint_for = None
+        self._wait = CVC_DELAY if self.all_computers() else REPLY_DELAY
+
+    def _record(self, state: Any) -> None:
+        if self.serial in self.recorded:
+            return
+        self.recorded.add(self.serial)
+        humans = [i for i, s in enumerate(self.seats) if not s.is_computer]
+        me = humans[0] if humans else 0
+        result = state.returns()[me]
+        outcome = "won" if result > 0 else ("lost" if result < 0 else "drawn")
+        computers = [s.level_tag() for s in self.seats if s.is_computer]
+        warning = self.app.stats.record_game(self.game_id, self.variant_id(),
+                                             mode_name(self.seats), " vs ".join(computers),
+                                             outcome)
+        if warning:
+            self.app.notify(warning)
+
+    # --- computer ------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self._poll_hints()
+        if self.ai.busy or not self.computer_to_move():
+            return
+        if self.paused and not self._step_once:
+            return
+        self._wait -= dt
+        if self._wait > 0 and not self._step_once:
+            return
+        self._step_once = False
+        agent = self.agents[self.state.current_player()]
+        assert agent is not None
+        self.think(agent, self.state, tag=(self.history.index, self.state))
+
+    def on_ai_result(self, result: AIResult) -> None:
+        super().on_ai_result(result)
+        index, asked = result.tag
+        if result.move is None or index != self.history.index or asked != self.state:
+            return  # the position changed while the computer thought
+        note = getattr(self.agents[asked.current_player()], "last_note", None)
+        if note:
+            self.note = note
+        self.push(asked.play(result.move))
+
+    def toggle_pause(self) -> None:
+        """Pause or resume a computer-versus-computer game."""
+        self.paused = not self.paused
+        if self.paused:
+            self.ai.cancel()
+
+    def step_once(self) -> None:
+        """While paused, let the computer make exactly one move."""
+        if self.paused and self.computer_to_move() and not self.ai.busy:
+            self._step_once = True
+
+    # --- hints -------------------------------------------------------------------------------
+    def toggle_hints(self) -> None:
+        """Show or hide the hint overlay (and remember the choice)."""
+        if not self.hints_available():
+            self.app.notify("Hints are available in two-player games.")
+            return
+        self.show_hints = not self.show_hints
+        try:
+            self.app.settings.set("show_hints", self.show_hints)
+            self.app.save_settings()
+        except ValueError:
+            pass
+        if not self.show_hints:
+            self.hint_runner.cancel()
+            self._hint_for = None  # ask again when they are shown again
+
+    def _poll_hints(self) -> None:
+        if not self.show_hints or not self.hints_available() or self.state.is_terminal():
+            return
+        index = self.history.index
+        if self.hint_runner.busy:
+            result = self.hint_runner.poll()
+            if result is None:
+                return
+            if result.error is not None:
+                self.app.notify(f"The hint could not be worked out: {result.error}")
+            elif result.tag == (index, self.state):
+                self.hints = result.move if result.move is not None else {}
+                self._hint_for = index
+            return
+        if self._hint_for != index and not (self.computer_to_move() and not self.paused):
+            # Hints are for a human about to move (or a paused game being studied);
+            # working them out while the computer thinks would only slow it down.
+            task = self.hint_task(self.state)
+            self._hint_for = index  # asked once per position
+            if task is not None:
+                self.hint_runner.submit(task, tag=(index, self.state))
+
+    def busy_label(self) -> str | None:
+        if self.ai.busy:
+            return "thinking…"
+        if self.hint_runner.busy:
+            return "hint…"
+        return None
+
+    def is_active(self) -> bool:
+        waiting = self.computer_to_move() and not (self.paused and not self._step_once)
+        return super().is_active() or self.hint_runner.busy or waiting
+
+    def leave(self) -> None:
+        super().leave()
+        self.hint_runner.cancel()
+
+    # --- GameScene actions ----------------------------------------------------------------
+    def new_game(self) -> None:
+        if self.state == self.fresh_state():
+            return  # already at the start: nothing to do
+        self.serial, self._next_serial = self._next_serial, self._next_serial + 1
+        self.history.push((self.serial, self.fresh_state()))
+        self._changed()
+
+    def undo(self) -> None:
+        if self.all_computers():
+            moved = self.history.undo()
+            self.paused = True
+        elif self.any_computer():
+            # Against the computer, go back to the human's previous turn, not just
+            # before the computer's reply (which it would only play again).
+            moved = self.history.undo(until=self.human_to_move)
+        else:
+            moved = self.history.undo()
+        if moved:
+            self.serial = self.history.current[0]
+            self._changed()
+
+    def redo(self) -> None:
+        if self.all_computers() or not self.any_computer():
+            moved = self.history.redo()
+        else:
+            moved = self.history.redo(
+                until=lambda e: self.human_to_move(e) or e[1].is_terminal())
+        if moved:
+            self.serial = self.history.current[0]
+            self._changed()
+
+    def can_undo(self) -> bool:
+        if self.all_computers() or not self.any_computer():
+            return self.history.can_undo
+        return any(self.human_to_move(e) for e in self.history.entries[:self.history.index])
+
+    def can_redo(self) -> bool:
+        return self.history.can_redo
+
+    def turn_text(self) -> str:
+        """Whose turn it is (or that the computer is paused), plus any note."""
+        s = self.state
+        player = s.current_player()
+        seat = self.seats[player]
+        name = self.player_name(player)
+        if seat.is_computer:
+            if self.paused:
+                return f"Paused. {name} ({seat.describe()}) is next: Step or Resume."
+            text = f"{name} to move: the computer ({seat.level_text()})."
+        else:
+            text = f"{name} to move."
+        return f"{text} {self.note}" if self.note else text
+
+    # --- input -----------------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+            if event.key == pygame.K_h:
+                self.toggle_hints()
+                return
+            if event.key == pygame.K_s:
+                self.open_setup()
+                return
+            if event.key == pygame.K_p and self.all_computers():
+                self.toggle_pause()
+                return
+        super().handle_event(event)
+
+    # --- drawing --------------------------------------------------------------------------
+    def draw_player_cards(self, surface: pygame.Surface) -> None:
+        """A card per seat: symbol, human or computer, whose turn, the winner."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        state = self.state
+        over = state.is_terminal()
+        returns = state.returns() if over else None
+        for player, seat in enumerate(self.seats):
+            top = CARD_Y + player * CARD_GAP
+            rect = vp.rect(CARD_X, top, CARD_W, CARD_H)
+            to_move = not over and state.current_player() == player
+            winner = bool(returns) and returns[player] > 0
+            pygame.draw.rect(surface, p.panel, rect, border_radius=vp.px(10))
+            edge = p.focus if (to_move or winner) else p.panel_edge
+            pygame.draw.rect(surface, edge, rect, vp.px(4 if to_move or winner else 1),
+                             border_radius=vp.px(10))
+            self.draw_player_badge(surface, vp.rect(24, top + 8, 64, 64), player)
+            font = theme.font(20 * vp.scale, bold=True)
+            surface.blit(font.render(self.player_name(player), True, p.text),
+                         vp.point(96, top + 14))
+            small = theme.font(13 * vp.scale)
+            who = "Human" if not seat.is_computer else "Computer"
+            surface.blit(small.render(who, True, p.muted), vp.point(96, top + 42))
+            if seat.is_computer:
+                surface.blit(small.render(seat.level_text(), True, p.muted),
+                             vp.point(24, top + 78))
+            tag = ""
+            if winner:
+                tag = "winner"
+            elif to_move:
+                tag = "thinking…" if (seat.is_computer and self.ai.busy) else "to move"
+            if tag:
+                surface.blit(theme.font(14 * vp.scale, bold=True).render(tag, True, p.accent),
+                             vp.point(24, top + 98))
+
+    def debug_state(self) -> dict[str, Any]:
+        return {"scene": type(self).__name__, "status": self.status_text(),
+                "variant": self.variant_id(), "seats": [s.describe() for s in self.seats],
+                "thinking": self.ai.busy, "paused": self.paused,
+                "moves": self.history.index, "over": self.state.is_terminal()}
