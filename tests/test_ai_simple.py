@@ -8,11 +8,10 @@ import threading
 
 import pytest
 
-from engine.ai.agent import Cancelled, RandomAgent
+from engine.ai.agent import Cancelled, MistakeAgent, RandomAgent
 from games.tictactoe.ai_simple import (
     EasyAgent,
     MediumAgent,
-    MistakeAgent,
     best_weighted_cells,
     line_windows,
     weight_grid,

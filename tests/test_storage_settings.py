@@ -539,3 +539,15 @@ def test_save_without_load_does_not_clobber_existing_file(settings_path: Path) -
     store = SettingsStore(settings_path)  # load() forgotten
     store.save()
     assert only_aside(settings_path).read_bytes() == theirs
+
+
+def test_variants_key_accepts_text_and_numbers_only(tmp_path: Path) -> None:
+    store = SettingsStore(tmp_path / "settings.json")
+    store.load()
+    store.set("variants", {"grundy": {"game": "queen", "rows": 12}})
+    assert store.get("variants") == {"grundy": {"game": "queen", "rows": 12}}
+    for bad in ({"grundy": {"game": ["list"]}}, {"grundy": {"rows": 10**9}},
+                {"grundy": {"flag": True}}, {"grundy": "queen"}, ["grundy"]):
+        with pytest.raises(ValueError):
+            store.set("variants", bad)
+    assert store.get("variants") == {"grundy": {"game": "queen", "rows": 12}}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from typing import Protocol
@@ -44,3 +45,39 @@ class RandomAgent:
         if not moves:
             raise ValueError("no legal move: the game is over")
         return self._rng.choice(moves)
+
+
+def checked_moves(state: GameState, cancel: threading.Event) -> list[Move]:
+    """Raise Cancelled if asked to stop; otherwise the legal moves (never empty)."""
+    if cancel.is_set():
+        raise Cancelled
+    moves = list(state.legal_moves())
+    if not moves:
+        raise ValueError("no legal move: the game is over")
+    return moves
+
+
+class MistakeAgent:
+    """Plays like ``inner``, except that with probability ``mistake_rate`` it blunders.
+
+    A blunder is a uniformly random legal move (which may by chance coincide
+    with the good one). The inner agent is asked only when no blunder is
+    drawn, so a mistake costs no thinking time.
+    """
+
+    def __init__(self, inner: Agent, mistake_rate: float, seed: int | None = None) -> None:
+        rate = float(mistake_rate)
+        if math.isnan(rate) or not 0.0 <= rate <= 1.0:
+            raise ValueError(f"mistake_rate must be between 0 and 1, got {mistake_rate!r}")
+        self.inner = inner
+        self.mistake_rate = rate
+        self._rng = random.Random(seed)
+        self.name = f"{inner.name}, {round(rate * 100)}% mistakes"
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """With probability ``mistake_rate`` a random legal move, else the inner agent's."""
+        moves = checked_moves(state, cancel)
+        # random() is in [0, 1): rate 0 never blunders and rate 1 always does.
+        if self._rng.random() < self.mistake_rate:
+            return self._rng.choice(moves)
+        return self.inner.choose_move(state, cancel)

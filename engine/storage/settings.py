@@ -40,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "ai_levels": {},
     "last_board_sizes": {},
     "show_hints": False,
+    "variants": {},
 }
 
 
@@ -126,6 +127,18 @@ def _check_board_sizes(value: object) -> dict[str, dict[str, Any]]:
     )
 
 
+def _variant_leaf(value: object) -> str | int:
+    if isinstance(value, str) and len(value) <= 200:
+        return value
+    if _is_int(value) and -1_000_000 <= value <= 1_000_000:
+        return int(value)
+    raise ValueError
+
+
+def _check_variants(value: object) -> dict[str, dict[str, Any]]:
+    return _check_nested(value, _variant_leaf, "short text or a whole number")
+
+
 def _check_bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"must be true or false, not {value!r}")
@@ -139,6 +152,7 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
     "ai_levels": _check_ai_levels,
     "last_board_sizes": _check_board_sizes,
     "show_hints": _check_bool,
+    "variants": _check_variants,  # {game_id: {name: text or number}}: last chosen variant
 }
 
 

@@ -21,7 +21,7 @@ def make_agent(config: MNKConfig, seat: Seat, seed: int | None = None) -> Agent:
     """
     agent = _base_agent(config, seat.level, seed)
     if seat.mistakes > 0:
-        from games.tictactoe.ai_simple import MistakeAgent
+        from engine.ai.agent import MistakeAgent
 
         agent = MistakeAgent(agent, seat.mistakes, seed=seed)
     return agent

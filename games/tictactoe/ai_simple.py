@@ -12,18 +12,16 @@ No pygame here: these run on the AI runner's worker thread and in tests.
 
 from __future__ import annotations
 
-import math
 import random
 import threading
 
-from engine.ai.agent import Agent, Cancelled
+from engine.ai.agent import checked_moves
 from engine.rules import GameState, Move
 from games.tictactoe.rules import EMPTY, TicTacToeState
 
 __all__ = [
     "EasyAgent",
     "MediumAgent",
-    "MistakeAgent",
     "best_weighted_cells",
     "line_windows",
     "weight_grid",
@@ -131,16 +129,6 @@ def winning_moves(state: TicTacToeState, player: int | None = None) -> list[int]
     return [m for m in probe.legal_moves() if probe.play(m).winner == who]
 
 
-def _check(cancel: threading.Event, state: GameState) -> list[Move]:
-    """Raise Cancelled if asked to stop; otherwise the legal moves (never empty)."""
-    if cancel.is_set():
-        raise Cancelled
-    moves = list(state.legal_moves())
-    if not moves:
-        raise ValueError("no legal move: the game is over")
-    return moves
-
-
 class EasyAgent:
     """A random legal move, except that it always takes a win in one move."""
 
@@ -151,7 +139,7 @@ class EasyAgent:
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
         """A winning move if there is one, else a uniformly random legal move."""
-        moves = _check(cancel, state)
+        moves = checked_moves(state, cancel)
         assert isinstance(state, TicTacToeState)
         wins = winning_moves(state)
         return self._rng.choice(wins or moves)
@@ -172,33 +160,6 @@ class MediumAgent:
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
         """A random choice among the highest-weighted legal cells."""
-        _check(cancel, state)
+        checked_moves(state, cancel)
         assert isinstance(state, TicTacToeState)
         return self._rng.choice(best_weighted_cells(state))
-
-
-class MistakeAgent:
-    """Plays like ``inner``, except that with probability ``mistake_rate`` it blunders.
-
-    A blunder is a uniformly random legal move (which may by chance coincide
-    with the good one). The inner agent is asked only when no blunder is
-    drawn, so a mistake costs no thinking time.
-    """
-
-    def __init__(self, inner: Agent, mistake_rate: float, seed: int | None = None) -> None:
-        rate = float(mistake_rate)
-        if math.isnan(rate) or not 0.0 <= rate <= 1.0:
-            raise ValueError(f"mistake_rate must be between 0 and 1, got {mistake_rate!r}")
-        self.inner = inner
-        self.mistake_rate = rate
-        self._rng = random.Random(seed)
-        self.name = f"{inner.name}, {round(rate * 100)}% mistakes"
-
-    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
-        """With probability ``mistake_rate`` a random legal move, else the inner agent's."""
-        moves = _check(cancel, state)
-        # random() is in [0, 1): rate 0 never blunders and rate 1 always does.
-        if self._rng.random() < self.mistake_rate:
-            return self._rng.choice(moves)
-        return self.inner.choose_move(state, cancel)
-
