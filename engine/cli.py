@@ -95,7 +95,7 @@ def build_parser() -> ArgumentParser:
                            description="Solve a game or puzzle and print the answer.")
     puzzles = solve.add_subparsers(dest="puzzle", metavar="WHAT", required=True)
     for family in FAMILIES:
-        family.add_cli(puzzles)  # each family adds its own solve subcommands
+        family.add_cli(sub, puzzles)  # each family adds its own commands
     return parser
 
 
@@ -122,16 +122,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         family = find_family(args.game)
         if not family.available:
             parser.error(f"{family.title} is coming soon and cannot be played yet")
-    if args.command == "solve":
-        return run_solve(parser, args)
+    if getattr(args, "handler", None) is not None:
+        return int(args.handler(parser, args))
     if args.smoke:
         return run_smoke(args.profile)
     return run_app(args)
-
-
-def run_solve(parser: ArgumentParser, args: argparse.Namespace) -> int:
-    """The ``solve`` subcommands: the family's handler prints the answer."""
-    return int(args.handler(parser, args))
 
 
 def run_app(args: argparse.Namespace) -> int:

@@ -26,7 +26,8 @@ class GameFamily:
     preview: str
     scene: str | None = None
     aliases: tuple[str, ...] = field(default=())
-    # Module with ``add_solve_parsers(subparsers)`` for command-line subcommands.
+    # Module with ``add_commands(subparsers)`` and/or ``add_solve_parsers(subparsers)``
+    # for command-line subcommands (each sets a ``handler`` default).
     cli: str | None = None
     # ``smoke(app, frames)`` opening each variant for --smoke; returns their names.
     smoke: str | None = None
@@ -42,10 +43,15 @@ class GameFamily:
             raise LookupError(f"{self.title} is coming soon and cannot be opened yet")
         return _load(self.scene)
 
-    def add_cli(self, solve_parsers: Any) -> None:
-        """Let the family add its ``solve …`` subcommands (each sets ``handler``)."""
-        if self.cli is not None:
-            importlib.import_module(self.cli).add_solve_parsers(solve_parsers)
+    def add_cli(self, commands: Any, solve_parsers: Any) -> None:
+        """Let the family add its own commands and ``solve …`` subcommands."""
+        if self.cli is None:
+            return
+        module = importlib.import_module(self.cli)
+        if hasattr(module, "add_commands"):
+            module.add_commands(commands)
+        if hasattr(module, "add_solve_parsers"):
+            module.add_solve_parsers(solve_parsers)
 
     def smoke_variants(self, app: Any, frames: Any) -> list[str]:
         """Open the family's variants for ``--smoke`` (none beyond the default if no hook)."""
@@ -71,9 +77,13 @@ FAMILIES: tuple[GameFamily, ...] = (
     GameFamily(
         id="grundy",
         title="Grundy games",
-        description="King, Rook and Nim: move a token towards the corner; "
-                    "the hint shows every square's Grundy value.",
+        description="King, Rook, Queen, Knight, Nim, Bachet and games with cycles; "
+                    "the hint shows every position's Grundy value.",
         preview="games.previews:draw_grundy",
+        scene="games.grundy.scenes:open_last",
+        cli="games.grundy.cli",
+        smoke="games.grundy.scenes:smoke_variants",
+        aliases=("nim", "king"),
     ),
     GameFamily(
         id="button-madness",

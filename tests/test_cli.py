@@ -132,3 +132,33 @@ def test_solve_mnk_time_limit_gives_up_cleanly(profile: Path) -> None:
               profile=profile, timeout=60)
     assert out.returncode == 1
     assert out.stdout == "" and "could not solve" in out.stderr and "Traceback" not in out.stderr
+
+
+KING_8X8 = """0 1 0 1 0 1 0 1
+1 2 3 2 3 2 3 2
+0 3 0 1 0 1 0 1
+1 2 1 2 3 2 3 2
+0 3 0 3 0 1 0 1
+1 2 1 2 1 2 3 2
+0 3 0 3 0 3 0 1
+1 2 1 2 1 2 1 2
+"""
+
+
+def test_grundy_prints_the_table_rows_top_first(profile: Path) -> None:
+    out = run("grundy", "king", "--rows", "8", "--cols", "8", profile=profile)
+    assert out.returncode == 0 and out.stdout == KING_8X8 and out.stderr == ""
+    out = run("grundy", "rook", "--rows", "3", "--cols", "5", profile=profile)
+    assert out.stdout.splitlines() == [" ".join(str(r ^ c) for c in range(5)) for r in range(3)]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["bishop", "--rows", "3", "--cols", "3"], "invalid choice: 'bishop'"),
+    (["king", "--rows", "0", "--cols", "3"], "must be 1 to 4096"),
+    (["king", "--rows", "3"], "required: --cols"),
+    (["king", "--rows", "3", "--cols", "many"], "expected a whole number"),
+])
+def test_grundy_bad_values_exit_2(profile: Path, args, message) -> None:
+    out = run("grundy", *args, profile=profile)
+    assert out.returncode == 2 and message in out.stderr
+    assert out.stdout == "" and "Traceback" not in out.stderr

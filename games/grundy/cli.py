@@ -1,0 +1,37 @@
+"""The Grundy family's command line: ``grundy PIECE --rows R --cols C``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from engine.cli import int_in
+
+PIECES = ("king", "rook", "queen", "knight")
+
+
+def add_commands(commands: Any) -> None:
+    """Add ``grundy PIECE --rows R --cols C``: print the piece's Grundy table."""
+    grundy = commands.add_parser(
+        "grundy", help="print the Grundy table of a piece on a board",
+        description="Print the Grundy value of every square: R lines of C space-separated "
+                    "integers, the first line being the top row (the target corner's row) and "
+                    "the first column the left column.")
+    grundy.add_argument("piece", metavar="PIECE", choices=PIECES,
+                        help="one of: " + ", ".join(PIECES))
+    grundy.add_argument("--rows", type=int_in(1, 4096), required=True, metavar="R")
+    grundy.add_argument("--cols", type=int_in(1, 4096), required=True, metavar="C")
+    grundy.set_defaults(handler=grundy_command)
+
+
+def grundy_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Print the table (R lines of C integers); exit 0."""
+    from games.grundy.tables import grundy_table
+
+    table = grundy_table(args.piece, args.rows, args.cols)
+    out = sys.stdout
+    for row in table:
+        out.write(" ".join(map(str, row.tolist())))
+        out.write("\n")
+    return 0
