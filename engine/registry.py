@@ -83,7 +83,6 @@ FAMILIES: tuple[GameFamily, ...] = (
         scene="games.grundy.scenes:open_last",
         cli="games.grundy.cli",
         smoke="games.grundy.scenes:smoke_variants",
-        aliases=("nim", "king"),
     ),
     GameFamily(
         id="button-madness",

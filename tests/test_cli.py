@@ -38,7 +38,7 @@ def test_version(profile: Path) -> None:
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["play"], "the following arguments are required: GAME"),
     (["play", "chess"], "invalid choice: 'chess'"),
-    (["play", "grundy"], "coming soon"),
+    (["play", "button-madness"], "coming soon"),
     (["--window", "12x12"], "window size must be 320..7680"),
     (["--window", "big"], "expected WIDTHxHEIGHT"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
