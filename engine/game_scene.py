@@ -43,7 +43,7 @@ class GameScene(Scene):
         ui.add(Button((780, 12, 100, 40), "Redo", self.redo, enabled=self.can_redo, name="Redo"))
         ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))
         self.status = ui.add(Label((24, STATUS_Y + 8, 912, 40), self.status_text, size=20,
-                                   align="center"))
+                                   align="center", fit_lines=2, min_size=16))
         self.ai = AIRunner()
         self._spin = 0.0
 

@@ -53,6 +53,7 @@ class Label(Widget):
     def __init__(
         self, rect: Rect, text: str | Callable[[], str], size: float = 20, bold: bool = False,
         align: str = "left", role: str = "text", visible: bool | Callable[[], bool] = True,
+        fit_lines: int | None = None, min_size: float | None = None,
     ) -> None:
         super().__init__(rect, visible)
         self._text = text
@@ -60,6 +61,9 @@ class Label(Widget):
         self.bold = bold
         self.align = align
         self.role = role
+        # Long texts shrink (down to min_size) rather than need more than fit_lines lines.
+        self.fit_lines = fit_lines
+        self.min_size = min_size if min_size is not None else size
 
     @property
     def text(self) -> str:
@@ -68,8 +72,16 @@ class Label(Widget):
 
     def draw(self, surface: pygame.Surface, vp: Viewport, theme: Theme, focused: bool) -> None:
         colour = getattr(theme.palette, self.role)
-        draw_text_block(surface, self.text, theme.font(self.size * vp.scale, self.bold), colour,
-                        self.screen_rect(vp), self.align)
+        rect = self.screen_rect(vp)
+        text = self.text
+        size = self.size
+        while self.fit_lines and size - 2 >= self.min_size:
+            lines = wrap_text(text, theme.font(size * vp.scale, self.bold), rect.width)
+            if len(lines) <= self.fit_lines:
+                break
+            size -= 2
+        draw_text_block(surface, text, theme.font(size * vp.scale, self.bold), colour, rect,
+                        self.align)
 
 
 class Button(Widget):

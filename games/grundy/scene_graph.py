@@ -1,0 +1,472 @@
+"""A token on a directed graph: follow an arrow; whoever cannot move loses; cycles may draw."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from engine.seats import Seat
+from engine.theme import Colour
+from engine.widgets import wrap_text
+from games.grundy.drawing import hatch, text_colour, value_colour
+from games.grundy.family_scene import GrundyScene
+from games.grundy.graphs import (
+    BUILTIN,
+    DRAW,
+    REPETITIONS_FOR_DRAW,
+    Digraph,
+    GraphState,
+    generalized_grundy,
+    label_outcomes,
+)
+from games.grundy.variants import GrundySetup
+
+if TYPE_CHECKING:
+    from engine.app import App
+
+BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
+PANEL_X, PANEL_W = 800.0, 150.0
+ARROW_LEN, ARROW_HALF = 13.0, 6.0  # arrowhead length and half width (design px)
+BEND = 0.16  # how far two-way edges bow apart, as a fraction of their length
+MAX_RADIUS, MIN_RADIUS = 32.0, 11.0
+Point = tuple[float, float]
+
+HELP = """A token stands on a node of a directed graph. Players take turns moving it along an
+arrow to a neighbouring node. The player who cannot move (the token is on a node with no arrow
+out) loses. The graph may have cycles, so a game could go round for ever: it is a draw when the
+same position (the same node with the same player to move) occurs for the third time.
+
+Click a highlighted node (one an arrow leads to from the token) to move there. Keyboard: ←/→
+choose among them, Enter moves.
+
+Hint (H) labels every node with its generalised Grundy value. Without cycles this is the
+ordinary Grundy value: the mex (smallest number missing) of the values of the nodes an arrow
+leads to; a node with no way out has 0. With cycles the labelling goes step by step: a node
+gets n when n is the mex of its already labelled successors and every unlabelled successor
+has an arrow to a node labelled n (so if the opponent escapes there, you can come back to an n);
+repeat while anything changes, for n = 0, then 1, then 2 and so on. The nodes left over get ∞.
+
+Reading the labels: 0 (striped) is lost for the player to move; any other number wins, by moving
+to a 0. ∞ is a draw with best play, unless an arrow leads from it to a 0 — then moving there
+wins. So the first player wins exactly when some successor of the start is labelled 0. The
+hint frames and ticks (✓) the winning moves; when there is none it marks the moves that keep
+the draw ("draw"), and otherwise every move loses against best play."""
+
+
+def _node_positions(graph: Digraph, margin: float) -> tuple[Point, ...]:
+    """Design-space centres of the nodes, the layout's unit square inside the board area."""
+    x, y, w, h = BOARD_AREA
+    return tuple((x + margin + lx * (w - 2 * margin), y + margin + ly * (h - 2 * margin))
+                 for lx, ly in graph.layout)
+
+
+@lru_cache(maxsize=32)
+def graph_geometry(graph: Digraph) -> tuple[float, tuple[Point, ...]]:
+    """(node radius, node centres) in design coordinates, sized so nodes never touch."""
+    guess = _node_positions(graph, 50.0)
+    closest = min((math.dist(a, b) for i, a in enumerate(guess) for b in guess[i + 1:]),
+                  default=2 * MAX_RADIUS / 0.36)
+    radius = max(MIN_RADIUS, min(MAX_RADIUS, 0.36 * closest))
+    # Room around the outer nodes for the value badge and the token's ring.
+    return radius, _node_positions(graph, radius + 24)
+
+
+def _bezier(a: Point, c: Point, b: Point, steps: int) -> list[Point]:
+    return [((1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
+             (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1])
+            for t in (i / steps for i in range(steps + 1))]
+
+
+def edge_path(a: Point, b: Point, radius: float, two_way: bool) -> list[Point]:
+    """Points of the edge a → b (design space) from a's rim to just outside b's rim.
+
+    A two-way pair bows to either side (each edge to its own right), so both
+    arrows stay visible; the last point is the arrowhead's tip.
+    """
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if not two_way:
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        return [(a[0] + ux * (radius + 2), a[1] + uy * (radius + 2)),
+                (b[0] - ux * (radius + 3), b[1] - uy * (radius + 3))]
+    control = ((a[0] + b[0]) / 2 - dy * BEND, (a[1] + b[1]) / 2 + dx * BEND)
+    # Trim the curve to the parts outside both circles.
+    return [q for q in _bezier(a, control, b, 32)
+            if math.dist(q, a) > radius + 2 and math.dist(q, b) > radius + 3]
+
+
+class GraphScene(GrundyScene):
+    """Move a token along the arrows of a built-in graph; hints give Smith's labels."""
+
+    help_title = "Graph games: rules and labels"
+    help_text = HELP
+
+    def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
+                 seed: int | None = None) -> None:
+        self.graph: Digraph = BUILTIN[setup.graph % len(BUILTIN)]
+        super().__init__(app, setup, GraphState.start(self.graph), seats, seed)
+        self.mouse: Point | None = None  # pointer, design coordinates
+        self.cursor: int | None = None  # keyboard choice among the successors (a node)
+
+    # --- hooks ----------------------------------------------------------------------------
+    def fresh_state(self) -> Any:
+        return GraphState.start(self.graph)
+
+    def hint_task(self, state: Any) -> Callable[[Any], Any]:
+        from games.grundy.ai import move_infos
+
+        def task(cancel: Any) -> dict[str, Any]:
+            infos = move_infos(state, cancel)
+            return {"values": generalized_grundy(state.graph),
+                    "outcomes": label_outcomes(state.graph),
+                    "explained": state.value_explained(),
+                    "winning": [i.move for i in infos if i.outcome == "win"],
+                    "draws": [i.move for i in infos if i.outcome == "draw"]}
+
+        return task
+
+    # --- geometry and moves ---------------------------------------------------------------------
+    def node_at(self, x: float, y: float) -> int | None:
+        """The node whose circle contains design point (x, y)."""
+        radius, centres = graph_geometry(self.graph)
+        for u, c in enumerate(centres):
+            if math.dist(c, (x, y)) <= radius * 1.1:
+                return u
+        return None
+
+    def targets(self) -> list[int]:
+        """The nodes the token may move to now (none for the computer's turn or at the end)."""
+        if self.state.is_terminal():
+            return []
+        return list(self.state.legal_moves())
+
+    def last_move(self) -> tuple[int, int, int] | None:
+        """(player, from, to) of the move that led here in this game, if any."""
+        index = self.history.index
+        if index == 0:
+            return None
+        (serial_before, before), (serial_now, now) = self.history.entries[index - 1:index + 1]
+        if serial_before != serial_now:
+            return None
+        return before.current_player(), before.node, now.node
+
+    def pointed(self) -> int | None:
+        """The successor the keyboard cursor or the pointer is on, if a human may move there."""
+        if self.computer_to_move():
+            return None
+        targets = self.targets()
+        if self.cursor is not None and self.cursor in targets:
+            return self.cursor
+        if self.mouse is not None:
+            node = self.node_at(*self.mouse)
+            if node in targets:
+                return node
+        return None
+
+    # --- input -----------------------------------------------------------------------------
+    def board_event(self, event: pygame.event.Event) -> None:
+        vp = self.app.viewport
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = vp.to_design(event.pos)
+            self.cursor = None
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.mouse = vp.to_design(event.pos)
+            self.cursor = None
+            node = self.node_at(*self.mouse)
+            if node is not None:
+                self.play_move(node)  # not a successor: play_move refuses, nothing happens
+        elif event.type == pygame.KEYDOWN:
+            targets = self.targets()
+            if not targets:
+                return
+            if event.key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+                step = 1 if event.key in (pygame.K_RIGHT, pygame.K_DOWN) else -1
+                if self.cursor in targets:
+                    self.cursor = targets[(targets.index(self.cursor) + step) % len(targets)]
+                else:
+                    self.cursor = targets[0]
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                if self.cursor in targets:
+                    self.play_move(self.cursor)
+
+    # --- text -----------------------------------------------------------------------------------
+    def node_name(self, node: int) -> str:
+        """How the screen names a node."""
+        return self.graph.labels[node]
+
+    def status_text(self) -> str:
+        state = self.state
+        if state.is_terminal():
+            if state.drawn_by_repetition():
+                return ("Draw: the position repeated three times. "
+                        "New game (N) to play again.")
+            loser = state.current_player()
+            return (f"{self.player_name(1 - loser)} wins: the token is on "
+                    f"{self.node_name(state.node)}, with no arrow out, so "
+                    f"{self.player_name(loser)} cannot move. New game (N) to play again.")
+        text = self.turn_text()
+        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        if not self.seats[state.current_player()].is_computer and not hints.get("explained"):
+            text = text.replace(" to move.", " to move: click a highlighted node.", 1)
+        if state.repetitions == REPETITIONS_FOR_DRAW - 1:
+            text += " This position has occurred twice: once more is a draw."
+        if hints.get("explained"):
+            # Who wins with best play, in the players' names.
+            name = self.player_name(state.current_player())
+            explained = hints["explained"].replace("the player to move", name)
+            text += f" {explained[0].upper()}{explained[1:]}"
+        return text
+
+    def draw_board(self, surface: pygame.Surface) -> None:
+        vp = self.app.viewport
+        p = self.app.theme.palette
+        pygame.draw.rect(surface, p.board, vp.rect(*BOARD_AREA), border_radius=vp.px(12))
+        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        self._draw_edges(surface, hints)
+        self._draw_nodes(surface, hints)
+        self.draw_player_cards(surface)
+        self._draw_side_panel(surface, hints)
+
+    def _draw_edges(self, surface: pygame.Surface, hints: dict[str, Any]) -> None:
+        vp = self.app.viewport
+        p = self.app.theme.palette
+        graph = self.graph
+        radius, centres = graph_geometry(graph)
+        state = self.state
+        targets = set(self.targets())
+        last = self.last_move()
+        pointed = self.pointed()
+        winning = set(hints.get("winning", ()))
+        for u, succ in enumerate(graph.edges):
+            for v in succ:
+                from_token = u == state.node and v in targets
+                if last is not None and (u, v) == last[1:]:
+                    colour, width = p.players[last[0]], 3.0
+                elif from_token and v in winning:
+                    colour, width = p.good, 4.0
+                elif from_token:
+                    colour, width = (p.focus, 4.5) if v == pointed else (p.accent, 3.0)
+                else:
+                    colour, width = p.grid, 1.6
+                if u == v:
+                    self._draw_loop(surface, centres[u], radius, colour, width)
+                    continue
+                path = edge_path(centres[u], centres[v], radius, u in graph.edges[v])
+                if len(path) >= 2:
+                    self._draw_arrow(surface, [vp.point(*q) for q in path], colour,
+                                     max(1, round(width * vp.scale)))
+
+    def _draw_arrow(self, surface: pygame.Surface, points: list[tuple[int, int]],
+                    colour: Colour, width: int) -> None:
+        """An anti-aliased polyline ending in a filled arrowhead at its last point."""
+        vp = self.app.viewport
+        tip = points[-1]
+        # Direction of the head from a point a little way back along the path.
+        back = next((q for q in reversed(points[:-1]) if math.dist(q, tip) > vp.px(4)),
+                    points[0])
+        dx, dy = tip[0] - back[0], tip[1] - back[1]
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        head, half = ARROW_LEN * vp.scale + width, ARROW_HALF * vp.scale + width / 2
+        base = (tip[0] - ux * head, tip[1] - uy * head)
+        # The shaft stops inside the head so its square end never pokes out.
+        shaft = [q for q in points[:-1] if math.dist(q, tip) > head * 0.8]
+        shaft.append((tip[0] - ux * head * 0.8, tip[1] - uy * head * 0.8))
+        for a, b in zip(shaft, shaft[1:], strict=False):
+            pygame.draw.aaline(surface, colour, a, b, width)
+        poly = [tip, (base[0] - uy * half, base[1] + ux * half),
+                (base[0] + uy * half, base[1] - ux * half)]
+        pygame.draw.polygon(surface, colour, poly)
+        pygame.draw.aalines(surface, colour, True, poly)
+
+    def _draw_loop(self, surface: pygame.Surface, centre: Point, radius: float, colour: Colour,
+                   width: float) -> None:
+        """A pass (u → u): a small circle on top of the node with an arrowhead."""
+        vp = self.app.viewport
+        r = radius * 0.5
+        c = (centre[0], centre[1] - radius - r * 0.6)
+        pygame.draw.aacircle(surface, colour, vp.point(*c), r * vp.scale,
+                             max(1, round(width * vp.scale)))
+        tip = (centre[0] + radius * 0.45, centre[1] - radius * 0.92)
+        self._draw_arrow(surface, [vp.point(tip[0] + 4, tip[1] - 8), vp.point(*tip)], colour,
+                         max(1, round(width * vp.scale)))
+
+    def _draw_nodes(self, surface: pygame.Surface, hints: dict[str, Any]) -> None:
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        graph, state = self.graph, self.state
+        radius, centres = graph_geometry(graph)
+        r = radius * vp.scale
+        values: tuple[int | None, ...] | None = hints.get("values")
+        outcomes: tuple[str, ...] = hints.get("outcomes", ())
+        top = max((v for v in values or () if v is not None), default=0)
+        targets = set(self.targets())
+        winning, draws = set(hints.get("winning", ())), set(hints.get("draws", ()))
+        pointed = self.pointed()
+        label_font = self._label_font(radius)
+        for u, centre in enumerate(centres):
+            c = vp.point(*centre)
+            value = values[u] if values is not None else None
+            # Fill: with hints the value's colour (∞ the draw colour), else plain.
+            if values is not None:
+                # ∞ in grey: the value ramp ends in yellow, which must not read as ∞.
+                fill = value_colour(value, top) if value is not None else p.muted
+            elif u == state.node:
+                fill = p.accent
+            else:
+                fill = p.hover if u == pointed else p.panel
+            pygame.draw.aacircle(surface, fill, c, r)
+            if values is not None and value == 0:
+                box = pygame.Rect(0, 0, 2 * r, 2 * r)
+                box.center = c
+                disc = pygame.Surface(box.size, pygame.SRCALPHA)
+                hatch(disc, disc.get_rect(), p.bad, step=vp.px(7), width=max(1, vp.px(2)))
+                mask = pygame.Surface(box.size, pygame.SRCALPHA)
+                pygame.draw.circle(mask, (255, 255, 255, 255), (r, r), r - 1)
+                disc.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+                surface.blit(disc, box)
+            edge_colour, edge_width = p.grid, 2.0
+            if u in targets:
+                edge_colour, edge_width = p.accent, 3.5
+            if u == pointed:
+                edge_colour, edge_width = p.focus, 5.0
+            pygame.draw.aacircle(surface, edge_colour, c, r, max(1, round(edge_width * vp.scale)))
+            if u == state.node:
+                # The token: a thick double ring, visible over any fill colour.
+                pygame.draw.aacircle(surface, p.background, c, r + vp.px(5), vp.px(3))
+                pygame.draw.aacircle(surface, p.focus, c, r + vp.px(9), vp.px(5))
+            text_on = text_colour(fill)
+            label = label_font.render(graph.labels[u], True, text_on)
+            box = label.get_rect(center=c)
+            if values is not None and value == 0:
+                pygame.draw.rect(surface, fill, box.inflate(vp.px(4), 0), border_radius=vp.px(3))
+            surface.blit(label, box)
+            if values is not None:
+                self._value_badge(surface, c, r, value, top,
+                                  outcomes[u] if outcomes else "")
+            if u in winning:
+                self._mark(surface, c, r, "✓", p.good)
+            elif u in draws and not winning:
+                self._mark(surface, c, r, "draw", p.muted)
+
+    def _label_font(self, radius: float) -> pygame.font.Font:
+        """The largest font (up to 16 design px) in which every label fits its circle."""
+        vp, theme = self.app.viewport, self.app.theme
+        size = 16.0
+        while size > 8:
+            font = theme.font(size * vp.scale, bold=True)
+            if all(font.size(lab)[0] <= 1.7 * radius * vp.scale for lab in self.graph.labels):
+                return font
+            size -= 1
+        return theme.font(8 * vp.scale, bold=True)
+
+    def _value_badge(self, surface: pygame.Surface, c: tuple[int, int], r: float,
+                     value: int | None, top: int, outcome: str) -> None:
+        """The node's value as text on a small tag up-right: a number, ∞ or ∞ with a win."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        text = "∞" if value is None else str(value)
+        if value is None and outcome != DRAW:
+            text = "∞ win"  # ∞ with a 0 successor: no draw, the mover wins
+        font = theme.font(14 * vp.scale, bold=True)
+        img = font.render(text, True, p.text)
+        box = img.get_rect(center=(c[0] + r * 0.85, c[1] - r * 0.85)).inflate(vp.px(8), vp.px(2))
+        box.width = max(box.width, box.height)
+        pygame.draw.rect(surface, p.background, box, border_radius=vp.px(6))
+        pygame.draw.rect(surface, p.text, box, 1, border_radius=vp.px(6))
+        surface.blit(img, img.get_rect(center=box.center))
+
+    def _mark(self, surface: pygame.Surface, c: tuple[int, int], r: float, text: str,
+              colour: Colour) -> None:
+        """A hint mark on a target node: a thick frame, and a ✓ badge or a "draw" tag."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        pygame.draw.aacircle(surface, colour, c, r + vp.px(4), vp.px(4))
+        if text == "✓":
+            # A round badge up-left (the value's tag is up-right) with a drawn tick.
+            b = max(vp.px(8), round(r * 0.36))
+            bc = (c[0] - r * 0.85, c[1] - r * 0.85)
+            pygame.draw.aacircle(surface, colour, bc, b)
+            pygame.draw.aacircle(surface, p.background, bc, b, max(1, b // 5))
+            pts = [(bc[0] - b * 0.5, bc[1]), (bc[0] - b * 0.1, bc[1] + b * 0.4),
+                   (bc[0] + b * 0.5, bc[1] - b * 0.4)]
+            pygame.draw.lines(surface, p.background, False, pts, max(2, b // 3))
+            return
+        font = theme.font(14 * vp.scale, bold=True)
+        img = font.render(text, True, p.background)
+        box = img.get_rect(center=(c[0], c[1] + r + vp.px(12))).inflate(vp.px(8), vp.px(2))
+        pygame.draw.rect(surface, colour, box, border_radius=vp.px(6))
+        surface.blit(img, img.get_rect(center=box.center))
+
+    def _draw_side_panel(self, surface: pygame.Surface, hints: dict[str, Any]) -> None:
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        width = round(PANEL_W * vp.scale)
+        y = self._text(surface, self.graph.name, theme.font(16 * vp.scale, bold=True), p.accent,
+                       84, width)
+        bottom = 500.0 if self.show_hints else 640.0
+        # The documents' descriptions are long: the largest type that fits the panel.
+        for size in (13.0, 12.0, 11.0, 10.0):
+            font = theme.font(size * vp.scale)
+            lines = len(wrap_text(self.graph.description, font, width))
+            if y + 6 + lines * font.get_linesize() / vp.scale <= bottom:
+                break
+        self._text(surface, self.graph.description, font, p.muted, y + 6, width, bottom)
+        last = self.last_move()
+        if last is not None:
+            # Under the graph, at the board's bottom left, where no node is drawn.
+            player, a, b = last
+            text = (f"Last move: {self.player_name(player)}, "
+                    f"{self.node_name(a)} → {self.node_name(b)}")
+            img = theme.font(14 * vp.scale).render(text, True, p.players[player])
+            surface.blit(img, img.get_rect(bottomleft=vp.point(BOARD_AREA[0] + 10,
+                                                               BOARD_AREA[1] + BOARD_AREA[3] - 6)))
+        if not self.show_hints:
+            return
+        font = theme.font(13 * vp.scale)
+        y = 506.0
+        surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
+                     vp.point(PANEL_X, y))
+        rows = (("0", "mover loses", True), ("n", "mover wins", False),
+                ("∞", "draw", False))
+        for i, (tag, text, striped) in enumerate(rows):
+            ry = y + 24 + i * 22
+            box = vp.rect(PANEL_X, ry, 26, 18)
+            fill = p.muted if tag == "∞" else value_colour(1 if tag == "n" else 0, 2)
+            pygame.draw.rect(surface, fill, box)
+            if striped:
+                hatch(surface, box, p.bad, step=vp.px(5))
+            label = font.render(tag, True, text_colour(fill))
+            surface.blit(label, label.get_rect(center=box.center))
+            surface.blit(font.render(text, True, p.text), vp.point(PANEL_X + 32, ry + 1))
+        end = self._text(surface, "∞ win: a 0 is one move away", font, p.text, y + 92, width)
+        surface.blit(font.render("✓ winning move", True, p.good), vp.point(PANEL_X, end + 4))
+
+    def _text(self, surface: pygame.Surface, text: str, font: pygame.font.Font, colour: Colour,
+              y: float, width: int, bottom: float = 644.0) -> float:
+        """Wrapped text from design y downwards (cut off at ``bottom``); returns the end y."""
+        vp = self.app.viewport
+        step = font.get_linesize() / vp.scale
+        for line in wrap_text(text, font, width):
+            if y + step > bottom:
+                break
+            surface.blit(font.render(line, True, colour), vp.point(PANEL_X, y))
+            y += step
+        return y
+
+    def debug_state(self) -> dict[str, Any]:
+        state = self.state
+        hints = self.hints if isinstance(self.hints, dict) else {}
+        values = hints.get("values")
+        return {**super().debug_state(), "graph": self.graph.name, "node": state.node,
+                "label": self.graph.labels[state.node], "to_move": state.current_player(),
+                "targets": self.targets(), "value": state.value(),
+                "repetitions": state.repetitions, "pointed": self.pointed(),
+                "hint_values": (None if values is None else
+                                ["∞" if v is None else v for v in values]),
+                "winning": list(hints.get("winning", ())),
+                "draws": list(hints.get("draws", ()))}

@@ -1,0 +1,538 @@
+"""Bachet's game and Nim: heaps of pebbles; a click takes a pebble and every pebble above it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from engine.seats import Seat
+from engine.theme import Colour
+from engine.widgets import Button, Label, draw_text_block
+from games.grundy.drawing import hatch
+from games.grundy.family_scene import GrundyScene
+from games.grundy.heaps import HeapConfig, HeapState
+from games.grundy.variants import NIM_PRESETS, GrundySetup
+
+if TYPE_CHECKING:
+    from engine.app import App
+
+BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
+# Vertical bands of the board area (design coordinates): a line for the "take n"
+# label, the piles, the heap sizes and hint values under them, the Take buttons.
+PILE_TOP = 116.0
+LABELS_H = 64.0
+BUTTONS_Y, BUTTONS_H = 596.0, 40.0
+# Biggest pebble (design px): small heaps would otherwise get absurd boulders.
+MAX_PEBBLE = 44.0
+MAX_QUICK_TAKE = 10  # "Take 1".."Take k" buttons only while they fit in one row
+HEAP_NAMES = "ABCDEFGH"
+STONE: Colour = (206, 186, 150)
+STONE_EDGE: Colour = (112, 92, 66)
+
+HELP = """Pebbles lie in heaps. Players take turns; a move takes pebbles from one heap. In normal
+play whoever takes the last pebble wins (the player who cannot move loses); in misère Nim
+whoever takes the last pebble loses.
+
+Bachet's game: one heap (100 pebbles in the book); each move takes 1 to k of them (k = 10 in
+the book). Nim: several heaps; a move takes any number of pebbles (at least one) from one heap.
+
+Click a pebble to take it and every pebble above it in its heap: the pebbles that would go are
+lit up as you point, with the count. In Bachet's game a click that would take more than k is
+not allowed (the pebbles are crossed out); the Take buttons take 1 to k directly. Keyboard:
+←/→ choose the heap, ↑/↓ how many, Enter takes.
+
+Winning strategy. Bachet: leave your opponent a multiple of k + 1 (with k = 10: 99, 88, …, 11,
+0). Whatever they take, you take the rest of k + 1 and reach the next multiple; a heap of n has
+Grundy value n mod (k + 1), and the multiples of k + 1 are the positions of value 0.
+
+Nim: write the heap sizes in binary and add them without carrying (⊕, "nim-sum": each column
+of bits is 1 when it holds an odd number of 1s). A heap of n has Grundy value n, and a position
+has the nim-sum of its heaps. Make the nim-sum 0 after your move: there is always such a move
+when it is not 0 (take from a heap that has a 1 in the nim-sum's leftmost column), and none when
+it is 0. Example: 3 ⊕ 5 = 6, so from heaps 3, 5 and 7 take 6 from the 7.
+
+Misère Nim: play exactly as in Nim until your move would leave only heaps of 0 or 1 pebbles;
+then leave an odd number of 1-pebble heaps, so your opponent takes the very last pebble.
+
+Hint (H) writes each heap's Grundy value under it (value 0 striped), the arithmetic on the
+status line, the nim-sum in binary at the right, and frames and ticks (✓) the pebble to click
+for every winning move."""
+
+
+@dataclass(frozen=True)
+class Pile:
+    """Where one heap's pebbles go, in design coordinates.
+
+    Pebble 0 is at the bottom left; they fill rows of ``cols`` upwards, so "a
+    pebble and every pebble above it" are the pebbles with that index or more.
+    """
+
+    left: float  # left edge of the heap's column
+    width: float
+    base: float  # the bottom of the pile
+    cols: int
+    cell: float  # side of the square each pebble sits in
+
+    def centre(self, index: int) -> tuple[float, float]:
+        """Design-space centre of pebble ``index``."""
+        row, col = divmod(index, self.cols)
+        x0 = self.left + (self.width - self.cols * self.cell) / 2
+        return (x0 + (col + 0.5) * self.cell, self.base - (row + 0.5) * self.cell)
+
+    def top(self, count: int) -> float:
+        """The y of the top edge of a pile of ``count`` pebbles."""
+        return self.base - math.ceil(max(1, count) / self.cols) * self.cell
+
+    def index_at(self, x: float, y: float, count: int) -> int | None:
+        """The pebble (below ``count``) whose square contains design point (x, y)."""
+        x0 = self.left + (self.width - self.cols * self.cell) / 2
+        col = math.floor((x - x0) / self.cell)
+        row = math.floor((self.base - y) / self.cell)
+        if not (0 <= col < self.cols and row >= 0):
+            return None
+        index = row * self.cols + col
+        return index if index < count else None
+
+
+def _column_choices(n: int) -> list[int]:
+    """Row lengths worth trying: any up to 5, then multiples of 5 so big heaps count easily."""
+    return [c for c in range(1, max(1, n) + 1) if c <= 5 or c % 5 == 0]
+
+
+@lru_cache(maxsize=32)
+def pile_layout(sizes: tuple[int, ...], base: float) -> tuple[Pile, ...]:
+    """Lay out heaps of the given starting ``sizes`` side by side above ``base``.
+
+    Every heap gets an equal column and the same pebble size (so equal heaps
+    look equal), the largest that lets every heap fit; each heap then uses the
+    narrowest rows that hold it at that size. Laid out from the *starting* sizes
+    so pebbles stay put as the game goes on.
+    """
+    x, _, w, _ = BOARD_AREA
+    slot = w / len(sizes)
+    height = base - PILE_TOP
+
+    def cell_for(n: int, c: int) -> float:
+        return min(MAX_PEBBLE, slot * 0.92 / c, height / math.ceil(n / c))
+
+    def good_cell(n: int) -> float:
+        n = max(1, n)
+        choices = _column_choices(n)
+        best = max(cell_for(n, c) for c in choices)
+        if n > 20:
+            return best
+        # A small heap reads best as one stack: take the fewest columns that lose little size.
+        return next(cell for c in choices if (cell := cell_for(n, c)) >= 0.85 * best)
+
+    cell = min(good_cell(n) for n in sizes)
+    piles = []
+    for i, n in enumerate(sizes):
+        n = max(1, n)
+        fits = [c for c in _column_choices(n)
+                if c * cell <= slot * 0.92 + 1e-6 and math.ceil(n / c) * cell <= height + 1e-6]
+        cols = fits[0] if fits else _column_choices(n)[-1]
+        piles.append(Pile(x + i * slot, slot, base, cols, cell))
+    return tuple(piles)
+
+
+@lru_cache(maxsize=64)
+def pebble_sprite(radius: int, fill: Colour, edge: Colour) -> pygame.Surface:
+    """A shaded round pebble of ``radius`` pixels (cached: a heap can hold 1000)."""
+    size = 2 * radius + 2
+    sprite = pygame.Surface((size, size), pygame.SRCALPHA)
+    c = (radius + 1, radius + 1)
+    pygame.draw.aacircle(sprite, edge, c, radius)
+    pygame.draw.aacircle(sprite, fill, c, max(1, radius - max(1, radius // 7)))
+    # A soft highlight up-left makes it read as a stone rather than a dot.
+    shine = tuple(min(255, v + 36) for v in fill)
+    pygame.draw.aacircle(sprite, shine, (c[0] - radius * 0.3, c[1] - radius * 0.3),
+                         max(1, radius * 0.35))
+    return sprite
+
+
+class HeapScene(GrundyScene):
+    """Bachet's game (one heap, take 1..k) and Nim (several heaps, normal or misère)."""
+
+    help_title = "Bachet and Nim: rules and strategy"
+    help_text = HELP
+
+    def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
+                 seed: int | None = None) -> None:
+        if setup.game == "bachet":
+            config = HeapConfig("bachet", (setup.heap,), setup.max_take)
+        else:
+            config = HeapConfig("nim", NIM_PRESETS[setup.nim], None, setup.misere)
+        self.config: HeapConfig = config
+        super().__init__(app, setup, HeapState.start(config), seats, seed)
+        self.mouse: tuple[float, float] | None = None  # pointer, design coordinates
+        self.cursor: tuple[int, int] | None = None  # keyboard choice: (heap, take)
+        k = config.max_take
+        self.quick = k is not None and k <= MAX_QUICK_TAKE
+        ui = self.ui
+        if self.quick:
+            assert k is not None
+            gap, x0, width = 6.0, BOARD_AREA[0], BOARD_AREA[2]
+            wide = k * 72 + (k - 1) * gap <= width
+            if not wide:
+                # Number-only buttons need a caption saying what they do.
+                ui.add(Label((x0, BUTTONS_Y, 52, BUTTONS_H), "Take", size=16, role="muted"))
+                x0, width = x0 + 52, width - 52
+            size = min(80.0, (width - gap * (k - 1)) / k)
+            x0 += (width - k * size - gap * (k - 1)) / 2
+            for t in range(1, k + 1):
+                ui.add(Button((x0 + (t - 1) * (size + gap), BUTTONS_Y, size, BUTTONS_H),
+                              f"Take {t}" if wide else str(t),
+                              lambda t=t: self.play_move((0, t)), size=16, name=f"Take {t}",
+                              enabled=lambda t=t: self.can_take(0, t)))
+        ui.add(Label((800, 84, 150, 50), lambda: setup.label(), size=15, role="muted"))
+
+    # --- hooks ----------------------------------------------------------------------------
+    def fresh_state(self) -> Any:
+        return HeapState.start(self.config)
+
+    def hint_task(self, state: Any) -> Callable[[Any], Any]:
+        def task(cancel: Any) -> dict[str, Any]:
+            return {"values": state.heap_values(), "value": state.value(),
+                    "explained": state.value_explained(),
+                    "winning": sorted(state.winning_moves())}
+
+        return task
+
+    # --- geometry and moves -----------------------------------------------------------------
+    def piles(self) -> tuple[Pile, ...]:
+        """Where each heap is drawn (design coordinates)."""
+        base = (BUTTONS_Y - 6 if self.quick else BOARD_AREA[1] + BOARD_AREA[3]) - LABELS_H
+        return pile_layout(self.config.heaps, base)
+
+    def pebble_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """(heap, pebble index) under design point (x, y), if any."""
+        heaps = self.state.heaps
+        for i, pile in enumerate(self.piles()):
+            if pile.left <= x < pile.left + pile.width:
+                j = pile.index_at(x, y, heaps[i])
+                return None if j is None else (i, j)
+        return None
+
+    def can_take(self, heap: int, take: int) -> bool:
+        """Whether a human may take ``take`` pebbles from ``heap`` now."""
+        return (not self.computer_to_move() and not self.state.is_terminal()
+                and (heap, take) in self.state.legal_moves())
+
+    def click_pebble(self, heap: int, index: int) -> bool:
+        """Take pebble ``index`` of ``heap`` and all above it, if that is a legal move."""
+        return self.play_move((heap, self.state.heaps[heap] - index))
+
+    def pointed(self) -> tuple[int, int] | None:
+        """The move the pointer or the keyboard cursor shows: (heap, take)."""
+        if self.state.is_terminal() or self.computer_to_move():
+            return None
+        if self.cursor is not None:
+            return self._clamped_cursor()
+        if self.mouse is not None:
+            hit = self.pebble_at(*self.mouse)
+            if hit is not None:
+                return hit[0], self.state.heaps[hit[0]] - hit[1]
+        return None
+
+    def _clamped_cursor(self) -> tuple[int, int] | None:
+        """The keyboard cursor kept on a non-empty heap and a possible count."""
+        if self.cursor is None:
+            return None
+        heaps = self.state.heaps
+        heap, take = self.cursor
+        if heaps[heap] == 0:
+            filled = [i for i, h in enumerate(heaps) if h]
+            if not filled:
+                return None
+            heap = min(filled, key=lambda i: abs(i - heap))
+        most = min(heaps[heap], self.config.limit)
+        return heap, max(1, min(take, most))
+
+    def last_move(self) -> tuple[int, int, int] | None:
+        """(player, heap, take) of the move that led here in this game, if any."""
+        index = self.history.index
+        if index == 0:
+            return None
+        (serial_before, before), (serial_now, now) = self.history.entries[index - 1:index + 1]
+        if serial_before != serial_now:
+            return None
+        for i, (a, b) in enumerate(zip(before.heaps, now.heaps, strict=True)):
+            if a != b:
+                return before.current_player(), i, a - b
+        return None
+
+    # --- input -----------------------------------------------------------------------------
+    def board_event(self, event: pygame.event.Event) -> None:
+        vp = self.app.viewport
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = vp.to_design(event.pos)
+            self.cursor = None  # the pointer takes over from the keyboard
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.mouse = vp.to_design(event.pos)
+            self.cursor = None
+            hit = self.pebble_at(*self.mouse)
+            if hit is not None:
+                self.click_pebble(*hit)  # an illegal take simply does nothing
+        elif event.type == pygame.KEYDOWN:
+            self._key(event.key)
+
+    def _key(self, key: int) -> None:
+        heaps = self.state.heaps
+        filled = [i for i, h in enumerate(heaps) if h]
+        if not filled:
+            return
+        cursor = self._clamped_cursor() or (filled[0], 1)
+        heap, take = cursor
+        if self.cursor is None and key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP,
+                                           pygame.K_DOWN):
+            self.cursor = cursor  # the first arrow only shows the cursor
+            return
+        if key in (pygame.K_LEFT, pygame.K_RIGHT):
+            step = -1 if key == pygame.K_LEFT else 1
+            pos = filled.index(heap) if heap in filled else 0
+            heap = filled[(pos + step) % len(filled)]
+            self.cursor = heap, take
+            self.cursor = self._clamped_cursor()
+        elif key in (pygame.K_UP, pygame.K_DOWN):
+            self.cursor = heap, take + (1 if key == pygame.K_UP else -1)
+            self.cursor = self._clamped_cursor()
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and self.cursor:
+            self.play_move(cursor)
+
+    # --- text ---------------------------------------------------------------------------------
+    def heap_name(self, heap: int) -> str:
+        """How the screen names a heap (Bachet's only heap has no name)."""
+        return "the heap" if len(self.config.heaps) == 1 else f"heap {HEAP_NAMES[heap]}"
+
+    def status_text(self) -> str:
+        state = self.state
+        if state.is_terminal():
+            taker = 1 - state.current_player()
+            if self.config.misere:
+                return (f"{self.player_name(taker)} took the last pebble and loses: "
+                        f"{self.player_name(1 - taker)} wins. New game (N) to play again.")
+            return (f"{self.player_name(taker)} took the last pebble and wins. "
+                    "New game (N) to play again.")
+        text = self.turn_text()
+        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        if hints.get("explained"):
+            # The arithmetic is long: it replaces the how-to (the help and the
+            # pointer's preview say that too) so the line stays two lines.
+            name = self.player_name(state.current_player())
+            explained = hints["explained"].replace("the player to move", name)
+            return f"{text} {explained[0].upper()}{explained[1:]}"
+        if not self.seats[state.current_player()].is_computer:
+            k = self.config.max_take
+            how = f"take 1–{k} pebbles" if k is not None else "take pebbles from one heap"
+            text = text.replace(" to move.", f" to move: {how} (click the lowest to take).", 1)
+        return text
+
+    # --- drawing ------------------------------------------------------------------------------
+    def draw_board(self, surface: pygame.Surface) -> None:
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        pygame.draw.rect(surface, p.board, vp.rect(*BOARD_AREA), border_radius=vp.px(12))
+        piles = self.piles()
+        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        winning: list[tuple[int, int]] = [tuple(m) for m in hints.get("winning", ())]
+        pointed = self.pointed()
+        last = self.last_move()
+        for i, pile in enumerate(piles):
+            self._draw_pile(surface, i, pile, pointed, winning, last)
+        self._draw_heap_labels(surface, piles, hints.get("values"))
+        self.draw_player_cards(surface)
+        self._draw_side_panel(surface, hints, last)
+
+    def _draw_pile(self, surface: pygame.Surface, heap: int, pile: Pile,
+                   pointed: tuple[int, int] | None, winning: list[tuple[int, int]],
+                   last: tuple[int, int, int] | None) -> None:
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        count = self.state.heaps[heap]
+        start = self.config.heaps[heap]
+        radius = max(2, round(pile.cell * 0.44 * vp.scale))
+        # Empty sockets where pebbles were: the heap's starting size stays visible.
+        ghost_from = count + (last[2] if last and last[1] == heap else 0)
+        for j in range(count, start):
+            centre = vp.point(*pile.centre(j))
+            # The pebbles taken by the last move are ringed in the taker's colour.
+            colour = p.players[last[0]] if (last and j < ghost_from) else p.panel_edge
+            width = max(1, vp.px(2)) if j < ghost_from and last else 1
+            pygame.draw.aacircle(surface, colour, centre, radius * 0.8, width)
+        take = pointed[1] if pointed and pointed[0] == heap else 0
+        legal = take > 0 and (heap, take) in self.state.legal_moves()
+        stone = pebble_sprite(radius, STONE, STONE_EDGE)
+        lit = pebble_sprite(radius, p.accent, STONE_EDGE)
+        barred = pebble_sprite(radius, p.bad, STONE_EDGE)
+        for j in range(count):
+            centre = vp.point(*pile.centre(j))
+            taken = j >= count - take
+            sprite = stone if not taken else (lit if legal else barred)
+            surface.blit(sprite, sprite.get_rect(center=centre))
+            if taken and not legal:
+                # Not allowed: crossed out, so it is not told by the red alone.
+                d = radius * 0.55
+                for sx in (-1, 1):
+                    pygame.draw.line(surface, p.background, (centre[0] - d, centre[1] - sx * d),
+                                     (centre[0] + d, centre[1] + sx * d), max(2, radius // 4))
+        for h, t in winning:
+            if h != heap:
+                continue
+            ring = max(2, round(radius * 0.22))
+            for j in range(count - t, count):
+                pygame.draw.aacircle(surface, p.good, vp.point(*pile.centre(j)),
+                                     radius + ring / 2, ring)
+            self._tick(surface, vp.point(*pile.centre(count - t)), radius)
+        if take:
+            click = vp.point(*pile.centre(count - take))
+            pygame.draw.aacircle(surface, p.focus, click, radius + vp.px(3), max(2, vp.px(3)))
+        # One line above the pile: what a click would do, else the winning take.
+        label, colour = "", p.text
+        if take:
+            if legal:
+                label, colour = f"take {take}", p.accent
+            else:
+                label, colour = f"✗ at most {self.config.max_take}", p.bad
+        else:
+            wins = [t for h, t in winning if h == heap]
+            if wins:
+                label, colour = "✓ take " + ", ".join(map(str, wins)), p.good
+        if label:
+            font = theme.font(17 * vp.scale, bold=True)
+            img = font.render(label, True, colour)
+            top = min(pile.top(count), pile.base - pile.cell)
+            y = max(BOARD_AREA[1] + 14, top - 14)
+            box = img.get_rect(center=vp.point(pile.left + pile.width / 2, y))
+            pygame.draw.rect(surface, p.background, box.inflate(vp.px(10), vp.px(2)),
+                             border_radius=vp.px(6))
+            surface.blit(img, box)
+
+    def _tick(self, surface: pygame.Surface, centre: tuple[int, int], radius: int) -> None:
+        """A ✓ badge at the top right of the pebble to click for a winning move."""
+        p = self.app.theme.palette
+        r = max(5, round(radius * 0.5))
+        c = (centre[0] + radius * 0.75, centre[1] - radius * 0.75)
+        pygame.draw.aacircle(surface, p.good, c, r)
+        pygame.draw.aacircle(surface, p.background, c, r, max(1, r // 4))
+        pts = [(c[0] - r * 0.5, c[1]), (c[0] - r * 0.1, c[1] + r * 0.4),
+               (c[0] + r * 0.5, c[1] - r * 0.4)]
+        pygame.draw.lines(surface, p.background, False, pts, max(2, r // 3))
+
+    def _draw_heap_labels(self, surface: pygame.Surface, piles: tuple[Pile, ...],
+                          values: tuple[int, ...] | None) -> None:
+        """Each heap's size under it, and with hints its Grundy value (value 0 striped)."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        heaps = self.state.heaps
+        bachet = self.config.max_take is not None
+        for i, pile in enumerate(piles):
+            cx = pile.left + pile.width / 2
+            size_font = theme.font(20 * vp.scale, bold=True)
+            if bachet:
+                text = f"{heaps[i]} pebble" + ("" if heaps[i] == 1 else "s")
+            else:
+                text = f"{HEAP_NAMES[i]}: {heaps[i]}"
+            img = size_font.render(text, True, p.text)
+            surface.blit(img, img.get_rect(center=vp.point(cx, pile.base + 16)))
+            if values is None:
+                continue
+            value = values[i]
+            if bachet:
+                m = self.config.limit + 1
+                text = f"value {heaps[i]} mod {m} = {value}"
+            else:
+                text = f"value {value}"
+            font = theme.font(16 * vp.scale, bold=True)
+            img = font.render(text, True, p.text)
+            # Value 0 gets wide striped ends and a thick frame, not just another colour.
+            pad = 40 if value == 0 else 14
+            box = img.get_rect(center=vp.point(cx, pile.base + 46)).inflate(vp.px(pad), vp.px(6))
+            pygame.draw.rect(surface, p.panel, box, border_radius=vp.px(6))
+            if value == 0:
+                hatch(surface, box, p.bad, step=vp.px(6), width=max(1, vp.px(2)))
+                back = img.get_rect(center=box.center).inflate(vp.px(6), 0)
+                pygame.draw.rect(surface, p.panel, back, border_radius=vp.px(4))
+            pygame.draw.rect(surface, p.bad if value == 0 else p.panel_edge, box,
+                             vp.px(2) if value == 0 else 1, border_radius=vp.px(6))
+            surface.blit(img, img.get_rect(center=box.center))
+
+    def _draw_side_panel(self, surface: pygame.Surface, hints: dict[str, Any],
+                         last: tuple[int, int, int] | None) -> None:
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        font = theme.font(14 * vp.scale)
+        cfg = self.config
+        if cfg.max_take is not None:
+            rule = f"Take 1 to {cfg.max_take} pebbles. Whoever takes the last pebble wins."
+        elif cfg.misere:
+            rule = "Take any number from one heap. Misère: whoever takes the last pebble LOSES."
+        else:
+            rule = "Take any number from one heap. Whoever takes the last pebble wins."
+        draw_text_block(surface, rule, font, p.muted, vp.rect(800, 140, 150, 90))
+        y = 240.0
+        if last is not None:
+            player, heap, take = last
+            where = "" if len(cfg.heaps) == 1 else f" from {self.heap_name(heap)}"
+            text = f"Last move: {self.player_name(player)} took {take}{where} (ringed)."
+            draw_text_block(surface, text, font, p.text, vp.rect(800, y, 150, 60))
+        y += 74
+        if not self.show_hints:
+            return
+        surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
+                     vp.point(800, y))
+        box = vp.rect(800, y + 28, 30, 22)
+        pygame.draw.rect(surface, p.panel, box)
+        hatch(surface, box, p.bad, step=vp.px(6))
+        surface.blit(font.render("value 0", True, p.text), vp.point(838, y + 30))
+        c = vp.point(815, y + 72)
+        r = vp.px(10)
+        pygame.draw.aacircle(surface, p.good, c, r, max(2, vp.px(3)))
+        surface.blit(font.render("✓ winning take", True, p.text), vp.point(838, y + 63))
+        if cfg.max_take is None and hints.get("values") is not None:
+            self._draw_binary(surface, hints["values"], y + 100)
+
+    def _draw_binary(self, surface: pygame.Surface, values: tuple[int, ...], y: float) -> None:
+        """The nim-sum worked out in binary: one row per heap, ⊕ of the columns below."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        bits = max(1, max(values).bit_length())
+        total = 0
+        for v in values:
+            total ^= v
+        font = theme.font(15 * vp.scale, bold=True)
+        digit_w, row_h = 16.0, 22.0
+        x_bits = 950 - bits * digit_w
+        rows = [(f"{HEAP_NAMES[i]} {v}", v, p.text) for i, v in enumerate(values)]
+        rows.append((f"⊕ {total}", total, p.good if total else p.bad))
+        for r, (name, v, colour) in enumerate(rows):
+            ry = y + r * row_h + (6 if r == len(values) else 0)
+            surface.blit(font.render(name, True, colour), vp.point(800, ry))
+            # Digits one per fixed cell: the bundled font is proportional.
+            for b in range(bits):
+                bit = (v >> (bits - 1 - b)) & 1
+                img = font.render(str(bit), True, colour if bit else p.muted)
+                surface.blit(img, img.get_rect(midtop=vp.point(x_bits + (b + 0.5) * digit_w, ry)))
+        line_y = y + len(values) * row_h + 2
+        pygame.draw.line(surface, p.text, vp.point(800, line_y), vp.point(950, line_y),
+                         max(1, vp.px(1)))
+        note = ("nim-sum 0: every move loses" if total == 0
+                else "make every column even (nim-sum 0)")
+        draw_text_block(surface, note, theme.font(13 * vp.scale), p.muted,
+                        vp.rect(800, line_y + row_h + 8, 150, 40))
+
+    def debug_state(self) -> dict[str, Any]:
+        state = self.state
+        hints = self.hints if isinstance(self.hints, dict) else {}
+        pointed = self.pointed()
+        return {**super().debug_state(), "heaps": list(state.heaps),
+                "to_move": state.current_player(), "value": state.value(),
+                "misere": self.config.misere, "max_take": self.config.max_take,
+                "pointed": list(pointed) if pointed else None,
+                "pointed_legal": bool(pointed) and tuple(pointed) in state.legal_moves(),
+                "hint_values": list(hints.get("values", ())),
+                "winning": [list(m) for m in hints.get("winning", ())]}
