@@ -93,9 +93,13 @@ def build_parser() -> ArgumentParser:
                       help="one of: " + ", ".join(f.id for f in FAMILIES))
     solve = sub.add_parser("solve", help="solve a game or puzzle and print the answer",
                            description="Solve a game or puzzle and print the answer.")
-    puzzles = solve.add_subparsers(dest="puzzle", metavar="WHAT", required=True)
+    analyze = sub.add_parser("analyze", help="print facts about a game's sizes",
+                             description="Print facts about a game's board sizes.")
+    groups = {"solve": solve.add_subparsers(dest="puzzle", metavar="WHAT", required=True),
+              "analyze": analyze.add_subparsers(dest="analysis", metavar="WHAT",
+                                                required=True)}
     for family in FAMILIES:
-        family.add_cli(sub, puzzles)  # each family adds its own commands
+        family.add_cli(sub, groups)  # each family adds its own commands
     return parser
 
 

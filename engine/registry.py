@@ -43,15 +43,18 @@ class GameFamily:
             raise LookupError(f"{self.title} is coming soon and cannot be opened yet")
         return _load(self.scene)
 
-    def add_cli(self, commands: Any, solve_parsers: Any) -> None:
-        """Let the family add its own commands and ``solve …`` subcommands."""
+    def add_cli(self, commands: Any, groups: dict[str, Any]) -> None:
+        """Let the family add its own commands, and subcommands to the shared groups
+        (``solve …``, ``analyze …``) through ``add_<group>_parsers`` functions."""
         if self.cli is None:
             return
         module = importlib.import_module(self.cli)
         if hasattr(module, "add_commands"):
             module.add_commands(commands)
-        if hasattr(module, "add_solve_parsers"):
-            module.add_solve_parsers(solve_parsers)
+        for group, parsers in groups.items():
+            adder = getattr(module, f"add_{group}_parsers", None)
+            if adder is not None:
+                adder(parsers)
 
     def smoke_variants(self, app: Any, frames: Any) -> list[str]:
         """Open the family's variants for ``--smoke`` (none beyond the default if no hook)."""
@@ -90,6 +93,9 @@ FAMILIES: tuple[GameFamily, ...] = (
         description="Lights Out on a torus: each press flips a button and its four "
                     "neighbours. Turn every button red.",
         preview="games.previews:draw_button_madness",
+        scene="games.buttons.scene:ButtonMadnessScene",
+        cli="games.buttons.cli",
+        smoke="games.buttons.scene:smoke_variants",
         aliases=("buttons", "lights-out"),
     ),
 )

@@ -38,7 +38,6 @@ def test_version(profile: Path) -> None:
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["play"], "the following arguments are required: GAME"),
     (["play", "chess"], "invalid choice: 'chess'"),
-    (["play", "button-madness"], "coming soon"),
     (["--window", "12x12"], "window size must be 320..7680"),
     (["--window", "big"], "expected WIDTHxHEIGHT"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
@@ -162,3 +161,77 @@ def test_grundy_bad_values_exit_2(profile: Path, args, message) -> None:
     out = run("grundy", *args, profile=profile)
     assert out.returncode == 2 and message in out.stderr
     assert out.stdout == "" and "Traceback" not in out.stderr
+
+
+def _apply_presses(code: str, lines: list[str]) -> bool:
+    from games.buttons.board import parse_code
+
+    board = parse_code(code)
+    for line in lines:
+        r, c = (int(part.split()[1]) - 1 for part in line.split(", "))
+        board = board.press(r, c)
+    return board.is_solved
+
+
+@pytest.mark.parametrize("code", ["0", "12345", "65534", "5x5:32214732", "7x7:1", "4x4:777"])
+def test_solve_button_madness_presses_solve_the_board(profile: Path, code) -> None:
+    out = run("solve", "button-madness", "--code", code, profile=profile)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert all(line.startswith("row ") and ", column " in line for line in lines)
+    # 1-based and in row-major order
+    cells = [tuple(int(p.split()[1]) for p in line.split(", ")) for line in lines]
+    assert cells == sorted(cells) and all(1 <= v for cell in cells for v in cell)
+    assert _apply_presses(code, lines)
+
+
+def test_solve_button_madness_solved_board_prints_nothing_and_stdin_works(profile: Path) -> None:
+    out = run("solve", "button-madness", "--code", "65535", profile=profile)
+    assert out.returncode == 0 and out.stdout == ""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", ARCADE_PROFILE=str(profile))
+    piped = subprocess.run([sys.executable, str(ROOT / "main.py"), "solve", "button-madness",
+                            "--code", "-"], input="  12345\n", capture_output=True, text=True,
+                           timeout=60, env=env, cwd=ROOT)
+    direct = run("solve", "button-madness", "--code", "12345", profile=profile)
+    assert piped.returncode == 0 and piped.stdout == direct.stdout != ""
+
+
+def test_solve_button_madness_unsolvable_board(profile: Path) -> None:
+    out = run("solve", "button-madness", "--code", f"3x3:{(1 << 9) - 2}", profile=profile)
+    assert out.returncode == 1 and out.stdout == "no solution\n"
+
+
+@pytest.mark.parametrize("code", ["abc", "-1", "65536", "4x5:1", "5x5:", "1001x1001:0", ""])
+def test_solve_button_madness_bad_code_exit_2(profile: Path, code) -> None:
+    out = run("solve", "button-madness", "--code", code, profile=profile)
+    assert out.returncode == 2 and "invalid code" in out.stderr
+    assert out.stdout == "" and "Traceback" not in out.stderr
+
+
+def test_analyze_button_madness_sizes(profile: Path) -> None:
+    from games.buttons.solver import nullity
+
+    out = run("analyze", "button-madness", "--sizes", "1-12", profile=profile)
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    assert lines[3] == "4 0" and len(lines) == 12
+    assert lines == [f"{n} {nullity(n)}" for n in range(1, 13)]
+    assert run("analyze", "button-madness", "--sizes", "7", profile=profile).stdout == "7 0\n"
+
+
+@pytest.mark.parametrize("sizes", ["0-3", "5-2", "1-1001", "a-b", "3-"])
+def test_analyze_bad_sizes_exit_2(profile: Path, sizes) -> None:
+    out = run("analyze", "button-madness", "--sizes", sizes, profile=profile)
+    assert out.returncode == 2 and "Traceback" not in out.stderr and out.stdout == ""
+
+
+def test_play_a_coming_soon_family_is_refused(monkeypatch, capsys) -> None:
+    """A family announced but not built yet cannot be opened from the command line."""
+    from engine import cli, registry
+
+    soon = registry.GameFamily(id="chess", title="Chess", description="Later.",
+                               preview="games.previews:draw_grundy")
+    monkeypatch.setattr(registry, "FAMILIES", (*registry.FAMILIES, soon))
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["play", "chess"])
+    assert stop.value.code == 2 and "coming soon" in capsys.readouterr().err

@@ -16,7 +16,8 @@ UI_MODULES = {"engine.app", "engine.assets", "engine.board.draw", "engine.board.
               "engine.game_scene", "engine.launcher", "engine.overlays", "engine.scene",
               "engine.smoke", "engine.stats_scene", "engine.theme", "engine.turn_scene",
               "engine.viewport", "engine.widgets", "games.previews"}
-UI_NAMES = {"scene", "setup", "pieces", "drawing", "table_view", "family_scene", "scenes"}
+UI_NAMES = {"scene", "setup", "pieces", "drawing", "table_view", "family_scene", "scenes",
+            "explorer"}
 
 
 def _pure_modules() -> list[str]:

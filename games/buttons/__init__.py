@@ -1,0 +1,1 @@
+"""Button Madness: Lights Out on a torus (SPEC §6)."""

@@ -1,0 +1,76 @@
+"""Button Madness on the command line: ``solve button-madness`` and ``analyze button-madness``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+MAX_CODE_CHARS = 400_000  # a 1000×1000 code has about 301,000 digits
+
+
+def add_solve_parsers(puzzles: Any) -> None:
+    """Add ``solve button-madness --code CODE`` (CODE ``-`` reads standard input)."""
+    solve = puzzles.add_parser(
+        "button-madness", help="the presses that solve a Button Madness board",
+        description="Print the presses that make every button red, one per line as "
+                    "'row R, column C' (1-based, row-major order); nothing for a solved board. "
+                    "An unsolvable board prints 'no solution' and exits 1.")
+    solve.add_argument("--code", required=True, metavar="CODE",
+                       help="a 4×4 code 0-65535, or NxN:DECIMAL; '-' reads it from stdin")
+    solve.set_defaults(handler=solve_command)
+
+
+def add_analyze_parsers(analyses: Any) -> None:
+    """Add ``analyze button-madness --sizes A-B``: one ``n nullity`` line per size."""
+    analyze = analyses.add_parser(
+        "button-madness", help="null-space dimension of each board size",
+        description="Print one line 'n nullity' per size n: the number of independent press "
+                    "patterns that change nothing (0: every board has exactly one solution).")
+    analyze.add_argument("--sizes", required=True, metavar="A-B", type=_sizes,
+                         help="a size or a range, e.g. 4 or 1-64 (1 to 1000)")
+    analyze.set_defaults(handler=analyze_command)
+
+
+def _sizes(text: str) -> range:
+    low, sep, high = text.strip().partition("-")
+    try:
+        a = int(low)
+        b = int(high) if sep else a
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a size or a range like 1-64, got {text!r}") from None
+    if not 1 <= a <= b <= 1000:
+        raise argparse.ArgumentTypeError(f"sizes must satisfy 1 <= A <= B <= 1000, got {text!r}")
+    return range(a, b + 1)
+
+
+def solve_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Print the presses; exit 0, 1 for an unsolvable board, 2 for a bad code."""
+    from games.buttons.board import CodeError, parse_code
+    from games.buttons.solver import solve
+
+    text = args.code
+    if text == "-":
+        text = sys.stdin.read(MAX_CODE_CHARS + 1)
+        if len(text) > MAX_CODE_CHARS:
+            parser.error("the code read from standard input is too long")
+    try:
+        board = parse_code(text)
+    except CodeError as exc:
+        parser.error(f"invalid code: {exc}")
+    solution = solve(board)
+    if solution.presses is None:
+        print("no solution")
+        return 1
+    sys.stdout.write("".join(f"row {r + 1}, column {c + 1}\n" for r, c in solution.presses))
+    return 0
+
+
+def analyze_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Print ``n nullity`` for each size."""
+    from games.buttons.solver import nullity
+
+    for n in args.sizes:
+        print(f"{n} {nullity(n)}", flush=True)
+    return 0

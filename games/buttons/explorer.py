@@ -1,0 +1,95 @@
+"""Which board sizes can always be solved? A chart of the null-space dimension, n = 1…64."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from engine.scene import Scene
+from engine.widgets import Button, Label, draw_text_block
+
+if TYPE_CHECKING:
+    from engine.app import App
+
+SIZES = range(1, 65)
+CHART = (40.0, 110.0, 600.0, 520.0)
+THEOREMS = (
+    "n is bad when some n×n board cannot be solved; then the null space (press patterns "
+    "that change nothing) has dimension > 0, and a solvable board has 2^dim solutions.\n\n"
+    "The source's theorems, visible in the chart:\n"
+    "• every multiple of a bad n is bad;\n"
+    "• half of a bad even n is bad;\n"
+    "• 2^k − 1 is bad for every k except 1 and 3 (3, 15, 31, 63 bad; 1, 7 good);\n"
+    "• 2^k + 1 is bad for every k > 0 (2, 3, 5, 9, 17, 33 …)."
+)
+
+
+class ExplorerScene(Scene):
+    """Bars of the nullity per size; bad sizes striped and labelled, good ones short stubs."""
+
+    help_title = "Which sizes are solvable?"
+    help_text = ("Each bar is one board size n (1 to 64). Its height is the dimension of the "
+                 "null space of the n×n torus: 0 (a small stub marked ✓) means every board has "
+                 "exactly one solution; a taller, striped bar means some boards cannot be solved "
+                 "and the others have several solutions. Esc or Back returns to the game.")
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        from games.buttons.solver import nullity
+
+        self.values = {n: nullity(n) for n in SIZES}
+        self.ui.add(Button((16, 12, 110, 40), "← Back", app.pop, name="Back"))
+        self.ui.add(Label((140, 12, 680, 40), "Which sizes are solvable?", size=26, bold=True,
+                          role="accent"))
+        self.ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+            return
+        super().handle_event(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        x, y, w, h = CHART
+        top = max(self.values.values()) or 1
+        bar_w = w / len(SIZES)
+        small = theme.font(11 * vp.scale)
+        base = y + h - 30
+        usable = h - 70
+        for i, n in enumerate(SIZES):
+            value = self.values[n]
+            bx = x + i * bar_w
+            if value == 0:
+                rect = vp.rect(bx + 1, base - 6, bar_w - 2, 6)
+                pygame.draw.rect(surface, p.good, rect)
+            else:
+                height = max(10.0, usable * value / top)
+                rect = vp.rect(bx + 1, base - height, bar_w - 2, height)
+                pygame.draw.rect(surface, p.bad, rect)
+                step = vp.px(6)
+                clip = surface.get_clip()
+                surface.set_clip(rect)
+                for sx in range(rect.left - rect.height, rect.right, step):
+                    pygame.draw.line(surface, p.background, (sx, rect.bottom),
+                                     (sx + rect.height, rect.top), 1)
+                surface.set_clip(clip)
+                label = small.render(str(value), True, p.text)
+                surface.blit(label, label.get_rect(midbottom=(rect.centerx, rect.top - 2)))
+            if n % 4 == 0 or n == 1:
+                label = small.render(str(n), True, p.muted)
+                surface.blit(label, label.get_rect(midtop=vp.point(bx + bar_w / 2, base + 4)))
+        pygame.draw.line(surface, p.grid, vp.point(x, base), vp.point(x + w, base), 1)
+        font = theme.font(14 * vp.scale)
+        surface.blit(font.render("board size n →   (bar height: null-space dimension; "
+                                 "✓ stub: always solvable)", True, p.muted),
+                     vp.point(x, y + h - 6))
+        bad = [n for n in SIZES if self.values[n]]
+        draw_text_block(surface, THEOREMS + "\n\nBad sizes up to 64: " + ", ".join(map(str, bad)),
+                        theme.font(14 * vp.scale), p.text, vp.rect(660, 90, 280, 560))
+
+    def debug_state(self) -> dict[str, Any]:
+        return {"scene": "ExplorerScene", "nullity": {str(n): v for n, v in self.values.items()}}

@@ -1,0 +1,178 @@
+"""Button Madness through the real scene: presses, codes, restart, solution marks, hints, win."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from engine.launcher import LauncherScene
+from engine.overlays import TextEntryDialog
+from games.buttons.board import Board, parse_code
+from games.buttons.scene import BOARD_AREA, ButtonMadnessScene, WinOverlay
+from tests.conftest import click, click_widget, key
+
+CTRL = pygame.KMOD_LCTRL
+
+
+def button(scene: ButtonMadnessScene, row: int, col: int) -> tuple[float, float]:
+    x, y, w, h = BOARD_AREA
+    n = scene.board.n
+    size = min(w, h) / n
+    ox, oy = x + (w - size * n) / 2, y + (h - size * n) / 2
+    return (ox + size * (col + 0.5), oy + size * (row + 0.5))
+
+
+def open_board(app, code: str = "65535") -> ButtonMadnessScene:
+    scene = app.push(ButtonMadnessScene(app, parse_code(code), seed=7))
+    app.step([])
+    return scene
+
+
+def run_until(app, predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        app.step([])
+        time.sleep(0.002)
+
+
+def type_text(app, text: str) -> None:
+    for ch in text:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    app.step()
+
+
+def test_launcher_opens_a_generated_solvable_board(app) -> None:
+    from games.buttons.solver import is_solvable
+
+    click_widget(app, "button-madness")
+    scene = app.top
+    assert isinstance(scene, ButtonMadnessScene)
+    assert scene.board.n == 4 and not scene.board.is_solved and is_solvable(scene.board)
+    key(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, LauncherScene)
+
+
+def test_a_press_flips_the_plus_shape_with_wraparound(app) -> None:
+    scene = open_board(app)
+    click(app, *button(scene, 0, 0))
+    green = {(r, c) for r in range(4) for c in range(4) if not scene.board.red(r, c)}
+    assert green == {(0, 0), (0, 1), (1, 0), (0, 3), (3, 0)}
+    assert scene.debug_state()["code"] == str(scene.board.bits)
+    # The pixel at a green button's centre ring differs from a red one.
+    app.step([])
+    geom = scene.geometry()
+    red_px = app.screen.get_at(geom.cell_rect(2, 2).move(0, -geom.cell_size * 0.35).center)
+    green_px = app.screen.get_at(geom.cell_rect(0, 1).move(0, -geom.cell_size * 0.35).center)
+    assert red_px[:3] == app.theme.palette.bad and green_px[:3] == app.theme.palette.good
+
+
+def test_win_screen_and_stats_after_solving(app) -> None:
+    scene = open_board(app)
+    click(app, *button(scene, 1, 2))
+    assert not scene.board.is_solved
+    click(app, *button(scene, 1, 2))  # pressing twice undoes it: solved
+    assert isinstance(app.top, WinOverlay) and app.top.presses == 2 and not app.top.helped
+    assert app.stats.best_puzzle("button-madness", "4x4")[0] == 2
+    click_widget(app, "Close")
+    assert app.top is scene
+
+
+def test_restart_and_undo_redo(app) -> None:
+    scene = open_board(app, "12345")
+    start = scene.board
+    click(app, *button(scene, 0, 0))
+    click(app, *button(scene, 2, 3))
+    click_widget(app, "Restart")
+    assert scene.board == start and scene.presses() == 0
+    key(app, pygame.K_z, CTRL)  # restart is undoable
+    assert scene.board != start and scene.presses() == 2
+    key(app, pygame.K_z, CTRL)
+    assert scene.presses() == 1
+    key(app, pygame.K_y, CTRL)
+    assert scene.presses() == 2
+
+
+def test_enter_code_loads_exactly_that_board_and_rejects_bad_ones(app) -> None:
+    scene = open_board(app, "12345")
+    click_widget(app, "Enter code")
+    dialog = app.top
+    assert isinstance(dialog, TextEntryDialog)
+    type_text(app, "65536")
+    key(app, pygame.K_RETURN)
+    assert app.top is dialog and "65535" in dialog.error
+    assert scene.board == parse_code("12345")  # nothing changed
+    dialog.set_text("  5x5:33554430 ")
+    key(app, pygame.K_RETURN)
+    assert app.top is scene
+    assert scene.board == Board(5, 33554430) and scene.debug_state()["code"] == "5x5:33554430"
+    key(app, pygame.K_z, CTRL)  # loading a code can be undone too
+    assert scene.board == parse_code("12345")
+
+
+def test_show_solution_marks_follow_the_clicks(app) -> None:
+    scene = open_board(app, "12345")
+    click_widget(app, "Show solution")
+    run_until(app, lambda: scene.marks is not None)
+    marks = set(scene.marks)
+    assert Board.apply(scene.board, sorted(marks)).is_solved
+    first = sorted(marks)[0]
+    click(app, *button(scene, *first))  # pressing a marked button clears its mark
+    run_until(app, lambda: scene.marks is not None)
+    assert scene.marks == marks - {first}
+    other = next((r, c) for r in range(4) for c in range(4) if (r, c) not in marks)
+    click(app, *button(scene, *other))  # pressing another adds it back as a mark
+    run_until(app, lambda: scene.marks is not None)
+    assert other in scene.marks
+    assert Board.apply(scene.board, sorted(scene.marks)).is_solved
+    assert scene.helped
+
+
+def test_hint_reveals_one_button_at_a_time(app) -> None:
+    scene = open_board(app, "12345")
+    key(app, pygame.K_h)
+    run_until(app, lambda: len(scene.hinted) == 1)
+    key(app, pygame.K_h)
+    assert len(scene.hinted) == 2 and scene.hinted <= scene.marks and scene.helped
+
+
+def test_unsolvable_entered_board_says_so(app) -> None:
+    from games.buttons.solver import is_solvable
+
+    # On 3×3 one green button alone cannot be fixed (3 is a bad size).
+    board = Board(3, (1 << 9) - 2)
+    assert not is_solvable(board)
+    scene = app.push(ButtonMadnessScene(app, board))
+    click_widget(app, "Show solution")
+    run_until(app, lambda: scene.unsolvable)
+    assert "cannot be solved" in scene.status_text()
+
+
+def test_size_menu_generates_a_board_of_that_size_and_is_remembered(app, profile) -> None:
+    scene = open_board(app)
+    click_widget(app, "size+")
+    assert scene.board.n == 5 and not scene.board.is_solved
+    app.pop()
+    click_widget(app, "button-madness")
+    assert app.top.board.n == 5
+
+
+def test_big_board_from_a_code_is_drawn_as_a_picture_and_clickable(app) -> None:
+    n = 100
+    scene = app.push(ButtonMadnessScene(app, Board.solved(n)))
+    app.step([])
+    click(app, *button(scene, 50, 50))
+    assert not scene.board.red(50, 50) and not scene.board.red(49, 50)
+    app.step([])
+    geom = scene.geometry()
+    assert app.screen.get_at(geom.cell_rect(50, 50).center)[:3] == app.theme.palette.good
+
+
+def test_explorer_shows_the_nullity_chart(app) -> None:
+    scene = open_board(app)
+    click_widget(app, "Which sizes?")
+    values = app.top.debug_state()["nullity"]
+    assert values["4"] == 0 and values["5"] > 0 and values["3"] > 0
+    key(app, pygame.K_ESCAPE)
+    assert app.top is scene
