@@ -32,13 +32,15 @@ class GameScene(Scene):
     """
 
     title = "Game"
+    new_game_label = "New game"
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
         ui = self.ui
         ui.add(Button((16, 12, 110, 40), "← Back", self.back, name="Back"))
         ui.add(Label((140, 12, 360, 40), lambda: self.title, size=26, bold=True, role="accent"))
-        ui.add(Button((520, 12, 140, 40), "New game", self.new_game, name="New game"))
+        ui.add(Button((520, 12, 140, 40), self.new_game_label, self.new_game,
+                      name=self.new_game_label))
         ui.add(Button((670, 12, 100, 40), "Undo", self.undo, enabled=self.can_undo, name="Undo"))
         ui.add(Button((780, 12, 100, 40), "Redo", self.redo, enabled=self.can_redo, name="Redo"))
         ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))

@@ -15,7 +15,7 @@ from engine.board.geometry import BoardGeometry
 from engine.game_scene import GameScene
 from engine.history import History
 from engine.overlays import Overlay, TextEntryDialog
-from engine.widgets import Button, Label, draw_text_block
+from engine.widgets import Button, Label
 from games.buttons.board import Board, CodeError, format_code, generate, parse_code
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ class ButtonMadnessScene(GameScene):
 
     help_title = "Button Madness: rules"
     help_text = HELP
+    new_game_label = "Generate"
 
     def __init__(self, app: App, board: Board | None = None, seed: int | None = None) -> None:
         super().__init__(app)
@@ -92,8 +93,7 @@ class ButtonMadnessScene(GameScene):
         ui.add(Button((16, 76, 92, 34), "Copy", self.copy_code, size=15, name="Copy"))
         ui.add(Button((112, 76, 92, 34), "Enter code", self.enter_code, size=14,
                       name="Enter code"))
-        ui.add(Button((316, 12, 110, 40), "Generate", self.generate_new, name="Generate"))
-        ui.add(Button((430, 12, 86, 40), "Restart", self.restart, name="Restart"))
+        ui.add(Button((410, 12, 100, 40), "Restart", self.restart, name="Restart"))
         y = 300.0
         ui.add(Label((16, y, 70, 40), "Size", size=16))
         ui.add(Button((78, y, 36, 40), "−", lambda: self.change_size(-1), name="size-"))
@@ -431,7 +431,7 @@ class ButtonMadnessScene(GameScene):
         for cell in marks:
             outline_cell(surface, geom, cell, p.accent, max(2, round(geom.cell_size / 10)))
             if geom.cell_size >= 12:
-                draw_cell_text(surface, geom, cell, "✱", font, p.accent, p.background)
+                draw_cell_text(surface, geom, cell, "✱", font, p.accent)
         if self.hover is not None and not board.is_solved:
             outline_cell(surface, geom, self.hover, p.text, max(1, round(geom.cell_size / 30)))
         if self.cursor is not None:
@@ -454,11 +454,24 @@ class ButtonMadnessScene(GameScene):
         p = theme.palette
         small = theme.font(13 * vp.scale)
         code = format_code(self.board)
-        shown = code if len(code) <= 90 else code[:87] + "…"
         surface.blit(theme.font(13 * vp.scale, bold=True).render("Board code", True, p.muted),
                      vp.point(16, 116))
-        draw_text_block(surface, shown, theme.font(15 * vp.scale, bold=True), p.accent,
-                        vp.rect(16, 134, 188, 150), "left")
+        # Codes have no spaces to wrap at: break them by characters, at most 7 lines.
+        font = theme.font(15 * vp.scale, bold=True)
+        width = vp.rect(16, 0, 188, 1).width
+        lines: list[str] = []
+        rest = code
+        while rest and len(lines) < 7:
+            cut = len(rest)
+            while cut > 1 and font.size(rest[:cut])[0] > width:
+                cut -= 1
+            lines.append(rest[:cut])
+            rest = rest[cut:]
+        if rest:
+            lines[-1] = lines[-1][:-1] + "…"
+        for i, line in enumerate(lines):
+            surface.blit(font.render(line, True, p.accent),
+                         vp.point(16, 136 + i * 20))
         elapsed = 0.0
         if self.started_at is not None:
             elapsed = time.monotonic() - self.started_at
