@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from engine.board.draw import hatch
 from engine.registry import FAMILIES
 from engine.scene import Scene
 from engine.widgets import Button, Label
@@ -40,6 +41,13 @@ class StatsScene(Scene):
         """Reload the figures from the statistics store."""
         self.totals = self.app.stats.totals_by_game()
         self.rows = self.app.stats.game_summary()
+        self.puzzles = self.app.stats.puzzle_summary()
+        # Puzzles count as "played" in the chart: solved alone like a win, with help like
+        # a draw, so one chart shows every family.
+        for row in self.puzzles:
+            played, won, lost, drawn = self.totals.get(row.game, (0, 0, 0, 0))
+            self.totals[row.game] = (played + row.solved, won + row.solved - row.helped, lost,
+                                     drawn + row.helped)
 
     def resume(self) -> None:
         self.refresh()
@@ -83,22 +91,24 @@ class StatsScene(Scene):
                 elif style == "striped":
                     pygame.draw.rect(surface, p.panel, rect)
                     step = vp.px(8)
-                    for sx in range(rect.left - rect.height, rect.right, step):
-                        pygame.draw.line(surface, colour, (sx, rect.bottom),
-                                         (sx + rect.height, rect.top), max(1, step // 3))
+                    hatch(surface, rect, colour, step, max(1, step // 3))
                     pygame.draw.rect(surface, colour, rect, 1)
                 else:
                     pygame.draw.rect(surface, colour, rect, max(2, vp.px(3)))
                 left += count * scale
             pygame.draw.line(surface, p.grid, vp.point(x + label_w, by - 4),
                              vp.point(x + label_w, by + bar_h + 4), 1)
-            summary = (f"{played} played · {won} won · {drawn} drawn · {lost} lost"
-                       if played else "not played yet")
+            if any(r.game == family.id for r in self.puzzles):
+                summary = f"{played} solved · {won} alone · {drawn} with help"
+            else:
+                summary = (f"{played} played · {won} won · {drawn} drawn · {lost} lost"
+                           if played else "not played yet")
             surface.blit(small.render(summary, True, p.muted),
                          vp.point(x + label_w, by + bar_h + 4))
         key_y = y + h - 24
         kx = x
-        for label, colour, style in (("won", p.good, "solid"), ("drawn", p.neutral, "striped"),
+        for label, colour, style in (("won / solved alone", p.good, "solid"),
+                                     ("drawn / with help", p.neutral, "striped"),
                                      ("lost", p.bad, "hollow")):
             box = vp.rect(kx, key_y, 18, 18)
             if style == "hollow":
@@ -108,7 +118,7 @@ class StatsScene(Scene):
                 if style == "striped":
                     pygame.draw.line(surface, p.panel, box.bottomleft, box.topright, 3)
             surface.blit(small.render(label, True, p.text), vp.point(kx + 24, key_y))
-            kx += 100
+            kx += 24 + small.size(label)[0] / vp.scale + 24
 
     def _draw_table(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
@@ -123,7 +133,7 @@ class StatsScene(Scene):
         if not self.rows:
             surface.blit(body.render("No games recorded yet.", True, p.muted),
                          vp.point(x, y + 30))
-        for i, row in enumerate(self.rows[:24]):
+        for i, row in enumerate(self.rows[:18]):
             ry = y + 28 + i * 22
             name = f"{titles.get(row.game, row.game)} {row.variant}"
             mode = row.mode + (f" ({row.opponent})" if row.opponent else "")
@@ -131,6 +141,17 @@ class StatsScene(Scene):
             for value, (_t, dx) in zip((row.played, row.won, row.drawn, row.lost), cols[1:],
                                        strict=True):
                 surface.blit(body.render(str(value), True, p.text), vp.point(x + dx, ry))
+        py = y + 28 + min(len(self.rows), 18) * 22 + 20
+        if self.puzzles:
+            surface.blit(head.render("Puzzles: best without help", True, p.text),
+                         vp.point(x, py))
+        for i, row in enumerate(self.puzzles[:8]):
+            best = (f"{row.best_moves} presses, {row.best_seconds:.1f} s"
+                    if row.best_moves is not None else "only with help so far")
+            text = f"{titles.get(row.game, row.game)} {row.variant}: {best}"
+            surface.blit(body.render(text[:48], True, p.text), vp.point(x, py + 24 + i * 22))
 
     def debug_state(self) -> dict[str, Any]:
-        return {"scene": "StatsScene", "totals": {k: list(v) for k, v in self.totals.items()}}
+        return {"scene": "StatsScene", "totals": {k: list(v) for k, v in self.totals.items()},
+                "puzzles": [[r.game, r.variant, r.solved, r.helped, r.best_moves]
+                            for r in self.puzzles]}

@@ -176,3 +176,15 @@ def test_explorer_shows_the_nullity_chart(app) -> None:
     assert values["4"] == 0 and values["5"] > 0 and values["3"] > 0
     key(app, pygame.K_ESCAPE)
     assert app.top is scene
+
+
+def test_statistics_screen_shows_puzzle_results(app) -> None:
+    scene = open_board(app)
+    click(app, *button(scene, 1, 2))
+    click(app, *button(scene, 1, 2))  # solved alone in 2 presses
+    click_widget(app, "Close")
+    key(app, pygame.K_ESCAPE)
+    click_widget(app, "Statistics")
+    state = app.top.debug_state()
+    assert state["puzzles"] == [["button-madness", "4x4", 1, 0, 2]]
+    assert state["totals"]["button-madness"] == [1, 1, 0, 0]

@@ -121,3 +121,14 @@ def draw_cell_text(
     if background is not None:
         pygame.draw.rect(surface, background, box.inflate(6, 2), border_radius=4)
     surface.blit(label, box)
+
+
+def hatch(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, step: int = 6,
+          width: int = 2) -> None:
+    """Diagonal stripes clipped to ``rect``: a pattern that marks a state besides its colour."""
+    clip = surface.get_clip()
+    surface.set_clip(rect.clip(clip) if clip else rect)
+    step = max(3, step)
+    for x in range(rect.left - rect.height, rect.right, step):
+        pygame.draw.line(surface, colour, (x, rect.bottom), (x + rect.height, rect.top), width)
+    surface.set_clip(clip)

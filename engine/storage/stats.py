@@ -81,6 +81,18 @@ class GameSummary:
     drawn: int
 
 
+@dataclass(frozen=True)
+class PuzzleSummary:
+    """Results of one (game, variant) puzzle: how often solved, and the best unhelped run."""
+
+    game: str
+    variant: str
+    solved: int
+    helped: int
+    best_moves: int | None
+    best_seconds: float | None
+
+
 class _Unusable(Exception):
     """The existing file is not a statistics database we may use."""
 
@@ -399,6 +411,19 @@ class StatsStore:
             "FROM games GROUP BY game ORDER BY game"
         )
         return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+
+    def puzzle_summary(self) -> list[PuzzleSummary]:
+        """Per (game, variant): solves, solves with help, and the best unhelped result."""
+        rows = self._read(
+            "SELECT game, variant, COUNT(*), SUM(helped != 0) FROM puzzles "
+            "GROUP BY game, variant ORDER BY game, variant"
+        )
+        result = []
+        for game, variant, solved, helped in rows:
+            best = self.best_puzzle(game, variant)
+            result.append(PuzzleSummary(game, variant, solved, helped or 0,
+                                        best[0] if best else None, best[1] if best else None))
+        return result
 
     def best_puzzle(self, game: str, variant: str) -> tuple[int, float] | None:
         """Best unhelped solution as ``(moves, seconds)``: fewest moves, then fastest."""

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from engine.board.draw import hatch
 from engine.scene import Scene
 from engine.widgets import Button, Label, draw_text_block
 
@@ -70,13 +71,7 @@ class ExplorerScene(Scene):
                 height = max(10.0, usable * value / top)
                 rect = vp.rect(bx + 1, base - height, bar_w - 2, height)
                 pygame.draw.rect(surface, p.bad, rect)
-                step = vp.px(6)
-                clip = surface.get_clip()
-                surface.set_clip(rect)
-                for sx in range(rect.left - rect.height, rect.right, step):
-                    pygame.draw.line(surface, p.background, (sx, rect.bottom),
-                                     (sx + rect.height, rect.top), 1)
-                surface.set_clip(clip)
+                hatch(surface, rect, p.background, vp.px(6), 1)
                 label = small.render(str(value), True, p.text)
                 surface.blit(label, label.get_rect(midbottom=(rect.centerx, rect.top - 2)))
             if n % 4 == 0 or n == 1:

@@ -1,8 +1,6 @@
-"""Drawing shared by the Grundy screens: hatching for value 0 and a value colour ramp."""
+"""Drawing shared by the Grundy screens: a value colour ramp and readable text on it."""
 
 from __future__ import annotations
-
-import pygame
 
 from engine.theme import Colour
 
@@ -29,14 +27,3 @@ def text_colour(background: Colour) -> Colour:
     """Black or white, whichever reads better on ``background``."""
     r, g, b = background
     return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (245, 245, 245)
-
-
-def hatch(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, step: int = 6,
-          width: int = 2) -> None:
-    """Diagonal stripes across ``rect``: the pattern that marks value-0 positions."""
-    clip = surface.get_clip()
-    surface.set_clip(rect.clip(clip) if clip else rect)
-    step = max(3, step)
-    for x in range(rect.left - rect.height, rect.right, step):
-        pygame.draw.line(surface, colour, (x, rect.bottom), (x + rect.height, rect.top), width)
-    surface.set_clip(clip)

@@ -7,11 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from engine.board.draw import draw_cell_text, fill_cell, outline_cell
+from engine.board.draw import draw_cell_text, fill_cell, hatch, outline_cell
 from engine.board.geometry import BoardGeometry
 from engine.seats import Seat
 from engine.widgets import Button, Label, draw_text_block
-from games.grundy.drawing import hatch
 from games.grundy.family_scene import GrundyScene
 from games.grundy.pieces import draw_piece
 from games.grundy.variants import GAME_LABELS, GrundySetup

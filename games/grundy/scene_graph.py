@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from engine.board.draw import hatch
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.widgets import wrap_text
-from games.grundy.drawing import hatch, text_colour, value_colour
+from games.grundy.drawing import text_colour, value_colour
 from games.grundy.family_scene import GrundyScene
 from games.grundy.graphs import (
     BUILTIN,

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from engine.board.draw import hatch
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.widgets import Button, Label, draw_text_block
-from games.grundy.drawing import hatch
 from games.grundy.family_scene import GrundyScene
 from games.grundy.heaps import HeapConfig, HeapState
 from games.grundy.variants import NIM_PRESETS, GrundySetup
