@@ -12,6 +12,7 @@ import pygame
 from engine.ai.runner import AIRunner
 from engine.board.draw import draw_cell_text, outline_cell
 from engine.board.geometry import BoardGeometry
+from engine.board.pointer import GridPointer
 from engine.game_scene import GameScene
 from engine.history import History
 from engine.overlays import Overlay, TextEntryDialog
@@ -87,8 +88,7 @@ class ButtonMadnessScene(GameScene):
         self.started_at: float | None = None
         self.finished: set[int] = set()
         self.flash: dict[tuple[int, int], float] = {}
-        self.cursor: tuple[int, int] | None = None
-        self.hover: tuple[int, int] | None = None
+        self.pointer = GridPointer()
         ui = self.ui
         ui.add(Button((16, 76, 92, 34), "Copy", self.copy_code, size=15, name="Copy"))
         ui.add(Button((112, 76, 92, 34), "Enter code", self.enter_code, size=14,
@@ -365,25 +365,8 @@ class ButtonMadnessScene(GameScene):
         super().handle_event(event)
 
     def board_event(self, event: pygame.event.Event) -> None:
-        geom = self.geometry()
         n = self.board.n
-        if event.type == pygame.MOUSEMOTION:
-            self.hover = geom.cell_at(event.pos)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            cell = geom.cell_at(event.pos)
-            if cell is not None:
-                self.cursor = None
-                self.press(*cell)
-        elif event.type == pygame.KEYDOWN:
-            arrows = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0),
-                      pygame.K_DOWN: (1, 0)}
-            if event.key in arrows:
-                r, c = self.cursor or (n // 2, n // 2)
-                dr, dc = arrows[event.key]
-                self.cursor = ((r + dr) % n, (c + dc) % n)
-            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-                if self.cursor is not None:
-                    self.press(*self.cursor)
+        self.pointer.handle(event, self.geometry(), self.press, lambda: (n // 2, n // 2))
 
     # --- drawing -------------------------------------------------------------------------------
     def status_text(self) -> str:
@@ -432,10 +415,12 @@ class ButtonMadnessScene(GameScene):
             outline_cell(surface, geom, cell, p.accent, max(2, round(geom.cell_size / 10)))
             if geom.cell_size >= 12:
                 draw_cell_text(surface, geom, cell, "✱", font, p.accent)
-        if self.hover is not None and not board.is_solved:
-            outline_cell(surface, geom, self.hover, p.text, max(1, round(geom.cell_size / 30)))
-        if self.cursor is not None:
-            outline_cell(surface, geom, self.cursor, p.focus, max(2, round(geom.cell_size / 16)))
+        if self.pointer.hover is not None and not board.is_solved:
+            outline_cell(surface,
+                         geom, self.pointer.hover, p.text, max(1, round(geom.cell_size / 30)))
+        if self.pointer.cursor is not None:
+            outline_cell(surface,
+                         geom, self.pointer.cursor, p.focus, max(2, round(geom.cell_size / 16)))
         self._draw_side(surface)
 
     def _draw_picture(self, surface: pygame.Surface, geom: BoardGeometry) -> None:

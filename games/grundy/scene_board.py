@@ -9,6 +9,7 @@ import pygame
 
 from engine.board.draw import draw_cell_text, fill_cell, hatch, outline_cell
 from engine.board.geometry import BoardGeometry
+from engine.board.pointer import GridPointer
 from engine.seats import Seat
 from engine.widgets import Button, Label, draw_text_block
 from games.grundy.family_scene import GrundyScene
@@ -59,8 +60,7 @@ class GrundyBoardScene(GrundyScene):
         super().__init__(app, setup, TokenState.start(self.config), seats, seed)
         self.selected = 0
         self.placing = False
-        self.cursor: tuple[int, int] | None = None
-        self.hover: tuple[int, int] | None = None
+        self.pointer = GridPointer()
         ui = self.ui
         ui.add(Button((800, 520, 140, 40), lambda: "Done" if self.placing else "Place",
                       self.toggle_place, name="Place", selected=lambda: self.placing))
@@ -132,26 +132,11 @@ class GrundyBoardScene(GrundyScene):
 
     # --- input -----------------------------------------------------------------------------
     def board_event(self, event: pygame.event.Event) -> None:
-        geom = self.geometry()
-        if event.type == pygame.MOUSEMOTION:
-            self.hover = geom.cell_at(event.pos)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            cell = geom.cell_at(event.pos)
-            if cell is not None:
-                self.cursor = None
-                self.click_square(*cell)
-        elif event.type == pygame.KEYDOWN:
-            arrows = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0),
-                      pygame.K_DOWN: (1, 0)}
-            if event.key in arrows:
-                start = self.state.tokens[self.selected]
-                r, c = self.cursor or start
-                dr, dc = arrows[event.key]
-                self.cursor = ((r + dr) % self.config.rows, (c + dc) % self.config.cols)
-            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-                if self.cursor is not None:
-                    self.click_square(*self.cursor)
-            elif pygame.K_1 <= event.key <= pygame.K_4:
+        if self.pointer.handle(event, self.geometry(), self.click_square,
+                               lambda: self.state.tokens[self.selected]):
+            return
+        if event.type == pygame.KEYDOWN:
+            if pygame.K_1 <= event.key <= pygame.K_4:
                 index = event.key - pygame.K_1
                 if index < self.config.tokens:
                     self.selected = index
@@ -222,11 +207,11 @@ class GrundyBoardScene(GrundyScene):
                     "✓", True, p.good)
                 rect = geom.cell_rect(r, c)
                 surface.blit(tick, tick.get_rect(topright=(rect.right - 2, rect.top)))
-        if self.hover is not None and not state.is_terminal():
-            outline_cell(surface, geom, self.hover, p.grid, max(1, round(size / 30)))
+        if self.pointer.hover is not None and not state.is_terminal():
+            outline_cell(surface, geom, self.pointer.hover, p.grid, max(1, round(size / 30)))
         self._draw_tokens(surface, geom)
-        if self.cursor is not None:
-            outline_cell(surface, geom, self.cursor, p.focus, max(2, round(size / 16)))
+        if self.pointer.cursor is not None:
+            outline_cell(surface, geom, self.pointer.cursor, p.focus, max(2, round(size / 16)))
         self.draw_player_cards(surface)
         self._draw_side_panel(surface)
 

@@ -17,6 +17,7 @@ from engine.board.draw import (
     outline_cell,
 )
 from engine.board.geometry import BoardGeometry
+from engine.board.pointer import GridPointer
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
 from engine.widgets import Label, draw_text_block
@@ -115,8 +116,7 @@ class TicTacToeScene(TurnBasedScene):
         self.config = config
         super().__init__(app, TicTacToeState.new(config), chosen, agents, seed)
         self.title = "Tic-tac-toe"
-        self.hover: tuple[int, int] | None = None
-        self.cursor: tuple[int, int] | None = None
+        self.pointer = GridPointer()
         self.ui.add(Label((800, 84, 150, 60), lambda: variant_label(self.config), size=15,
                           role="muted"))
 
@@ -183,24 +183,9 @@ class TicTacToeScene(TurnBasedScene):
 
     # --- input -----------------------------------------------------------------------
     def board_event(self, event: pygame.event.Event) -> None:
-        geom = self.geometry()
-        if event.type == pygame.MOUSEMOTION:
-            self.hover = geom.cell_at(event.pos)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            cell = geom.cell_at(event.pos)
-            if cell is not None:
-                self.cursor = None
-                self.play(*cell)
-        elif event.type == pygame.KEYDOWN:
-            moves = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0),
-                     pygame.K_DOWN: (1, 0)}
-            if event.key in moves:
-                r, c = self.cursor or (self.config.rows // 2, self.config.cols // 2)
-                dr, dc = moves[event.key]
-                self.cursor = ((r + dr) % self.config.rows, (c + dc) % self.config.cols)
-            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-                if self.cursor is not None:
-                    self.play(*self.cursor)
+        cfg = self.config
+        self.pointer.handle(event, self.geometry(), self.play,
+                            lambda: (cfg.rows // 2, cfg.cols // 2))
 
     # --- drawing --------------------------------------------------------------------------
     def draw_board(self, surface: pygame.Surface) -> None:
@@ -210,9 +195,10 @@ class TicTacToeScene(TurnBasedScene):
         draw_grid(surface, geom, p.board, p.grid)
         over = state.is_terminal()
         human = not over and not self.seats[state.to_move].is_computer
-        hover_ok = self.hover is not None and human and state.cell(*self.hover) == EMPTY
+        hover, cursor = self.pointer.hover, self.pointer.cursor
+        hover_ok = hover is not None and human and state.cell(*hover) == EMPTY
         if hover_ok:
-            fill_cell(surface, geom, self.hover, p.hover)
+            fill_cell(surface, geom, hover, p.hover)
         if self.show_hints and self.hints and not over:
             self._draw_hints(surface, geom)
         for r in range(self.config.rows):
@@ -226,14 +212,14 @@ class TicTacToeScene(TurnBasedScene):
         if hover_ok and not self.hints:
             # A faint preview of the mark the click would place.
             ghost = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-            draw_mark(ghost, geom.cell_rect(*self.hover), state.to_move, p.players[state.to_move])
+            draw_mark(ghost, geom.cell_rect(*hover), state.to_move, p.players[state.to_move])
             ghost.set_alpha(70)
             surface.blit(ghost, (0, 0))
         if state.win_line:
             cells = [divmod(i, self.config.cols) for i in state.win_line]
             draw_win_line(surface, geom, cells, p.win_line, p.background)
-        if self.cursor is not None:
-            outline_cell(surface, geom, self.cursor, p.focus, max(2, round(geom.cell_size / 30)))
+        if cursor is not None:
+            outline_cell(surface, geom, cursor, p.focus, max(2, round(geom.cell_size / 30)))
         self.draw_player_cards(surface)
         if self.show_hints and self.config.players == 2:
             self._draw_hint_legend(surface)
