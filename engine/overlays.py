@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,11 @@ from engine.widgets import Button, Label, draw_text_block, wrap_text
 
 if TYPE_CHECKING:
     from engine.app import App
+
+
+def printable(text: str) -> str:
+    """``text`` without control and formatting characters (zero-width spaces and the like)."""
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] not in "CZ" or ch == " ")
 
 
 class Overlay(Scene):
@@ -217,7 +223,7 @@ class TextEntryDialog(Overlay):
     def set_text(self, text: str) -> None:
         """Replace the text (tests and paste buttons use this)."""
         self._ensure_built()
-        self._entry.set_text(text[: self.max_length])
+        self._entry.set_text(printable(text)[: self.max_length])
 
     def _ensure_built(self) -> None:
         if self._manager is None or self._built_for != self.app.screen.get_size():
@@ -243,9 +249,22 @@ class TextEntryDialog(Overlay):
             return
         if self.ui.handle_event(event, self.app.viewport):
             return
-        if self._manager.process_events(event):
-            self.error = None
-        elif event.type == pygame.TEXTINPUT or event.type == pygame.KEYDOWN:
+        if event.type == pygame.TEXTINPUT:
+            # pygame_gui fails on text it cannot draw (e.g. a lone zero-width space):
+            # such characters never mean anything in our inputs, so they are dropped.
+            text = printable(event.text)
+            if not text:
+                return
+            event = pygame.event.Event(pygame.TEXTINPUT, text=text)
+        before = self._entry.get_text()
+        try:
+            used = self._manager.process_events(event)
+            self._manager.update(0.0)
+        except pygame.error:
+            self._entry.set_text(before)  # keep the last text that could be shown
+            self.error = "That character cannot be typed here."
+            return
+        if used or event.type in (pygame.TEXTINPUT, pygame.KEYDOWN):
             self.error = None
 
     def update(self, dt: float) -> None:
