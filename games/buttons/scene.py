@@ -154,6 +154,13 @@ class ButtonMadnessScene(GameScene):
         self._asked = None
         self.solver.cancel()
         self.unsolvable = False
+        # A new size (Generate, +/-, a code, undo across sizes) may leave the hovered or
+        # keyboard cell outside the board: forget it rather than draw or press it.
+        n = self.board.n
+        for attr in ("hover", "cursor"):
+            cell = getattr(self.pointer, attr)
+            if cell is not None and not (cell[0] < n and cell[1] < n):
+                setattr(self.pointer, attr, None)
 
     # --- actions -----------------------------------------------------------------------
     def press(self, row: int, col: int) -> None:

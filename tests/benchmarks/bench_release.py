@@ -1,0 +1,176 @@
+"""Release figures: executable size and start-up, memory, frame times per scene.
+
+    python tests/benchmarks/bench_release.py [--seconds 60] [--exe dist/arcade-of-strategy]
+
+* executable size, and launch to first drawn launcher frame (median of 5; the
+  executable, or ``python main.py`` if none is built), via the hidden
+  --dump-state option that writes a file after the first frame;
+* peak resident memory while idle in the launcher and while a computer-vs-computer
+  15×15 game runs (each in a fresh process, VmHWM from /proc);
+* the 99th percentile of frame-to-frame time in each game scene, idle and while
+  the computer thinks, over ``--seconds`` each, with the app's own frame loop.
+
+Not part of the test suite (it takes minutes); prints Markdown tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHILD = "--child"
+
+
+def first_frame_seconds(command: list[str], runs: int = 5) -> list[float]:
+    """Seconds from launch until the first frame's state dump appears, per run."""
+    times = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            dump = Path(tmp) / "state.json"
+            env = dict(os.environ, SDL_VIDEODRIVER="dummy")
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([*command, "--profile", tmp, "--dump-state", str(dump)],
+                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                while not dump.exists():
+                    if time.perf_counter() - t0 > 60:
+                        raise RuntimeError("no frame within 60 s")
+                    time.sleep(0.002)
+                times.append(time.perf_counter() - t0)
+            finally:
+                proc.terminate()
+                proc.wait(10)
+    return times
+
+
+def child(mode: str, seconds: float) -> None:
+    """Runs inside a fresh process: one measurement, printed as JSON."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    sys.path.insert(0, str(ROOT))
+    from engine.app import App
+    from engine.launcher import LauncherScene
+    from engine.seats import Seat
+    from engine.storage.settings import SettingsStore
+    from engine.storage.stats import StatsStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = SettingsStore(Path(tmp) / "settings.json")
+        settings.load()
+        stats = StatsStore(Path(tmp) / "stats.sqlite3")
+        stats.open()
+        app = App(settings, stats, window_size=(960, 720))
+        app.push(LauncherScene(app))
+        scene = None
+        if mode.startswith("scene:"):
+            scene = _open_scene(app, mode.split(":", 1)[1], Seat)
+        elif mode == "cvc15":
+            from games.tictactoe.rules import MNKConfig
+            from games.tictactoe.scene import TicTacToeScene
+
+            hard = Seat("computer", "hard")
+            scene = app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), (hard, hard), seed=1))
+        frames: list[tuple[float, bool]] = []
+        real_step = app.step
+        end = time.monotonic() + seconds
+
+        def step(events=None, dt=1 / 60):
+            busy = scene is not None and getattr(scene, "busy_label", lambda: None)() is not None
+            frames.append((time.perf_counter(), busy))
+            real_step(events, dt)
+            if time.monotonic() > end:
+                app.running = False
+
+        app.step = step  # type: ignore[method-assign]
+        # Keep frames coming even in an idle scene, so frame times can be measured.
+        app.top.is_active = lambda: True  # type: ignore[method-assign]
+        app.run()
+        stats.close()
+    hwm = 0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            hwm = int(line.split()[1]) // 1024
+    idle = [b - a for (a, busy_a), (b, _) in zip(frames, frames[1:], strict=False) if not busy_a]
+    busy = [b - a for (a, busy_a), (b, _) in zip(frames, frames[1:], strict=False) if busy_a]
+    print(json.dumps({"peak_mb": hwm, "idle": idle, "busy": busy}))
+
+
+def _open_scene(app, name: str, seat_class):
+    if name == "tictactoe":
+        from games.tictactoe.rules import MNKConfig
+        from games.tictactoe.scene import TicTacToeScene
+
+        seats = (seat_class("computer", "hard"), seat_class("computer", "hard"))
+        return app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), seats, seed=1))
+    if name in ("king", "nim", "graph"):
+        from games.grundy.scenes import scene_for
+        from games.grundy.variants import GrundySetup
+
+        seats = (seat_class("computer", "perfect"), seat_class("computer", "perfect"))
+        return app.push(scene_for(app, GrundySetup(game=name), seats, seed=1))
+    from games.buttons.scene import ButtonMadnessScene
+
+    return app.push(ButtonMadnessScene(app, seed=1))
+
+
+def measure(mode: str, seconds: float) -> dict:
+    """Run one measurement in a fresh interpreter."""
+    out = subprocess.run([sys.executable, __file__, CHILD, mode, str(seconds)],
+                         capture_output=True, text=True, timeout=seconds * 4 + 120,
+                         env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def p99(values: list[float]) -> str:
+    """99th percentile in ms, or a dash."""
+    if not values:
+        return "—"
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000:.1f}"
+
+
+def main() -> int:
+    """Measure and print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="per scene measurement")
+    parser.add_argument("--exe", default=str(ROOT / "dist" / "arcade-of-strategy"))
+    args = parser.parse_args()
+    exe = Path(args.exe)
+    rows = []
+    if exe.exists():
+        rows.append(("executable size", f"{exe.stat().st_size / 1e6:.1f} MB", "< 60 MB"))
+        times = first_frame_seconds([str(exe)])
+        rows.append(("launch to first launcher frame, executable (median of 5)",
+                     f"{statistics.median(times):.2f} s", "< 1.5 s"))
+    times = first_frame_seconds([sys.executable, str(ROOT / "main.py")])
+    rows.append(("launch to first launcher frame, from source (median of 5)",
+                 f"{statistics.median(times):.2f} s", ""))
+    idle = measure("launcher", min(args.seconds, 10))
+    rows.append(("peak memory, idle in the launcher", f"{idle['peak_mb']} MB", "< 150 MB"))
+    cvc = measure("cvc15", min(args.seconds, 60))
+    rows.append(("peak memory, computer vs computer 15×15", f"{cvc['peak_mb']} MB", "< 150 MB"))
+    print("| measure | value | aim |\n| --- | --- | --- |")
+    for row in rows:
+        print(f"| {row[0]} | {row[1]} | {row[2]} |")
+    print("\n| scene | p99 frame interval idle (ms) | p99 while the computer thinks (ms) |")
+    print("| --- | --- | --- |")
+    for name in ("tictactoe", "king", "nim", "graph", "buttons"):
+        result = measure(f"scene:{name}", args.seconds)
+        print(f"| {name} | {p99(result['idle'])} | {p99(result['busy'])} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == CHILD:
+        child(sys.argv[2], float(sys.argv[3]))
+    else:
+        sys.exit(main())
