@@ -98,6 +98,8 @@ PALETTES: dict[str, Palette] = {p.name: p for p in (DEFAULT, COLOURBLIND)}
 
 FONT_REGULAR = ("fonts", "DejaVuSans.ttf")
 FONT_BOLD = ("fonts", "DejaVuSans-Bold.ttf")
+# Fonts kept per Theme (a frame uses a dozen or so sizes; see Theme.font).
+FONT_CACHE_SIZE = 64
 
 
 class Theme:
@@ -117,11 +119,15 @@ class Theme:
         """Return the bundled font at ``size`` pixels (at least 6), cached."""
         px = max(6, round(size))
         key = (px, bold)
-        font = self._fonts.get(key)
+        font = self._fonts.pop(key, None)
         if font is None:
             if not pygame.font.get_init():
                 pygame.font.init()
             path = asset_path(*(FONT_BOLD if bold else FONT_REGULAR))
             font = pygame.font.Font(str(path), px)
-            self._fonts[key] = font
+            # Every window size brings its own pixel sizes: keep only the most recently
+            # used fonts, or resizing grows memory by ~0.2 MB per size ever shown.
+            while len(self._fonts) >= FONT_CACHE_SIZE:
+                del self._fonts[next(iter(self._fonts))]
+        self._fonts[key] = font  # (re)inserted last: the dict's order is least recent first
         return font

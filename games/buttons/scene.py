@@ -228,9 +228,7 @@ class ButtonMadnessScene(GameScene):
         """Put the board's code on the clipboard (or say where to read it)."""
         code = format_code(self.board)
         try:
-            if not pygame.scrap.get_init():
-                pygame.scrap.init()
-            pygame.scrap.put_text(code)
+            pygame.scrap.put_text(code)  # pygame-ce's SDL2 clipboard: no init needed
         except (pygame.error, AttributeError, NotImplementedError):
             shown = code if len(code) <= 60 else code[:57] + "…"
             self.app.notify(f"The clipboard is not available here; the code is {shown}")
