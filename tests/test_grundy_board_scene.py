@@ -10,7 +10,7 @@ from engine.launcher import LauncherScene
 from engine.seats import Seat
 from games.grundy.scene_board import BOARD_AREA, GrundyBoardScene
 from games.grundy.scenes import scene_for
-from games.grundy.setup import GrundySetupOverlay
+from games.grundy.setup_scene import GrundySetupOverlay
 from games.grundy.tables import grundy_table
 from games.grundy.variants import GrundySetup
 from tests.conftest import click, click_widget, key

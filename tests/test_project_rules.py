@@ -17,8 +17,8 @@ UI_MODULES = {"engine.app", "engine.assets", "engine.board.draw", "engine.board.
               "engine.game_scene", "engine.launcher", "engine.overlays", "engine.scene",
               "engine.smoke", "engine.stats_scene", "engine.theme", "engine.turn_scene",
               "engine.viewport", "engine.widgets", "games.previews"}
-UI_NAMES = {"scene", "setup", "pieces", "drawing", "table_view", "family_scene", "scenes",
-            "explorer"}
+# Game modules that draw say so in their name (as the before-stop hook expects too).
+UI_WORDS = ("scene", "view", "render", "widget")
 
 
 def _pure_modules() -> list[str]:
@@ -26,8 +26,8 @@ def _pure_modules() -> list[str]:
     for path in sorted([*(ROOT / "engine").rglob("*.py"), *(ROOT / "games").rglob("*.py")]):
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         leaf = module.rsplit(".", 1)[-1]
-        if module.endswith("__init__") or module in UI_MODULES or leaf in UI_NAMES \
-                or leaf.startswith("scene_"):
+        if module.endswith("__init__") or module in UI_MODULES \
+                or any(word in leaf for word in UI_WORDS):
             continue
         names.append(module)
     return names

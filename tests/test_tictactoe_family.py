@@ -10,7 +10,7 @@ from engine.launcher import LauncherScene
 from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import BOARD_AREA, TicTacToeScene
-from games.tictactoe.setup import SetupOverlay
+from games.tictactoe.setup_scene import SetupOverlay
 from tests.conftest import click, click_widget, key
 
 CTRL = pygame.KMOD_LCTRL

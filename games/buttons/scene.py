@@ -270,7 +270,7 @@ class ButtonMadnessScene(GameScene):
 
     def open_explorer(self) -> None:
         """The chart of which sizes have unsolvable boards."""
-        from games.buttons.explorer import ExplorerScene
+        from games.buttons.explorer_scene import ExplorerScene
 
         self.app.push(ExplorerScene(self.app))
 
@@ -539,7 +539,7 @@ class WinOverlay(Overlay):
 
 def smoke_variants(app: App, frames: Any) -> list[str]:
     """For --smoke: small, bad-size and large boards with the solution shown, and the explorer."""
-    from games.buttons.explorer import ExplorerScene
+    from games.buttons.explorer_scene import ExplorerScene
 
     opened = []
     for n in (2, 5, 20, 120):

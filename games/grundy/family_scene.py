@@ -59,7 +59,7 @@ class GrundyScene(TurnBasedScene):
 
     def open_setup(self) -> None:
         """Choose the game, its size and the seats (Start replaces this screen)."""
-        from games.grundy.setup import GrundySetupOverlay
+        from games.grundy.setup_scene import GrundySetupOverlay
 
         self.app.push(GrundySetupOverlay(self.app, self))
 

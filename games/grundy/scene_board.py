@@ -13,7 +13,7 @@ from engine.board.pointer import GridPointer
 from engine.seats import Seat
 from engine.widgets import Button, Label, draw_text_block
 from games.grundy.family_scene import GrundyScene
-from games.grundy.pieces import draw_piece
+from games.grundy.pieces_render import draw_piece
 from games.grundy.variants import GAME_LABELS, GrundySetup
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from engine.board.draw import hatch
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.widgets import wrap_text
-from games.grundy.drawing import text_colour, value_colour
+from games.grundy.colour_render import text_colour, value_colour
 from games.grundy.family_scene import GrundyScene
 from games.grundy.graphs import (
     BUILTIN,

@@ -10,7 +10,7 @@ from engine.board.draw import hatch
 from engine.board.geometry import BoardGeometry
 from engine.overlays import Overlay
 from engine.widgets import Button, draw_text_block
-from games.grundy.drawing import text_colour, value_colour
+from games.grundy.colour_render import text_colour, value_colour
 from games.grundy.variants import GAME_LABELS
 
 if TYPE_CHECKING:

@@ -143,7 +143,7 @@ class TicTacToeScene(TurnBasedScene):
 
     def open_setup(self) -> None:
         """Choose board and seats (an overlay; Start replaces this game)."""
-        from games.tictactoe.setup import SetupOverlay
+        from games.tictactoe.setup_scene import SetupOverlay
 
         self.app.push(SetupOverlay(self.app, self))
 
