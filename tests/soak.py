@@ -63,9 +63,8 @@ import pygame  # noqa: E402
 
 from engine.app import App  # noqa: E402
 from engine.launcher import LauncherScene  # noqa: E402
-from engine.storage.settings import SettingsStore  # noqa: E402
-from engine.storage.stats import StatsStore  # noqa: E402
 from engine.widgets import Button  # noqa: E402
+from tests.conftest import make_app  # noqa: E402  (the same headless app the tests use)
 
 HUNG_FRAME_MS = 250.0
 MEMORY_LIMIT_MB = 20.0
@@ -141,19 +140,6 @@ def rss_kb() -> int:
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-
-
-def make_app(profile: Path, size: tuple[int, int] = (960, 720)) -> App:
-    """A headless App on ``profile`` with the launcher on its stack (as tests/conftest.py)."""
-    profile.mkdir(parents=True, exist_ok=True)
-    settings = SettingsStore(profile / "settings.json")
-    notices = settings.load()
-    stats = StatsStore(profile / "statistics.sqlite3")
-    notices += stats.open()
-    app = App(settings, stats, notices, window_size=size)
-    app.push(LauncherScene(app))
-    app.step([])
-    return app
 
 
 class _SeededRandoms:
