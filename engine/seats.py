@@ -5,7 +5,10 @@ Shared by every family; each family decides which levels it offers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+# The mistake rates a set-up screen steps a computer seat through.
+MISTAKE_STEPS = (0.0, 0.1, 0.2, 0.3, 0.5)
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,14 @@ class Seat:
     def is_computer(self) -> bool:
         """Whether the computer plays this seat."""
         return self.kind == "computer"
+
+    def next_mistakes(self) -> Seat:
+        """This seat with the next mistake rate of 0, 10, 20, 30, 50 %, round again (a rate
+        off that list goes back to 0)."""
+        steps = MISTAKE_STEPS
+        rate = self.mistakes
+        nxt = steps[(steps.index(rate) + 1) % len(steps)] if rate in steps else 0.0
+        return replace(self, mistakes=nxt)
 
     def level_text(self) -> str:
         """``Hard`` or ``Hard, 10% mistakes``."""

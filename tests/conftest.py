@@ -1,4 +1,4 @@
-"""Shared fixtures: a headless app in a throw-away profile, and event helpers.
+"""Shared fixtures: a headless app in a throw-away profile, and event, wait and grid helpers.
 
 Every test runs with ARCADE_PROFILE pointing at its own temporary folder, so no
 test can touch the real per-user settings or statistics.
@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,11 +70,21 @@ def screen_pos(app: App, x: float, y: float) -> tuple[int, int]:
     return app.viewport.point(x, y)
 
 
+def _post_motion(pos: tuple[int, int]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
+                                         buttons=(0, 0, 0)))
+
+
+def hover(app: App, x: float, y: float) -> None:
+    """Move the pointer to design point (x, y) and run one frame."""
+    _post_motion(screen_pos(app, x, y))
+    app.step()
+
+
 def click(app: App, x: float, y: float, button: int = 1) -> None:
     """Post a real press + release at design point (x, y) and run one frame."""
     pos = screen_pos(app, x, y)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
-                                         buttons=(0, 0, 0)))
+    _post_motion(pos)
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
     app.step()
@@ -91,3 +104,44 @@ def key(app: App, keycode: int, mod: int = 0, unicode: str = "") -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=keycode, mod=mod, unicode=unicode,
                                          scancode=0))
     app.step()
+
+
+def type_text(app: App, text: str) -> None:
+    """Type ``text`` a character per TEXTINPUT event and run one frame."""
+    for ch in text:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    app.step()
+
+
+def run_until(app: App, predicate: Callable[[], Any], timeout: float = 10.0, *,
+              pause: float = 0.002, message: str = "timed out") -> None:
+    """Run frames without input (``pause`` seconds apart) until ``predicate()`` holds.
+
+    Fails with ``message`` once ``timeout`` seconds have passed.
+    """
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, message
+        app.step([])
+        if pause:
+            time.sleep(pause)
+
+
+def wait_hints(app: App, scene: Any) -> None:
+    """Run frames until ``scene`` has its hints, then one more to draw them."""
+    run_until(app, lambda: bool(scene.hints))
+    app.step([])
+
+
+def grid_centre(area: tuple[float, float, float, float], rows: int, cols: int, row: int,
+                col: int) -> tuple[float, float]:
+    """Design-space centre of a cell of a rows × cols grid of square cells centred in ``area``."""
+    x, y, w, h = area
+    size = min(w / cols, h / rows)
+    ox, oy = x + (w - size * cols) / 2, y + (h - size * rows) / 2
+    return (ox + size * (col + 0.5), oy + size * (row + 0.5))
+
+
+def near(colour: Any, target: Any, tol: int = 12) -> bool:
+    """Whether ``colour`` is within ``tol`` of ``target`` in each of red, green and blue."""
+    return all(abs(a - b) <= tol for a, b in zip(colour[:3], target, strict=True))

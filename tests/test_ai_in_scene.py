@@ -16,8 +16,8 @@ from engine.launcher import LauncherScene
 from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
-from tests.conftest import click, key
-from tests.test_scenes import cell_centre, near
+from tests.conftest import click, key, near, run_until
+from tests.test_scenes import cell_centre
 
 
 class SlowRandom(RandomAgent):
@@ -43,10 +43,7 @@ def versus(app, agent: SlowRandom) -> TicTacToeScene:
 
 
 def wait_thinking(app, scene) -> None:
-    deadline = time.monotonic() + 2
-    while not scene.thinking:
-        assert time.monotonic() < deadline
-        app.step([])
+    run_until(app, lambda: scene.thinking, timeout=2, pause=0)
 
 
 def test_thinking_is_shown_frames_keep_coming_and_the_move_arrives(app) -> None:

@@ -2,45 +2,26 @@
 
 from __future__ import annotations
 
-import time
-
 import pygame
 
 from engine.launcher import LauncherScene
 from engine.overlays import TextEntryDialog
 from games.buttons.board import Board, parse_code
 from games.buttons.scene import BOARD_AREA, ButtonMadnessScene, WinOverlay
-from tests.conftest import click, click_widget, key
+from tests.conftest import click, click_widget, grid_centre, key, run_until, type_text
 
 CTRL = pygame.KMOD_LCTRL
 
 
 def button(scene: ButtonMadnessScene, row: int, col: int) -> tuple[float, float]:
-    x, y, w, h = BOARD_AREA
     n = scene.board.n
-    size = min(w, h) / n
-    ox, oy = x + (w - size * n) / 2, y + (h - size * n) / 2
-    return (ox + size * (col + 0.5), oy + size * (row + 0.5))
+    return grid_centre(BOARD_AREA, n, n, row, col)
 
 
 def open_board(app, code: str = "65535") -> ButtonMadnessScene:
     scene = app.push(ButtonMadnessScene(app, parse_code(code), seed=7))
     app.step([])
     return scene
-
-
-def run_until(app, predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        app.step([])
-        time.sleep(0.002)
-
-
-def type_text(app, text: str) -> None:
-    for ch in text:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
-    app.step()
 
 
 def test_launcher_opens_a_generated_solvable_board(app) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pygame
 
 from engine.launcher import LauncherScene
@@ -13,32 +11,20 @@ from games.grundy.scenes import scene_for
 from games.grundy.setup_scene import GrundySetupOverlay
 from games.grundy.tables import grundy_table
 from games.grundy.variants import GrundySetup
-from tests.conftest import click, click_widget, key
+from tests.conftest import click, click_widget, grid_centre, key, run_until
 
 HUMANS = (Seat(), Seat())
 PERFECT = Seat("computer", "perfect")
 
 
 def square(scene: GrundyBoardScene, row: int, col: int) -> tuple[float, float]:
-    x, y, w, h = BOARD_AREA
-    cfg = scene.config
-    size = min(w / cfg.cols, h / cfg.rows)
-    ox, oy = x + (w - size * cfg.cols) / 2, y + (h - size * cfg.rows) / 2
-    return (ox + size * (col + 0.5), oy + size * (row + 0.5))
+    return grid_centre(BOARD_AREA, scene.config.rows, scene.config.cols, row, col)
 
 
 def open_board(app, seats=HUMANS, **setup) -> GrundyBoardScene:
     scene = app.push(scene_for(app, GrundySetup(**setup), seats, seed=1))
     app.step([])
     return scene
-
-
-def run_until(app, predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        app.step([])
-        time.sleep(0.002)
 
 
 def test_launcher_opens_the_grundy_games_and_back_returns(app) -> None:

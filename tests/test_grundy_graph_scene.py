@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from collections import deque
 
 import pygame
@@ -16,7 +15,7 @@ from games.grundy.graphs import BUILTIN, Digraph, generalized_grundy
 from games.grundy.scene_graph import GraphScene, graph_geometry
 from games.grundy.scenes import scene_for
 from games.grundy.variants import GrundySetup
-from tests.conftest import click, click_widget, key
+from tests.conftest import click, click_widget, hover, key, run_until, wait_hints
 
 HUMANS = (Seat(), Seat())
 PERFECT = Seat("computer", "perfect")
@@ -71,19 +70,6 @@ def open_graph(app, seats=HUMANS, graph: int = 0, seed: int = 1) -> GraphScene:
 def node(scene: GraphScene, u: int) -> tuple[float, float]:
     """Design-space centre of node ``u``."""
     return graph_geometry(scene.graph)[1][u]
-
-
-def run_until(app, predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        app.step([])
-        time.sleep(0.002)
-
-
-def wait_hints(app, scene: GraphScene) -> None:
-    run_until(app, lambda: bool(scene.hints))
-    app.step([])
 
 
 def cyclic_builtin() -> int:
@@ -219,10 +205,7 @@ def test_hint_and_token_are_drawn(app, monkeypatch) -> None:
     key(app, pygame.K_h)
     wait_hints(app, scene)
     assert colour(1) == p.muted  # ∞: the draw colour (and the ∞ text)
-    hover_at = vp.point(*node(scene, 2))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=hover_at, rel=(0, 0),
-                                         buttons=(0, 0, 0)))
-    app.step()
+    hover(app, *node(scene, 2))
     assert scene.pointed() == 2
 
 

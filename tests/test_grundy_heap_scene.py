@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from functools import cache
 
 import pygame
@@ -11,7 +10,7 @@ from engine.seats import Seat
 from games.grundy.scene_heaps import HeapScene
 from games.grundy.scenes import scene_for
 from games.grundy.variants import GrundySetup
-from tests.conftest import click, click_widget, key, make_app
+from tests.conftest import click, click_widget, hover, key, make_app, run_until, wait_hints
 
 HUMANS = (Seat(), Seat())
 PERFECT = Seat("computer", "perfect")
@@ -28,26 +27,6 @@ def open_heaps(app, seats=HUMANS, **setup) -> HeapScene:
 def pebble(scene: HeapScene, heap: int, index: int) -> tuple[float, float]:
     """Design-space centre of a pebble (0 = the bottom one)."""
     return scene.piles()[heap].centre(index)
-
-
-def run_until(app, predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        app.step([])
-        time.sleep(0.002)
-
-
-def wait_hints(app, scene: HeapScene) -> None:
-    run_until(app, lambda: bool(scene.hints))
-    app.step([])
-
-
-def hover(app, x: float, y: float) -> None:
-    pos = app.viewport.point(x, y)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
-                                         buttons=(0, 0, 0)))
-    app.step()
 
 
 @cache

@@ -12,14 +12,13 @@ from engine.launcher import LauncherScene
 from engine.overlays import ConfirmDialog, HelpOverlay, TextEntryDialog
 from engine.stats_scene import StatsScene
 from games.tictactoe.scene import BOARD_AREA, TicTacToeScene
-from tests.conftest import click, click_widget, key, make_app
+from tests.conftest import click, click_widget, grid_centre, key, make_app, near, type_text
 
 CTRL = pygame.KMOD_LCTRL
 
 
 def cell_centre(row: int, col: int) -> tuple[float, float]:
-    x, y, w, h = BOARD_AREA
-    return (x + w / 6 * (2 * col + 1), y + h / 6 * (2 * row + 1))
+    return grid_centre(BOARD_AREA, 3, 3, row, col)
 
 
 def open_tictactoe(app) -> TicTacToeScene:
@@ -34,10 +33,6 @@ def play_cells(app, cells) -> None:
 
 
 X_WINS_DIAGONAL = [(0, 0), (1, 0), (1, 1), (2, 0), (2, 2)]
-
-
-def near(colour, target, tol=12) -> bool:
-    return all(abs(a - b) <= tol for a, b in zip(colour[:3], target, strict=True))
 
 
 # --- launcher ------------------------------------------------------------------------------
@@ -203,12 +198,6 @@ def test_confirm_dialog_yes_and_no(app) -> None:
     assert answers == ["yes"] and isinstance(app.top, LauncherScene)
 
 
-def _type(app, text: str) -> None:
-    for ch in text:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
-    app.step()
-
-
 def test_text_entry_validates_before_acting(app) -> None:
     got: list[str] = []
 
@@ -217,7 +206,7 @@ def test_text_entry_validates_before_acting(app) -> None:
 
     dialog = app.push(TextEntryDialog(app, "Enter a number", got.append, validate))
     app.step([])
-    _type(app, "12a")
+    type_text(app, "12a")
     assert dialog.text == "12a"
     key(app, pygame.K_RETURN)
     assert got == [] and app.top is dialog and "not a number" in dialog.error
@@ -226,7 +215,7 @@ def test_text_entry_validates_before_acting(app) -> None:
     click_widget(app, "OK")
     assert got == ["12"] and isinstance(app.top, LauncherScene)
     dialog = app.push(TextEntryDialog(app, "Enter a number", got.append, validate))
-    _type(app, "99")
+    type_text(app, "99")
     key(app, pygame.K_ESCAPE)
     assert got == ["12"] and isinstance(app.top, LauncherScene)
 

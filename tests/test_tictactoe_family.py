@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pygame
 
 from engine.launcher import LauncherScene
@@ -11,30 +9,18 @@ from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import BOARD_AREA, TicTacToeScene
 from games.tictactoe.setup_scene import SetupOverlay
-from tests.conftest import click, click_widget, key
+from tests.conftest import click, click_widget, grid_centre, key, run_until
 
 CTRL = pygame.KMOD_LCTRL
 HUMAN, EASY = Seat("human"), Seat("computer", "easy")
 
 
 def cell_centre(scene: TicTacToeScene, row: int, col: int) -> tuple[float, float]:
-    x, y, w, h = BOARD_AREA
-    cfg = scene.config
-    size = min(w / cfg.cols, h / cfg.rows)
-    ox, oy = x + (w - size * cfg.cols) / 2, y + (h - size * cfg.rows) / 2
-    return (ox + size * (col + 0.5), oy + size * (row + 0.5))
+    return grid_centre(BOARD_AREA, scene.config.rows, scene.config.cols, row, col)
 
 
 def start(app, config: MNKConfig, seats, seed: int = 1) -> TicTacToeScene:
     return app.push(TicTacToeScene(app, config, tuple(seats), seed=seed))
-
-
-def run_until(app, predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting"
-        app.step([])
-        time.sleep(0.002)
 
 
 def test_setup_overlay_starts_a_new_board_and_is_remembered(app, profile) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from functools import cache
 
 import pygame
@@ -11,7 +10,7 @@ import pygame
 from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.scene import TicTacToeScene
-from tests.conftest import click_widget, key
+from tests.conftest import click_widget, key, run_until
 from tests.test_tictactoe_family import cell_centre
 
 HUMANS = (Seat(), Seat())
@@ -60,11 +59,7 @@ def expected_hint(state: TicTacToeState, move: int) -> str:
 
 
 def wait_hints(app, scene, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not scene.hints:
-        assert time.monotonic() < deadline, "no hints in time"
-        app.step([])
-        time.sleep(0.005)
+    run_until(app, lambda: scene.hints, timeout, pause=0.005, message="no hints in time")
 
 
 def test_hints_on_the_empty_board_are_all_draws_and_drawn(app) -> None:

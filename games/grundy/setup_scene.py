@@ -5,10 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-import pygame
-
-from engine.overlays import Overlay
 from engine.seats import Seat
+from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.widgets import Button, Label
 from games.grundy.variants import (
     BOARD_GAMES,
@@ -25,7 +23,8 @@ if TYPE_CHECKING:
     from games.grundy.family_scene import GrundyScene
 
 PANEL = (40.0, 30.0, 880.0, 660.0)
-MISTAKES = (0.0, 0.1, 0.2, 0.3, 0.5)
+SEAT_ROWS = SeatRowLayout(title_width=100, title_size=18, kind_x=130, level_x=390, level_step=110,
+                          mistakes_x=620, mistakes_width=130)
 # (label, field, lowest, highest, step) of the number choosers each kind of game shows.
 STEPPERS = {
     "board": (("Rows", "rows", MIN_SIDE, MAX_SIDE, 1), ("Columns", "cols", MIN_SIDE, MAX_SIDE, 1),
@@ -35,7 +34,7 @@ STEPPERS = {
 }
 
 
-class GrundySetupOverlay(Overlay):
+class GrundySetupOverlay(SeatSetupOverlay):
     """Nothing changes until Start (Enter); Esc cancels."""
 
     panel = PANEL
@@ -53,7 +52,7 @@ class GrundySetupOverlay(Overlay):
         self.game = game
         self.choice = game.setup
         self.seats: list[Seat] = list(game.seats)
-        x0, y0, w, h = PANEL
+        x0, y0, _w, _h = PANEL
         ui = self.ui
         ui.add(Label((x0 + 24, y0 + 16, 600, 40), "Grundy games: set-up", size=26, bold=True,
                      role="accent"))
@@ -75,32 +74,8 @@ class GrundySetupOverlay(Overlay):
                       visible=lambda: self.choice.game == "nim", name="misere"))
         ui.add(Button((x0 + 24, y0 + 160, 500, 42), self._graph_label, self.next_graph,
                       visible=lambda: self.choice.game == "graph", name="graph"))
-        ui.add(Label((x0 + 24, y0 + 262, 300, 26), "Players", size=18, bold=True))
-        for seat in range(2):
-            sy = y0 + 296 + seat * 62
-            ui.add(Label((x0 + 24, sy, 100, 44), f"Player {seat + 1}", size=18, bold=True))
-            for j, kind in enumerate(("human", "computer")):
-                ui.add(Button((x0 + 130 + j * 124, sy, 118, 44), kind.capitalize(),
-                              lambda s=seat, kd=kind: self.set_seat(s, kind=kd), size=16,
-                              selected=lambda s=seat, kd=kind: self.seats[s].kind == kd,
-                              name=f"{seat + 1} {kind}"))
-            for j, level in enumerate(LEVELS):
-                ui.add(Button((x0 + 390 + j * 110, sy, 104, 44), level.capitalize(),
-                              lambda s=seat, lv=level: self.set_seat(s, level=lv), size=15,
-                              selected=lambda s=seat, lv=level: (self.seats[s].is_computer
-                                                                and self.seats[s].level == lv),
-                              enabled=lambda s=seat: self.seats[s].is_computer,
-                              name=f"{seat + 1} {level}"))
-            ui.add(Button((x0 + 620, sy, 130, 44),
-                          lambda s=seat: f"{round(self.seats[s].mistakes * 100)}% mistakes",
-                          lambda s=seat: self.next_mistakes(s), size=15,
-                          enabled=lambda s=seat: self.seats[s].is_computer,
-                          name=f"{seat + 1} mistakes"))
-        ui.add(Label((x0 + 24, y0 + h - 130, w - 48, 50), lambda: self.choice.label(), size=16,
-                     role="muted"))
-        ui.add(Button((x0 + w - 340, y0 + h - 64, 150, 46), "Start", self.start, name="Start"))
-        ui.add(Button((x0 + w - 176, y0 + h - 64, 150, 46), "Cancel", self.close,
-                      name="Cancel"))
+        self.add_seat_rows(("1", "2"), ("Player 1", "Player 2"), LEVELS, SEAT_ROWS)
+        self.add_footer(lambda: self.choice.label(), size=16)
 
     def _stepper(self, kind: str, i: int, label: str, field: str, low: int, high: int,
                  step: int) -> None:
@@ -142,27 +117,10 @@ class GrundySetupOverlay(Overlay):
 
         self.pick(graph=(self.choice.graph + 1) % len(BUILTIN))
 
-    def set_seat(self, seat: int, **changes: Any) -> None:
-        """Change a seat's kind or level."""
-        self.seats[seat] = dataclasses.replace(self.seats[seat], **changes)
-
-    def next_mistakes(self, seat: int) -> None:
-        """Step a computer seat's mistake rate through 0, 10, 20, 30, 50 %."""
-        rate = self.seats[seat].mistakes
-        nxt = MISTAKES[(MISTAKES.index(rate) + 1) % len(MISTAKES)] if rate in MISTAKES else 0.0
-        self.set_seat(seat, mistakes=nxt)
-
     def start(self) -> None:
         """Replace the game with a new one of this set-up."""
         self.close()
         self.game.restart(self.choice, tuple(self.seats))
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            if self.ui.focused is None:
-                self.start()
-                return
-        super().handle_event(event)
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "GrundySetupOverlay", "overlay": True, "setup": self.choice.label(),

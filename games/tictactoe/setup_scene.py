@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import pygame
-
-from engine.overlays import Overlay
 from engine.seats import Seat
+from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.widgets import Button, Label
 from games.tictactoe.rules import SYMBOLS
 from games.tictactoe.variants import (
@@ -15,7 +13,6 @@ from games.tictactoe.variants import (
     LEVELS,
     MAX_SIDE,
     MIN_SIDE,
-    MISTAKE_STEPS,
     PRESETS,
     validate_config,
 )
@@ -25,9 +22,11 @@ if TYPE_CHECKING:
     from games.tictactoe.scene import TicTacToeScene
 
 PANEL = (40.0, 30.0, 880.0, 660.0)
+SEAT_ROWS = SeatRowLayout(title_width=40, title_size=24, kind_x=64, level_x=322, level_step=104,
+                          mistakes_x=742, mistakes_width=114)
 
 
-class SetupOverlay(Overlay):
+class SetupOverlay(SeatSetupOverlay):
     """Board presets or a custom m×n×k, and human/computer, level and mistakes per seat.
 
     Nothing changes until Start (Enter), which validates first; Esc cancels.
@@ -49,7 +48,7 @@ class SetupOverlay(Overlay):
         self.rows, self.cols, self.k, self.players = cfg.rows, cfg.cols, cfg.k, cfg.players
         self.seats: list[Seat] = list(game.seats) + [Seat()] * (3 - len(game.seats))
         self.error: str | None = None
-        x0, y0, w, h = PANEL
+        x0, y0, _w, _h = PANEL
         ui = self.ui
         ui.add(Label((x0 + 24, y0 + 16, 500, 40), "New game set-up", size=26, bold=True,
                      role="accent"))
@@ -72,38 +71,9 @@ class SetupOverlay(Overlay):
                          bold=True, align="center"))
             ui.add(Button((bx + 218, y, 40, 40), "+", lambda a=attr: self.bump(a, 1),
                           enabled=lambda: self.players == 2, name=f"{attr}+"))
-        ui.add(Label((x0 + 24, y0 + 262, 300, 26), "Players", size=18, bold=True))
-        for seat in range(3):
-            sy = y0 + 296 + seat * 62
-            visible = self._seat_shown(seat)
-            ui.add(Label((x0 + 24, sy, 40, 44), SYMBOLS[seat], size=24, bold=True,
-                         visible=visible))
-            for j, kind in enumerate(("human", "computer")):
-                ui.add(Button((x0 + 64 + j * 124, sy, 118, 44), kind.capitalize(),
-                              lambda s=seat, kd=kind: self.set_kind(s, kd), size=16,
-                              selected=lambda s=seat, kd=kind: self.seats[s].kind == kd,
-                              visible=visible, name=f"{SYMBOLS[seat]} {kind}"))
-            for j, level in enumerate(LEVELS):
-                ui.add(Button((x0 + 322 + j * 104, sy, 98, 44), LEVEL_LABELS[level],
-                              lambda s=seat, lv=level: self.set_level(s, lv), size=15,
-                              selected=lambda s=seat, lv=level: (self.seats[s].is_computer
-                                                                and self.seats[s].level == lv),
-                              enabled=lambda s=seat: self.seats[s].is_computer,
-                              visible=visible, name=f"{SYMBOLS[seat]} {level}"))
-            ui.add(Button((x0 + 742, sy, 114, 44),
-                          lambda s=seat: f"{round(self.seats[s].mistakes * 100)}% mistakes",
-                          lambda s=seat: self.cycle_mistakes(s), size=15,
-                          enabled=lambda s=seat: self.seats[s].is_computer, visible=visible,
-                          name=f"{SYMBOLS[seat]} mistakes"))
-        ui.add(Label((x0 + 24, y0 + h - 130, w - 48, 50), self._message, size=15,
-                     role="muted"))
-        ui.add(Button((x0 + w - 340, y0 + h - 64, 150, 46), "Start", self.start, name="Start"))
-        ui.add(Button((x0 + w - 176, y0 + h - 64, 150, 46), "Cancel", self.close,
-                      name="Cancel"))
-
-    def _seat_shown(self, seat: int) -> Any:
-        """A visibility test for the widgets of one seat (seat 3 only with 3 players)."""
-        return lambda: seat < self.players
+        self.add_seat_rows(SYMBOLS, SYMBOLS, LEVELS, SEAT_ROWS, level_labels=LEVEL_LABELS,
+                           seat_shown=lambda seat: seat < self.players)
+        self.add_footer(self._message, size=15)
 
     @staticmethod
     def _tuple(cfg: Any) -> tuple[int, int, int, int]:
@@ -133,23 +103,6 @@ class SetupOverlay(Overlay):
         self.k = min(self.k, self.rows, self.cols)
         self.error = None
 
-    def set_kind(self, seat: int, kind: str) -> None:
-        """Make a seat human or computer."""
-        old = self.seats[seat]
-        self.seats[seat] = Seat(kind, old.level, old.mistakes)
-
-    def set_level(self, seat: int, level: str) -> None:
-        """Choose a computer seat's level."""
-        old = self.seats[seat]
-        self.seats[seat] = Seat(old.kind, level, old.mistakes)
-
-    def cycle_mistakes(self, seat: int) -> None:
-        """Step a computer seat's mistake rate through 0, 10, 20, 30, 50 %."""
-        old = self.seats[seat]
-        steps = list(MISTAKE_STEPS)
-        nxt = steps[(steps.index(old.mistakes) + 1) % len(steps)] if old.mistakes in steps else 0.0
-        self.seats[seat] = Seat(old.kind, old.level, nxt)
-
     def start(self) -> None:
         """Validate, then replace the game with a new one of this set-up."""
         try:
@@ -159,13 +112,6 @@ class SetupOverlay(Overlay):
             return
         self.close()
         self.game.restart(config, tuple(self.seats[:config.players]))
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            if self.ui.focused is None:
-                self.start()
-                return
-        super().handle_event(event)
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "SetupOverlay", "overlay": True, "board": list(self.current_tuple()),

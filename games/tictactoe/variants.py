@@ -9,7 +9,6 @@ from games.tictactoe.rules import CLASSIC, MNKConfig
 MIN_SIDE, MAX_SIDE = 3, 15
 LEVELS = ("easy", "medium", "hard", "perfect")
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"}
-MISTAKE_STEPS = (0.0, 0.1, 0.2, 0.3, 0.5)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,109 @@
+"""What every family's set-up overlay shares: a row of choices per seat, Start and Cancel.
+
+Each seat row has the seat's title, Human / Computer, the computer's levels and its
+mistake rate. The buttons are named ``"<tag> human"``, ``"<tag> computer"``,
+``"<tag> <level>"`` and ``"<tag> mistakes"`` (tests and the soak harness find them so).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import pygame
+
+from engine.overlays import Overlay
+from engine.seats import Seat
+from engine.widgets import Button, Label
+
+KINDS = ("human", "computer")
+
+
+@dataclass(frozen=True)
+class SeatRowLayout:
+    """Where a family's seat rows put their widgets, as x offsets from the panel's edge."""
+
+    title_width: float  # the seat's name, at 24
+    title_size: int  # its font size
+    kind_x: float  # Human, then Computer: 118 wide, 124 apart
+    level_x: float  # the levels, ``level_step - 6`` wide
+    level_step: float
+    mistakes_x: float  # the mistake-rate button
+    mistakes_width: float
+
+
+class SeatSetupOverlay(Overlay):
+    """A set-up overlay with seat rows: nothing changes until Start (Enter); Esc cancels.
+
+    A subclass fills ``self.seats`` before :meth:`add_seat_rows` and defines :meth:`start`.
+    """
+
+    seats: list[Seat]
+
+    def add_seat_rows(self, tags: Sequence[str], titles: Sequence[str], levels: Sequence[str],
+                      layout: SeatRowLayout, level_labels: Mapping[str, str] | None = None,
+                      seat_shown: Callable[[int], bool] | None = None) -> None:
+        """The "Players" heading and a row per seat (one per tag), in rows 62 apart.
+
+        Levels read as ``level_labels[level]``, or capitalised where none are given;
+        ``seat_shown(seat)``, where given, says whether a seat's row is shown now.
+        """
+        x0, y0, _w, _h = self.panel
+        ui = self.ui
+        ui.add(Label((x0 + 24, y0 + 262, 300, 26), "Players", size=18, bold=True))
+        for seat, (tag, title) in enumerate(zip(tags, titles, strict=True)):
+            sy = y0 + 296 + seat * 62
+            visible = partial(seat_shown, seat) if seat_shown is not None else True
+            ui.add(Label((x0 + 24, sy, layout.title_width, 44), title, size=layout.title_size,
+                         bold=True, visible=visible))
+            for j, kind in enumerate(KINDS):
+                ui.add(Button((x0 + layout.kind_x + j * 124, sy, 118, 44), kind.capitalize(),
+                              lambda s=seat, kd=kind: self.set_seat(s, kind=kd), size=16,
+                              selected=lambda s=seat, kd=kind: self.seats[s].kind == kd,
+                              visible=visible, name=f"{tag} {kind}"))
+            for j, level in enumerate(levels):
+                ui.add(Button((x0 + layout.level_x + j * layout.level_step, sy,
+                               layout.level_step - 6, 44),
+                              level_labels[level] if level_labels else level.capitalize(),
+                              lambda s=seat, lv=level: self.set_seat(s, level=lv), size=15,
+                              selected=lambda s=seat, lv=level: (self.seats[s].is_computer
+                                                                and self.seats[s].level == lv),
+                              enabled=lambda s=seat: self.seats[s].is_computer,
+                              visible=visible, name=f"{tag} {level}"))
+            ui.add(Button((x0 + layout.mistakes_x, sy, layout.mistakes_width, 44),
+                          lambda s=seat: f"{round(self.seats[s].mistakes * 100)}% mistakes",
+                          lambda s=seat: self.next_mistakes(s), size=15,
+                          enabled=lambda s=seat: self.seats[s].is_computer, visible=visible,
+                          name=f"{tag} mistakes"))
+
+    def add_footer(self, message: str | Callable[[], str], size: int) -> None:
+        """A muted message above the Start and Cancel buttons at the panel's foot."""
+        x0, y0, w, h = self.panel
+        ui = self.ui
+        ui.add(Label((x0 + 24, y0 + h - 130, w - 48, 50), message, size=size, role="muted"))
+        ui.add(Button((x0 + w - 340, y0 + h - 64, 150, 46), "Start", self.start, name="Start"))
+        ui.add(Button((x0 + w - 176, y0 + h - 64, 150, 46), "Cancel", self.close,
+                      name="Cancel"))
+
+    # --- choices -------------------------------------------------------------------------
+    def set_seat(self, seat: int, **changes: Any) -> None:
+        """Change a seat's kind, level or mistake rate."""
+        self.seats[seat] = dataclasses.replace(self.seats[seat], **changes)
+
+    def next_mistakes(self, seat: int) -> None:
+        """Step a computer seat's mistake rate through 0, 10, 20, 30, 50 %."""
+        self.seats[seat] = self.seats[seat].next_mistakes()
+
+    def start(self) -> None:
+        """Begin the game of this set-up (each family's own)."""
+        raise NotImplementedError
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if self.ui.focused is None:
+                self.start()
+                return
+        super().handle_event(event)
