@@ -12,6 +12,7 @@ from typing import Any
 
 import pygame
 
+from engine.memory import release_free_memory
 from engine.scene import Scene
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
@@ -84,14 +85,23 @@ class App:
         scene.leave()
         if self.scenes:
             self.scenes[-1].resume()
-        self._dirty = True
+        self._left(scene)
         return scene
 
     def replace(self, scene: Scene) -> Scene:
         """Swap the top scene for ``scene``."""
         if self.scenes:
-            self.scenes.pop().leave()
+            old = self.scenes.pop()
+            old.leave()
+            self._left(old)
         return self.push(scene)
+
+    def _left(self, scene: Scene) -> None:
+        if not scene.overlay:
+            # Leaving a game frees its boards, tables and search memory; hand it back
+            # so a long session does not sit at the high-water mark of every game.
+            release_free_memory()
+        self._dirty = True
 
     def pop_to(self, scene_type: type) -> None:
         """Pop scenes until one of ``scene_type`` is on top (or the stack is empty)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pygame
 
 from engine.launcher import LauncherScene
@@ -151,12 +153,36 @@ def test_big_board_from_a_code_is_drawn_as_a_picture_and_clickable(app) -> None:
 
 
 def test_explorer_shows_the_nullity_chart(app) -> None:
+    from games.buttons import solver
+
     scene = open_board(app)
+    solver.clear_cache()  # the slow first visit
+    t0 = time.perf_counter()
     click_widget(app, "Which sizes?")
-    values = app.top.debug_state()["nullity"]
+    opening = time.perf_counter() - t0
+    explorer = app.top
+    assert explorer.busy_label() == "working out…" and explorer.is_active()
+    assert opening < 0.1, f"opening the explorer took {opening * 1000:.0f} ms on the frame loop"
+    run_until(app, lambda: not explorer.debug_state()["busy"])
+    values = explorer.debug_state()["nullity"]
+    assert list(values) == [str(n) for n in range(1, 65)]
+    assert all(values[str(n)] == solver.nullity(n) for n in range(1, 65))
     assert values["4"] == 0 and values["5"] > 0 and values["3"] > 0
     key(app, pygame.K_ESCAPE)
     assert app.top is scene
+
+
+def test_leaving_the_explorer_stops_its_work(app) -> None:
+    from games.buttons import solver
+
+    scene = open_board(app)
+    solver.clear_cache()
+    click_widget(app, "Which sizes?")
+    explorer = app.top
+    key(app, pygame.K_ESCAPE)
+    assert app.top is scene and not explorer.worker.busy
+    explorer.worker.join(5)
+    assert len(explorer.values) < 64, "the work went on after the explorer was closed"
 
 
 def test_statistics_screen_shows_puzzle_results(app) -> None:

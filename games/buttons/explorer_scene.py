@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from engine.ai.agent import Cancelled
+from engine.ai.runner import AIRunner
 from engine.board.draw import hatch
 from engine.scene import Scene
 from engine.widgets import Button, Label, draw_text_block
@@ -37,13 +40,42 @@ class ExplorerScene(Scene):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        from games.buttons.solver import nullity
-
-        self.values = {n: nullity(n) for n in SIZES}
+        # The 64 eliminations take a few hundred milliseconds the first time: they run
+        # off the frame loop and the bars appear as they are worked out.
+        self.values: dict[int, int] = {}
+        self.error: str | None = None
+        self.worker = AIRunner()
         self.ui.add(Button((16, 12, 110, 40), "← Back", app.pop, name="Back"))
         self.ui.add(Label((140, 12, 680, 40), "Which sizes are solvable?", size=26, bold=True,
                           role="accent"))
         self.ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))
+
+    def enter(self) -> None:
+        self.worker.submit(self._work_out)
+
+    def leave(self) -> None:
+        self.worker.cancel()
+
+    def _work_out(self, cancel: threading.Event) -> None:
+        from games.buttons.solver import nullity
+
+        for n in SIZES:
+            if cancel.is_set():
+                raise Cancelled
+            self.values[n] = nullity(n)
+
+    def update(self, dt: float) -> None:
+        result = self.worker.poll()
+        if result is not None and result.error is not None:
+            self.error = f"The chart could not be worked out: {result.error}"
+            self.app.notify(self.error)
+
+    def is_active(self) -> bool:
+        return self.worker.busy
+
+    def busy_label(self) -> str | None:
+        """"working out…" until every bar is known."""
+        return "working out…" if self.worker.busy else None
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -56,15 +88,23 @@ class ExplorerScene(Scene):
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         x, y, w, h = CHART
-        top = max(self.values.values()) or 1
+        values = dict(self.values)  # the worker may be adding to it
+        busy = self.busy_label()
+        if busy:
+            font = theme.font(16 * vp.scale, bold=True)
+            surface.blit(font.render(f"{busy} {len(values)} of {len(SIZES)} sizes", True,
+                                     p.accent), vp.point(x, y - 30))
+        top = max(values.values(), default=0) or 1
         bar_w = w / len(SIZES)
         small = theme.font(11 * vp.scale)
         base = y + h - 30
         usable = h - 70
         for i, n in enumerate(SIZES):
-            value = self.values[n]
+            value = values.get(n)
             bx = x + i * bar_w
-            if value == 0:
+            if value is None:
+                pass  # not worked out yet
+            elif value == 0:
                 rect = vp.rect(bx + 1, base - 6, bar_w - 2, 6)
                 pygame.draw.rect(surface, p.good, rect)
             else:
@@ -82,9 +122,11 @@ class ExplorerScene(Scene):
         surface.blit(font.render("board size n →   (bar height: null-space dimension; "
                                  "✓ stub: always solvable)", True, p.muted),
                      vp.point(x, y + h - 6))
-        bad = [n for n in SIZES if self.values[n]]
-        draw_text_block(surface, THEOREMS + "\n\nBad sizes up to 64: " + ", ".join(map(str, bad)),
-                        theme.font(14 * vp.scale), p.text, vp.rect(660, 90, 280, 560))
+        bad = [n for n in SIZES if values.get(n)]
+        known = "" if busy else "\n\nBad sizes up to 64: " + ", ".join(map(str, bad))
+        draw_text_block(surface, THEOREMS + known, theme.font(14 * vp.scale), p.text,
+                        vp.rect(660, 90, 280, 560))
 
     def debug_state(self) -> dict[str, Any]:
-        return {"scene": "ExplorerScene", "nullity": {str(n): v for n, v in self.values.items()}}
+        return {"scene": "ExplorerScene", "busy": self.worker.busy,
+                "nullity": {str(n): v for n, v in sorted(self.values.items())}}

@@ -279,6 +279,7 @@ def _signatures(system: _System, members: tuple[int, ...]) -> np.ndarray:
 
 
 _SYSTEMS: OrderedDict[int, _System] = OrderedDict()
+_NULLITIES: dict[int, int] = {}  # one small int per size ever asked about
 _SYSTEMS_LOCK = threading.Lock()
 
 
@@ -361,6 +362,7 @@ def clear_cache() -> None:
     """Forget every per-n system and signature table (for cold-start benchmarks)."""
     with _SYSTEMS_LOCK:
         _SYSTEMS.clear()
+        _NULLITIES.clear()
     with _SIGNATURES_LOCK:
         _SIGNATURES.clear()
 
@@ -409,9 +411,13 @@ def nullity(n: int) -> int:
 
     Zero exactly when the 2n×2n wrap-round system's determinant Δ is a unit (a
     gcd, milliseconds); otherwise the rank deficiency of its elimination (about
-    0.2 s for n = 1000 the first time). Cached per n.
+    0.2 s for n = 1000 the first time). Cached per n: the number outlives the
+    system, whose cache holds only a few sizes (the explorer asks for 64).
     """
-    return _system(n).nullity
+    value = _NULLITIES.get(n)
+    if value is None:
+        value = _NULLITIES[n] = _system(n).nullity
+    return value
 
 
 def null_space_basis(n: int) -> list[int]:

@@ -7,8 +7,11 @@
   --dump-state option that writes a file after the first frame;
 * peak resident memory while idle in the launcher and while a computer-vs-computer
   15×15 game runs (each in a fresh process, VmHWM from /proc);
-* the 99th percentile of frame-to-frame time in each game scene, idle and while
-  the computer thinks, over ``--seconds`` each, with the app's own frame loop.
+* per game scene, idle and while the computer thinks, over ``--seconds`` each with
+  the app's own frame loop: the 99th percentile of the *frame time* (the work of one
+  frame: events, update, draw and flip; the 60 fps budget is 16.7 ms) and of the
+  frame-to-frame interval; the reference is a bare pygame loop (fill, flip,
+  ``Clock.tick(60)``) measured in the same run, and the ratio compares intervals.
 
 Not part of the test suite (it takes minutes); prints Markdown tables.
 """
@@ -77,14 +80,15 @@ def child(mode: str, seconds: float) -> None:
 
             hard = Seat("computer", "hard")
             scene = app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), (hard, hard), seed=1))
-        frames: list[tuple[float, bool]] = []
+        frames: list[tuple[float, float, bool]] = []
         real_step = app.step
         end = time.monotonic() + seconds
 
         def step(events=None, dt=1 / 60):
             busy = scene is not None and getattr(scene, "busy_label", lambda: None)() is not None
-            frames.append((time.perf_counter(), busy))
+            t0 = time.perf_counter()
             real_step(events, dt)
+            frames.append((t0, time.perf_counter(), busy))
             if time.monotonic() > end:
                 app.running = False
 
@@ -93,13 +97,43 @@ def child(mode: str, seconds: float) -> None:
         app.top.is_active = lambda: True  # type: ignore[method-assign]
         app.run()
         stats.close()
+    _report(frames)
+
+
+def reference(seconds: float) -> None:
+    """The bare pygame loop the frame figures are compared with: fill, flip, tick(60)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    pygame.display.init()
+    screen = pygame.display.set_mode((960, 720), pygame.RESIZABLE)
+    clock = pygame.time.Clock()
+    frames: list[tuple[float, float, bool]] = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        t0 = time.perf_counter()
+        pygame.event.get()
+        screen.fill((30, 30, 40))
+        pygame.display.flip()
+        frames.append((t0, time.perf_counter(), False))
+        clock.tick(60)
+    _report(frames)
+
+
+def _report(frames: list[tuple[float, float, bool]]) -> None:
+    """Print peak memory, frame times and intervals (idle / busy) as one JSON line."""
     hwm = 0
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             hwm = int(line.split()[1]) // 1024
-    idle = [b - a for (a, busy_a), (b, _) in zip(frames, frames[1:], strict=False) if not busy_a]
-    busy = [b - a for (a, busy_a), (b, _) in zip(frames, frames[1:], strict=False) if busy_a]
-    print(json.dumps({"peak_mb": hwm, "idle": idle, "busy": busy}))
+    pairs = list(zip(frames, frames[1:], strict=False))
+    print(json.dumps({
+        "peak_mb": hwm,
+        "idle_work": [t1 - t0 for t0, t1, busy in frames if not busy],
+        "busy_work": [t1 - t0 for t0, t1, busy in frames if busy],
+        "idle": [b[0] - a[0] for a, b in pairs if not a[2]],
+        "busy": [b[0] - a[0] for a, b in pairs if a[2]],
+    }))
 
 
 def _open_scene(app, name: str, seat_class):
@@ -130,12 +164,24 @@ def measure(mode: str, seconds: float) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def p99(values: list[float]) -> str:
-    """99th percentile in ms, or a dash."""
+def p99_ms(values: list[float]) -> float | None:
+    """99th percentile in ms (None without values)."""
     if not values:
-        return "—"
+        return None
     ordered = sorted(values)
-    return f"{ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000:.1f}"
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
+
+
+def p99(values: list[float]) -> str:
+    """99th percentile in ms as text, or a dash."""
+    value = p99_ms(values)
+    return "—" if value is None else f"{value:.1f}"
+
+
+def ratio(values: list[float], reference_ms: float) -> str:
+    """Our p99 over the reference's, as text."""
+    value = p99_ms(values)
+    return "—" if value is None else f"{value / reference_ms:.2f}"
 
 
 def main() -> int:
@@ -161,16 +207,28 @@ def main() -> int:
     print("| measure | value | aim |\n| --- | --- | --- |")
     for row in rows:
         print(f"| {row[0]} | {row[1]} | {row[2]} |")
-    print("\n| scene | p99 frame interval idle (ms) | p99 while the computer thinks (ms) |")
-    print("| --- | --- | --- |")
+    bare = measure("reference", args.seconds)
+    bare_interval = p99_ms(bare["idle"]) or 1000 / 60
+    print("\nFrame time = the work of one frame (budget 16.7 ms at 60 fps); interval = "
+          "start to start; ratio = our p99 interval / the bare loop's.\n")
+    print("| scene | p99 frame time idle (ms) | p99 frame time, computer thinking (ms) "
+          "| p99 interval idle (ms) | p99 interval thinking (ms) | ratio idle | ratio thinking |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print(f"| bare pygame loop (reference) | {p99(bare['idle_work'])} | — "
+          f"| {p99(bare['idle'])} | — | 1.00 | — |", flush=True)
     for name in ("tictactoe", "king", "nim", "graph", "buttons"):
         result = measure(f"scene:{name}", args.seconds)
-        print(f"| {name} | {p99(result['idle'])} | {p99(result['busy'])} |", flush=True)
+        print(f"| {name} | {p99(result['idle_work'])} | {p99(result['busy_work'])} "
+              f"| {p99(result['idle'])} | {p99(result['busy'])} "
+              f"| {ratio(result['idle'], bare_interval)} "
+              f"| {ratio(result['busy'], bare_interval)} |", flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 4 and sys.argv[1] == CHILD:
+    if len(sys.argv) >= 4 and sys.argv[1] == CHILD and sys.argv[2] == "reference":
+        reference(float(sys.argv[3]))
+    elif len(sys.argv) >= 4 and sys.argv[1] == CHILD:
         child(sys.argv[2], float(sys.argv[3]))
     else:
         sys.exit(main())
