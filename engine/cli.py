@@ -3,6 +3,11 @@
 Subcommands are laid out so later families add theirs beside ``play``
 (``solve``, ``grundy``, ``analyze``). Bad options get argparse's usage message
 on stderr and exit code 2, never a traceback.
+
+``main(family=ID)`` is the entry point of a one-family executable
+(``arcade-tictactoe``, built by ``build/build.py --family``): the same global
+options, that family's own commands and no ``play``; it opens the family's game
+directly, and ``--smoke`` opens only that family's games.
 """
 
 from __future__ import annotations
@@ -14,9 +19,12 @@ import tempfile
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import __version__
+
+if TYPE_CHECKING:
+    from engine.registry import GameFamily
 
 PROG = "arcade"
 
@@ -26,7 +34,9 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\nTry '{PROG} --help' for more.\n")
+        # A subcommand's prog is "arcade play"; point at the program's own --help.
+        program = self.prog.split()[0]
+        self.exit(2, f"{self.prog}: error: {message}\nTry '{program} --help' for more.\n")
 
 
 def _window_size(text: str) -> tuple[int, int]:
@@ -66,41 +76,75 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def build_parser() -> ArgumentParser:
-    """The argument parser (exposed for tests and for later subcommands)."""
+def build_parser(family: GameFamily | None = None) -> ArgumentParser:
+    """The argument parser (exposed for tests and for later subcommands).
+
+    With ``family``, the parser of that family's own executable: the same global
+    options, only that family's commands, and no ``play`` (the game opens anyway).
+    """
     from engine.registry import FAMILIES
 
-    parser = ArgumentParser(
-        prog=PROG,
-        description="Arcade of Strategy: tic-tac-toe, Grundy games and Button Madness.",
-        epilog="With no command the launcher opens. Settings and statistics live in your "
-               "per-user folders unless --profile (or ARCADE_PROFILE) names another.",
-    )
-    parser.add_argument("--version", action="version", version=f"Arcade of Strategy {__version__}")
+    families = FAMILIES if family is None else (family,)
+    if family is None:
+        parser = ArgumentParser(
+            prog=PROG,
+            description="Arcade of Strategy: tic-tac-toe, Grundy games and Button Madness.",
+            epilog="With no command the launcher opens. Settings and statistics live in your "
+                   "per-user folders unless --profile (or ARCADE_PROFILE) names another.",
+        )
+        version = f"Arcade of Strategy {__version__}"
+        smoke_help = "open every game headlessly, draw a few frames, exit 0 if all is well"
+    else:
+        parser = ArgumentParser(
+            prog=f"{PROG}-{family.id}",
+            description=f"{family.title}, from Arcade of Strategy. {family.description}",
+            epilog=f"With no command {family.title} opens; Esc or Back leads to its home "
+                   "screen (statistics, palette, Quit). Settings and statistics are shared "
+                   "with the full Arcade of Strategy: they live in your per-user folders "
+                   "unless --profile (or ARCADE_PROFILE) names another.",
+        )
+        version = f"Arcade of Strategy {__version__} ({family.title})"
+        smoke_help = (f"open every {family.title} game headlessly, draw a few frames, "
+                      "exit 0 if all is well")
+    parser.add_argument("--version", action="version", version=version)
     parser.add_argument("--profile", metavar="DIR",
                         help="keep settings and statistics in DIR (env: ARCADE_PROFILE)")
-    parser.add_argument("--smoke", action="store_true",
-                        help="open every game headlessly, draw a few frames, exit 0 if all is well")
+    parser.add_argument("--smoke", action="store_true", help=smoke_help)
     parser.add_argument("--window", metavar="WxH", type=_window_size,
                         help="window size for this run, e.g. 1280x960")
     # Test-only: write the scene stack's state as JSON after every frame.
     parser.add_argument("--dump-state", metavar="FILE", type=Path, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    play = sub.add_parser("play", help="open one game directly",
-                          description="Open one game directly, skipping the launcher.")
-    names = [f.id for f in FAMILIES] + [a for f in FAMILIES for a in f.aliases]
-    play.add_argument("game", metavar="GAME", choices=names,
-                      help="one of: " + ", ".join(f.id for f in FAMILIES))
-    solve = sub.add_parser("solve", help="solve a game or puzzle and print the answer",
-                           description="Solve a game or puzzle and print the answer.")
-    analyze = sub.add_parser("analyze", help="print facts about a game's sizes",
-                             description="Print facts about a game's board sizes.")
-    groups = {"solve": solve.add_subparsers(dest="puzzle", metavar="WHAT", required=True),
-              "analyze": analyze.add_subparsers(dest="analysis", metavar="WHAT",
-                                                required=True)}
-    for family in FAMILIES:
-        family.add_cli(sub, groups)  # each family adds its own commands
+    if family is None:
+        play = sub.add_parser("play", help="open one game directly",
+                              description="Open one game directly, skipping the launcher.")
+        names = [f.id for f in FAMILIES] + [a for f in FAMILIES for a in f.aliases]
+        play.add_argument("game", metavar="GAME", choices=names,
+                          help="one of: " + ", ".join(f.id for f in FAMILIES))
+    groups = {}
+    # Shared groups only where a family fills them: an empty "solve" would be a dead end.
+    wanted = _shared_groups(families)
+    if "solve" in wanted:
+        solve = sub.add_parser("solve", help="solve a game or puzzle and print the answer",
+                               description="Solve a game or puzzle and print the answer.")
+        groups["solve"] = solve.add_subparsers(dest="puzzle", metavar="WHAT", required=True)
+    if "analyze" in wanted:
+        analyze = sub.add_parser("analyze", help="print facts about a game's sizes",
+                                 description="Print facts about a game's board sizes.")
+        groups["analyze"] = analyze.add_subparsers(dest="analysis", metavar="WHAT",
+                                                   required=True)
+    for each in families:
+        each.add_cli(sub, groups)  # each family adds its own commands
     return parser
+
+
+def _shared_groups(families: Sequence[GameFamily]) -> set[str]:
+    """Which of the shared command groups (``solve``, ``analyze``) ``families`` add to."""
+    import importlib
+
+    modules = [importlib.import_module(f.cli) for f in families if f.cli is not None]
+    return {group for group in ("solve", "analyze")
+            if any(hasattr(module, f"add_{group}_parsers") for module in modules)}
 
 
 def _open_stores(profile: str | None) -> tuple[object, object, list[str]]:
@@ -116,47 +160,63 @@ def _open_stores(profile: str | None) -> tuple[object, object, list[str]]:
     return settings, stats, notices
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Parse arguments and run; returns the process exit code."""
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, family: str | None = None) -> int:
+    """Parse arguments and run; returns the process exit code.
+
+    ``family`` (an id or alias from the registry) makes this the entry point of
+    that family's own executable; None is the whole arcade.
+    """
+    from engine.registry import find_family
+
+    only = None if family is None else find_family(family)
+    parser = build_parser(only)
     args = parser.parse_args(argv)
     if args.command == "play":
-        from engine.registry import find_family
-
-        family = find_family(args.game)
-        if not family.available:
-            parser.error(f"{family.title} is coming soon and cannot be played yet")
+        chosen = find_family(args.game)
+        if not chosen.available:
+            parser.error(f"{chosen.title} is coming soon and cannot be played yet")
     if getattr(args, "handler", None) is not None:
         return int(args.handler(parser, args))
     if args.smoke:
-        return run_smoke(args.profile)
-    return run_app(args)
+        return run_smoke(args.profile, None if only is None else (only,))
+    return run_app(args, only)
 
 
-def run_app(args: argparse.Namespace) -> int:
-    """Open the window with the launcher (or the game named by ``play``)."""
+def run_app(args: argparse.Namespace, family: GameFamily | None = None) -> int:
+    """Open the window with the launcher (or the game named by ``play``).
+
+    With ``family`` (a one-family executable) the launcher shows only that family
+    and its game opens on top: Esc or Back leads to that small launcher, which
+    keeps statistics, palette, help and Quit within reach.
+    """
     settings, stats, notices = _open_stores(args.profile)
-    from engine.app import App
+    import pygame
+
+    from engine.app import TITLE, App
     from engine.launcher import LauncherScene
     from engine.registry import find_family
 
     app = App(settings, stats, notices, window_size=args.window,  # type: ignore[arg-type]
               dump_state=args.dump_state)
-    app.push(LauncherScene(app))
-    if args.command == "play":
-        app.push(find_family(args.game).scene_class()(app))
+    if family is not None:
+        pygame.display.set_caption(f"{family.title} · {TITLE}")
+        app.push(LauncherScene(app, (family,)))
+        app.push(family.scene_class()(app))
+    else:
+        app.push(LauncherScene(app))
+        if args.command == "play":
+            app.push(find_family(args.game).scene_class()(app))
     try:
         app.run()
     finally:
         stats.close()  # type: ignore[attr-defined]
-        import pygame
-
         pygame.quit()
     return 0
 
 
-def run_smoke(profile: str | None) -> int:
-    """Open every available game headlessly and draw frames; 0 when all went well."""
+def run_smoke(profile: str | None, families: Sequence[GameFamily] | None = None) -> int:
+    """Open every available game (of ``families``, default all) headlessly and draw
+    frames; 0 when all went well."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     with tempfile.TemporaryDirectory(prefix="arcade-smoke-") as tmp:
@@ -165,7 +225,7 @@ def run_smoke(profile: str | None) -> int:
         try:
             from engine.smoke import smoke_all
 
-            opened = smoke_all(settings, stats, notices)
+            opened = smoke_all(settings, stats, notices, families=families)
         except Exception as exc:
             traceback.print_exc()
             print(f"smoke: FAILED: {exc}", file=sys.stderr)

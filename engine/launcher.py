@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from engine.app import App
 
 TILE_W, TILE_H, TILE_GAP, TILE_Y = 280.0, 420.0, 30.0, 130.0
+# The button row is at least as wide as three tiles, so it fits under a single tile too.
+BUTTON_ROW_W = 3 * TILE_W + 2 * TILE_GAP
 
 
 class LauncherTile(Button):
@@ -72,22 +74,33 @@ class LauncherScene(Scene):
         "Closing the window quits from any screen."
     )
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, families: Sequence[GameFamily] | None = None) -> None:
+        """Tiles for ``families`` (default: every family in the registry).
+
+        A one-family executable passes just its family: the player still gets its
+        tile, statistics, palette, help and Quit, but no other game.
+        """
         super().__init__(app)
-        n = len(FAMILIES)
+        self.families = tuple(FAMILIES if families is None else families)
+        title = "Arcade of Strategy"
+        subtitle = "Games of strategy, with AIs that explain themselves"
+        if families is not None and len(self.families) == 1:
+            title, subtitle = self.families[0].title, "from Arcade of Strategy"
+        n = len(self.families)
         x0 = (960 - (n * TILE_W + (n - 1) * TILE_GAP)) / 2
-        self.ui.add(Label((0, 36, 960, 50), "Arcade of Strategy", size=40, bold=True,
-                          align="center", role="accent"))
-        self.ui.add(Label((0, 84, 960, 30), "Games of strategy, with AIs that explain themselves",
-                          size=17, align="center", role="muted"))
-        for i, family in enumerate(FAMILIES):
+        self.ui.add(Label((0, 36, 960, 50), title, size=40, bold=True, align="center",
+                          role="accent"))
+        self.ui.add(Label((0, 84, 960, 30), subtitle, size=17, align="center", role="muted"))
+        for i, family in enumerate(self.families):
             rect = (x0 + i * (TILE_W + TILE_GAP), TILE_Y, TILE_W, TILE_H)
             self.ui.add(LauncherTile(rect, family, lambda f=family: self.open_family(f)))
         y = 600
-        self.ui.add(Button((x0, y, 200, 48), "Statistics", self.open_stats, name="Statistics"))
-        self.ui.add(Button((x0 + 220, y, 270, 48), self._palette_label, self.cycle_palette,
+        row_w = max(n * TILE_W + (n - 1) * TILE_GAP, BUTTON_ROW_W)
+        left = (960 - row_w) / 2
+        self.ui.add(Button((left, y, 200, 48), "Statistics", self.open_stats, name="Statistics"))
+        self.ui.add(Button((left + 220, y, 270, 48), self._palette_label, self.cycle_palette,
                            name="Palette"))
-        right = x0 + n * TILE_W + (n - 1) * TILE_GAP
+        right = left + row_w
         self.ui.add(Button((right - 200, y, 60, 48), "?", app.help, name="?"))
         self.ui.add(Button((right - 120, y, 120, 48), "Quit", app.quit, name="Quit"))
         self.ui.add(Label((0, 670, 960, 30), "F1 help · Tab to move between buttons · "
@@ -116,4 +129,4 @@ class LauncherScene(Scene):
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "LauncherScene", "palette": self.app.theme.palette.name,
-                "tiles": [{"id": f.id, "available": f.available} for f in FAMILIES]}
+                "tiles": [{"id": f.id, "available": f.available} for f in self.families]}

@@ -64,6 +64,16 @@ class GameFamily:
         """``draw(surface, rect, palette)`` for the launcher tile's picture."""
         return _load(self.preview)
 
+    def modules(self) -> tuple[str, ...]:
+        """The modules this entry imports by name (scene, preview, CLI, smoke), in order.
+
+        The build's import scan cannot see these string imports, so a one-family
+        executable lists them (and their packages) as hidden imports.
+        """
+        paths = (self.scene, self.preview, self.cli, self.smoke)
+        names = [path.partition(":")[0] for path in paths if path is not None]
+        return tuple(dict.fromkeys(names))
+
 
 FAMILIES: tuple[GameFamily, ...] = (
     GameFamily(

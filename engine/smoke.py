@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
+if TYPE_CHECKING:
+    from engine.registry import GameFamily
 
-def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5) -> list[str]:
+
+def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
+              families: Sequence[GameFamily] | None = None) -> list[str]:
     """Open the launcher, every available game, help and statistics; return what opened.
 
+    ``families`` limits the run to those families (a one-family executable opens
+    only its own games, which its bundle may be all it holds); default: all.
     Raises on the first failure (the caller reports it and exits non-zero).
     """
     from engine.app import App
@@ -21,10 +28,10 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5) ->
     app = App(settings, stats, notices, window_size=(960, 720))
     opened: list[str] = []
     try:
-        launcher = app.push(LauncherScene(app))
+        launcher = app.push(LauncherScene(app, families))
         _frames(app, frames)
         opened.append("launcher")
-        for family in FAMILIES:
+        for family in FAMILIES if families is None else families:
             if not family.available:
                 continue
             scene = app.push(family.scene_class()(app))

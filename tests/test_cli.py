@@ -98,6 +98,52 @@ def test_play_opens_the_game_directly(profile: Path, monkeypatch) -> None:
     assert seen == [["LauncherScene", "TicTacToeScene"]]
 
 
+@pytest.mark.parametrize("family,scene", [("tictactoe", "TicTacToeScene"),
+                                          ("button-madness", "ButtonMadnessScene")])
+def test_family_entry_opens_its_game_and_back_leads_to_its_own_launcher(
+        profile: Path, monkeypatch, family, scene) -> None:
+    """A one-family executable (``main(family=…)``) starts in its game; Esc leads to a
+    launcher with only that family's tile (statistics, palette and Quit stay reachable)."""
+    import pygame
+
+    from engine import cli
+    from engine.app import App
+
+    seen: list[object] = []
+
+    def play_then_escape(self: App, max_frames: int | None = None) -> None:
+        self.step([])
+        seen.append([type(s).__name__ for s in self.scenes])
+        self.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0,
+                                      unicode="\x1b", scancode=0)])
+        seen.append([type(s).__name__ for s in self.scenes])
+        seen.append(self.top.debug_state()["tiles"])
+        self.quit()
+
+    monkeypatch.setattr(App, "run", play_then_escape)
+    assert cli.main(["--profile", str(profile)], family=family) == 0
+    assert seen == [["LauncherScene", scene], ["LauncherScene"],
+                    [{"id": family, "available": True}]]
+
+
+def test_family_command_line_has_its_own_commands_only() -> None:
+    from engine.cli import build_parser
+    from engine.registry import find_family
+
+    def commands(parser) -> set[str]:
+        sub = next(a for a in parser._actions if a.dest == "command")  # argparse internals
+        return set(sub.choices)
+
+    assert commands(build_parser()) == {"play", "solve", "analyze", "grundy"}
+    assert commands(build_parser(find_family("ttt"))) == {"solve"}
+    assert commands(build_parser(find_family("grundy"))) == {"grundy"}
+    assert commands(build_parser(find_family("buttons"))) == {"solve", "analyze"}
+    parser = build_parser(find_family("grundy"))
+    assert parser.prog == "arcade-grundy"
+    args = parser.parse_args(["--profile", "p", "--window", "800x600", "--smoke"])
+    assert (args.profile, args.window, args.smoke) == ("p", (800, 600), True)
+
+
 @pytest.mark.parametrize("rows,cols,k,answer", [
     (3, 3, 3, "draw"), (4, 3, 3, "first player wins"), (3, 4, 3, "first player wins"),
     (4, 4, 3, "first player wins"), (4, 4, 4, "draw"), (2, 2, 2, "first player wins"),
