@@ -194,7 +194,7 @@ def run_app(args: argparse.Namespace, family: GameFamily | None = None) -> int:
 
     from engine.app import TITLE, App
     from engine.launcher import LauncherScene
-    from engine.registry import find_family
+    from engine.registry import FAMILIES, find_family, prefetch
 
     app = App(settings, stats, notices, window_size=args.window,  # type: ignore[arg-type]
               dump_state=args.dump_state)
@@ -206,6 +206,8 @@ def run_app(args: argparse.Namespace, family: GameFamily | None = None) -> int:
         app.push(LauncherScene(app))
         if args.command == "play":
             app.push(find_family(args.game).scene_class()(app))
+    # Once the first frame is drawn, the games' modules load in the background.
+    prefetch((family,) if family is not None else FAMILIES, lambda: app.frames > 0)
     try:
         app.run()
     finally:

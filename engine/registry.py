@@ -7,6 +7,9 @@ game's code only when that game is opened or drawn.
 from __future__ import annotations
 
 import importlib
+import threading
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,3 +121,28 @@ def find_family(name: str) -> GameFamily:
         if key == family.id or key in family.aliases:
             return family
     raise KeyError(f"unknown game {name!r}; choose one of: {', '.join(f.id for f in FAMILIES)}")
+
+
+def prefetch(families: Sequence[GameFamily], ready: Callable[[], bool],
+             poll_seconds: float = 0.02) -> threading.Thread:
+    """Import the families' modules in a background thread once ``ready()`` holds.
+
+    Opening a game imports its code (and numpy) on the first click: a third of a
+    second with the window frozen. Done here after the launcher's first frame, that
+    wait is gone before the player picks a game. A module that fails to import is
+    left alone: the click imports it again and reports the error where it is seen.
+    """
+
+    def work() -> None:
+        while not ready():
+            time.sleep(poll_seconds)
+        for family in families:
+            for name in family.modules():
+                try:
+                    importlib.import_module(name)
+                except Exception:  # noqa: BLE001 - reported when the game is opened
+                    continue
+
+    thread = threading.Thread(target=work, name="prefetch-games", daemon=True)
+    thread.start()
+    return thread
