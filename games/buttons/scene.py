@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pygame
 
+from engine.ai.agent import Cancelled
 from engine.ai.runner import AIRunner
 from engine.board.draw import draw_cell_text, outline_cell
 from engine.board.geometry import BoardGeometry
@@ -17,7 +21,14 @@ from engine.game_scene import GameScene
 from engine.history import History
 from engine.overlays import Overlay, TextEntryDialog
 from engine.widgets import Button, Label
-from games.buttons.board import Board, CodeError, format_code, generate, parse_code
+from games.buttons.board import (
+    Board,
+    CodeError,
+    bits_to_grid,
+    format_code,
+    generate,
+    parse_code,
+)
 
 if TYPE_CHECKING:
     from engine.app import App
@@ -29,6 +40,20 @@ MIN_N, MAX_MENU_N = 2, 20
 # would otherwise be a million rectangles a frame.
 VECTOR_LIMIT = 40
 FLASH_SECONDS = 0.18
+# The side panel shows at most this many lines of the board code.
+CODE_LINES = 7
+# format_code converts an n²-bit number to decimal: about 1.6 ms at 200×200, 5 ms at
+# 300×300 and 100 ms at 1000×1000. Up to this side it is done on the frame loop (once per
+# board, then cached); bigger boards have their code worked out on a background thread.
+CODE_INLINE_MAX_N = 200
+# Codes remembered per scene (a 1000×1000 code is 301 KB): enough for undo/redo back and
+# forth over a few boards without converting them again.
+CODE_CACHE_SIZE = 8
+# Solution presses are turned into a set (and a grid) this many at a time (see _prepare_marks).
+_MARK_SLICE = 4096
+# debug_state lists at most this many marks (there are up to 500,000), and their count.
+STATE_MARKS = 1000
+WORKING_OUT_CODE = "working out the code…"
 
 HELP = """Every button is red or green. Pressing a button flips it and its four neighbours
 (left, right, up, down). The board is a torus: a neighbour past an edge is the button on the
@@ -57,6 +82,61 @@ class Entry:
     start: bool = False
 
 
+def wrap_code(code: str, font: pygame.font.Font, width: int,
+              max_lines: int = CODE_LINES) -> list[str]:
+    """Break ``code`` (which has no spaces) into lines at most ``width`` pixels wide.
+
+    At most ``max_lines`` lines; if the code goes on, the last line's final character
+    becomes "…". Each line is the longest prefix of the rest that fits (at least one
+    character). A line cannot hold more than ``width // narrowest glyph`` characters, so
+    only that many candidates are tried, by binary search: the cost depends on the
+    panel, not on the code's length (a 1000×1000 code has 301,040 characters).
+    """
+    if not code:
+        return []
+    # Only the first max_lines · most characters can be looked at, so the narrowest glyph
+    # is needed among those alone (a set of all 301,040 characters took 4 ms): widen the
+    # prefix until it covers the lines its own narrowest glyph allows.
+    seen = 0
+    most = 64
+    while seen < min(len(code), max_lines * most):
+        seen = min(len(code), max(2 * seen, max_lines * most))
+        narrowest = min(font.size(ch)[0] for ch in set(code[:seen]))
+        # A few characters of slack in case kerning pulls glyph pairs together.
+        most = width // narrowest + 4 if narrowest > 0 else len(code)
+    lines: list[str] = []
+    start = 0
+    while start < len(code) and len(lines) < max_lines:
+        low, high = 1, min(most, len(code) - start)
+        # Invariant: the prefix of ``low`` characters is taken (it fits, or it is the one
+        # character a line always gets); prefixes longer than ``high`` do not fit.
+        while low < high:
+            mid = (low + high + 1) // 2
+            if font.size(code[start:start + mid])[0] <= width:
+                low = mid
+            else:
+                high = mid - 1
+        lines.append(code[start:start + low])
+        start += low
+    if start < len(code):
+        lines[-1] = lines[-1][:-1] + "…"
+    return lines
+
+
+def canonical_code(text: str, board: Board) -> str:
+    """The code :func:`format_code` gives ``board``, read off the text it was parsed from.
+
+    ``text`` must be a valid code of ``board`` (``parse_code(text) == board``). The
+    canonical form only drops whitespace and leading zeros and spells the size ``NxN``
+    (no size for 4×4), so a big entered board shows its code without the decimal
+    conversion.
+    """
+    code = text.strip()
+    number = code.split(":", 1)[1] if ":" in code else code
+    number = number.lstrip("0") or "0"
+    return number if board.n == 4 else f"{board.n}x{board.n}:{number}"
+
+
 class ButtonMadnessScene(GameScene):
     """The puzzle: board, code, generate/enter/restart, solution marks, hints, win screen."""
 
@@ -77,6 +157,8 @@ class ButtonMadnessScene(GameScene):
         self.origin = board
         self.solver = AIRunner()
         self.marks: set[tuple[int, int]] | None = None  # Show solution, for the shown board
+        self._mark_order: tuple[tuple[int, int], ...] = ()  # the marks, row-major
+        self._marks_grid: np.ndarray | None = None  # the marks as an n×n grid, big boards
         self.show_solution = False
         self.hinted: set[tuple[int, int]] = set()
         self._want_hint = False  # a hint asked for before the solution arrived
@@ -89,6 +171,17 @@ class ButtonMadnessScene(GameScene):
         self.finished: set[int] = set()
         self.flash: dict[tuple[int, int], float] = {}
         self.pointer = GridPointer()
+        # The board code, worked out off the frame loop for big boards (see code_text).
+        self.code_worker = AIRunner()
+        self._codes: list[tuple[Board, str]] = []  # most recently used last
+        self._code_failed: Board | None = None
+        self._copy_pending: Board | None = None  # Copy pressed before its code was ready
+        self._parsed: tuple[str, Board] | None = None  # the code dialog's last valid text
+        # Per-frame drawing caches: wrapped code lines, best result, big-board picture.
+        self._wrapped: tuple[tuple[str, int, int, Any], list[pygame.Surface]] | None = None
+        self._best: tuple[str, tuple[int, float] | None] | None = None
+        self._picture: tuple[Board, Any, pygame.Surface] | None = None
+        self._marks_picture: tuple[Any, pygame.Surface] | None = None
         ui = self.ui
         ui.add(Button((16, 76, 92, 34), "Copy", self.copy_code, size=15, name="Copy"))
         ui.add(Button((112, 76, 92, 34), "Enter code", self.enter_code, size=14,
@@ -151,9 +244,15 @@ class ButtonMadnessScene(GameScene):
     def _changed(self) -> None:
         self.flash = {}
         self.marks = None
+        self._mark_order = ()
+        self._marks_grid = None
         self._asked = None
         self.solver.cancel()
         self.unsolvable = False
+        if self._copy_pending is not None and self._copy_pending != self.board:
+            self._copy_pending = None
+            self.app.notify("The board changed before its code was worked out, so nothing "
+                            "was copied: press Copy again.")
         # A new size (Generate, +/-, a code, undo across sizes) may leave the hovered or
         # keyboard cell outside the board: forget it rather than draw or press it.
         n = self.board.n
@@ -225,8 +324,24 @@ class ButtonMadnessScene(GameScene):
         self.generate_new()
 
     def copy_code(self) -> None:
-        """Put the board's code on the clipboard (or say where to read it)."""
-        code = format_code(self.board)
+        """Put the board's code on the clipboard (or say where to read it).
+
+        While a big board's code is still being worked out, says so and copies it as soon
+        as it is ready (unless the board changes first).
+        """
+        code = self.code_text()
+        if code is None:
+            board = self.board
+            if board == self._code_failed:
+                self.app.notify("This board's code could not be worked out.")
+                return
+            self._copy_pending = board
+            self.app.notify(f"The code of this {board.n}×{board.n} board is still being "
+                            "worked out; it will be copied as soon as it is ready.")
+            return
+        self._put_on_clipboard(code)
+
+    def _put_on_clipboard(self, code: str) -> None:
         try:
             pygame.scrap.put_text(code)  # pygame-ce's SDL2 clipboard: no init needed
         except (pygame.error, AttributeError, NotImplementedError):
@@ -240,7 +355,8 @@ class ButtonMadnessScene(GameScene):
 
         def validate(text: str) -> str | None:
             try:
-                parse_code(text)
+                # Kept for load_code: reading a 1000×1000 code takes ~0.1 s, once is enough.
+                self._parsed = (text, parse_code(text))
             except CodeError as exc:
                 return str(exc)
             return None
@@ -250,7 +366,12 @@ class ButtonMadnessScene(GameScene):
 
     def load_code(self, text: str) -> None:
         """Load the board of a (valid) code as a new attempt."""
-        self._start(parse_code(text))
+        parsed, self._parsed = self._parsed, None
+        board = parsed[1] if parsed is not None and parsed[0] == text else parse_code(text)
+        if board.n > CODE_INLINE_MAX_N:
+            # The entered text already is the code, up to spelling: no conversion needed.
+            self._remember_code(board, canonical_code(text, board))
+        self._start(board)
 
     def toggle_solution(self) -> None:
         """Mark (or unmark) every button that must be pressed."""
@@ -264,9 +385,15 @@ class ButtonMadnessScene(GameScene):
         if self.marks is None:
             self._want_hint = True
             return
-        remaining = sorted(self.marks - self.hinted)
-        if remaining:
-            self.hinted.add(remaining[0])
+        self._add_hint()
+
+    def _add_hint(self) -> None:
+        """Hint the first solution button (row-major) not hinted yet, if any is left."""
+        # The solver lists presses row-major; walking them skips only the few hinted ones,
+        # where sorting the marks took ~0.3 s on a 1000×1000 board.
+        cell = next((cell for cell in self._mark_order if cell not in self.hinted), None)
+        if cell is not None:
+            self.hinted.add(cell)
 
     def open_explorer(self) -> None:
         """The chart of which sizes have unsolvable boards."""
@@ -284,14 +411,66 @@ class ButtonMadnessScene(GameScene):
         best_before = self.app.stats.best_puzzle(GAME_ID, f"{n}x{n}")
         warning = self.app.stats.record_puzzle(GAME_ID, f"{n}x{n}", self.presses(), seconds,
                                                self.helped)
+        self._best = None  # the side panel reads the best result again
         if warning:
             self.app.notify(warning)
         self.app.push(WinOverlay(self.app, self, self.presses(), seconds, self.helped,
                                  best_before))
 
+    # --- the board code ----------------------------------------------------------------------
+    def code_text(self) -> str | None:
+        """The shown board's code, or None while it is being worked out (or failed).
+
+        Boards are immutable (a press makes a new one), so a code is cached per board.
+        Small boards are converted here on first use; bigger ones (side above
+        :data:`CODE_INLINE_MAX_N`) by :attr:`code_worker`, started from :meth:`update`.
+        """
+        board = self.board
+        for i, (known, code) in enumerate(self._codes):
+            if known is board or known == board:
+                if i != len(self._codes) - 1:
+                    self._codes.append(self._codes.pop(i))
+                return code
+        if board.n > CODE_INLINE_MAX_N:
+            return None
+        code = format_code(board)
+        self._remember_code(board, code)
+        return code
+
+    def code_pending(self) -> bool:
+        """Whether the shown board's code is still being worked out off the frame loop."""
+        return self.board != self._code_failed and self.code_text() is None
+
+    def _remember_code(self, board: Board, code: str) -> None:
+        self._codes = [(b, c) for b, c in self._codes if b != board][-(CODE_CACHE_SIZE - 1):]
+        self._codes.append((board, code))
+
+    def _update_code(self) -> None:
+        """Collect a finished code and start the next one; one conversion at a time."""
+        if self.code_worker.busy:
+            result = self.code_worker.poll()
+            if result is None:
+                return  # still converting (perhaps an older board: its result is dropped)
+            if result.error is not None:
+                self._code_failed = result.tag
+                self.app.notify(f"The board code could not be worked out: {result.error}")
+            elif result.tag == self.board:
+                self._remember_code(result.tag, result.move)
+            # Otherwise the board changed meanwhile: the stale code is dropped.
+            if self._copy_pending is not None and result.tag == self._copy_pending:
+                self._copy_pending = None
+                if result.error is None:
+                    self._put_on_clipboard(result.move)
+        # A stale conversion is not cancelled when the board changes but left to finish
+        # (it cannot stop midway): starting another beside it would only slow both.
+        if self.code_pending() and not self.code_worker.busy:
+            board = self.board
+            self.code_worker.submit(lambda _cancel: format_code(board), tag=board)
+
     # --- solving off the frame loop -------------------------------------------------------------
     def update(self, dt: float) -> None:
         super().update(dt)
+        self._update_code()
         for cell in list(self.flash):
             self.flash[cell] -= dt
             if self.flash[cell] <= 0:
@@ -307,7 +486,7 @@ class ButtonMadnessScene(GameScene):
             if result.error is not None:
                 self.app.notify(f"The solver failed: {result.error}")
             elif result.tag == board:
-                self._take_solution(result.move)
+                self._take_solution(*result.move)
             return
         if self.marks is None and self._asked != board:
             from games.buttons.solver import solve
@@ -315,28 +494,28 @@ class ButtonMadnessScene(GameScene):
             self._asked = board
             self.progress = 0.0
 
-            def task(cancel: Any) -> Any:
-                return solve(board, cancel, progress=self._set_progress)
+            def task(cancel: threading.Event) -> Any:
+                solution = solve(board, cancel, progress=self._set_progress)
+                return solution, _prepare_marks(solution.presses or (), board.n, cancel)
 
             self.solver.submit(task, tag=board)
 
     def _set_progress(self, fraction: float) -> None:
         self.progress = fraction  # written by the solver thread, read by the frame loop
 
-    def _take_solution(self, solution: Any) -> None:
+    def _take_solution(self, solution: Any,
+                       prepared: tuple[set[tuple[int, int]], np.ndarray | None]) -> None:
         self.solution_note = solution.method
+        self._mark_order = solution.presses or ()
+        self.marks, self._marks_grid = prepared
         if solution.presses is None:
             self.unsolvable = True
-            self.marks = set()
             return
-        self.marks = set(solution.presses)
         # Hints already given stay marked while they are still part of the solution.
         self.hinted &= self.marks
         if self._want_hint:
             self._want_hint = False
-            remaining = sorted(self.marks - self.hinted)
-            if remaining:
-                self.hinted.add(remaining[0])
+            self._add_hint()
 
     def busy_label(self) -> str | None:
         if self.solver.busy:
@@ -345,11 +524,18 @@ class ButtonMadnessScene(GameScene):
 
     def is_active(self) -> bool:
         return super().is_active() or self.solver.busy or bool(self.flash) or \
+            self.code_worker.busy or self.code_pending() or \
             self.started_at is not None and not self.board.is_solved
 
     def leave(self) -> None:
         super().leave()
         self.solver.cancel()
+        self.code_worker.cancel()
+        self._copy_pending = None
+
+    def resume(self) -> None:
+        super().resume()
+        self._best = None  # a screen above (win screen) may have recorded a result
 
     # --- input ---------------------------------------------------------------------------------
     def geometry(self) -> BoardGeometry:
@@ -412,9 +598,13 @@ class ButtonMadnessScene(GameScene):
                         alpha = round(160 * self.flash[(r, c)] / FLASH_SECONDS)
                         glow.fill((255, 255, 255, alpha))
                         surface.blit(glow, rect)
-        marks = set()
-        if self.marks is not None:
-            marks = set(self.marks) if self.show_solution else set(self.hinted) & self.marks
+        marks: set[tuple[int, int]] = set()
+        if self.marks is not None and self.show_solution and n > VECTOR_LIMIT:
+            # Up to n²/2 marks (500,000 on 1000×1000): one cached picture, not a rectangle
+            # per mark per frame (that took 0.1 s a frame at 200×200, 3 s at 1000×1000).
+            self._draw_marks_picture(surface, geom, self.marks, self._marks_grid)
+        elif self.marks is not None:
+            marks = self.marks if self.show_solution else self.hinted & self.marks
         font = theme.font(max(8.0, geom.cell_size * 0.45), bold=True)
         for cell in marks:
             outline_cell(surface, geom, cell, p.accent, max(2, round(geom.cell_size / 10)))
@@ -429,44 +619,71 @@ class ButtonMadnessScene(GameScene):
         self._draw_side(surface)
 
     def _draw_picture(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
-        import numpy as np
-
         p = self.app.theme.palette
-        n = self.board.n
-        bits = np.frombuffer(self.board.bits.to_bytes((n * n + 7) // 8, "little"), np.uint8)
-        red = np.unpackbits(bits, bitorder="little")[: n * n].reshape(n, n).astype(bool)
-        pixels = np.where(red[..., None], np.array(p.bad, np.uint8), np.array(p.good, np.uint8))
-        picture = pygame.surfarray.make_surface(pixels.transpose(1, 0, 2))
-        surface.blit(pygame.transform.scale(picture, geom.rect.size), geom.rect)
+        board = self.board
+        key = (geom.rect.size, p.good, p.bad)
+        cached = self._picture
+        if cached is None or cached[0] is not board or cached[1] != key:
+            # One byte per button (0 green, 1 red) as an 8-bit palette picture, one pixel
+            # per button, scaled once: ~1 ms for 1000×1000, where building RGB pixels with
+            # numpy.where took ~30 ms. Redrawn only when the board or the window changes.
+            n = board.n
+            cells = bits_to_grid(n, board.bits).view(np.uint8)
+            picture = pygame.image.frombytes(cells.tobytes(), (n, n), "P")
+            picture.set_palette([p.good, p.bad])
+            cached = self._picture = (board, key, pygame.transform.scale(picture,
+                                                                         geom.rect.size))
+        surface.blit(cached[2], geom.rect)
+
+    def _draw_marks_picture(self, surface: pygame.Surface, geom: BoardGeometry,
+                            marks: set[tuple[int, int]], grid: np.ndarray | None) -> None:
+        """Every solution mark of a big board, drawn from a picture made once per solution.
+
+        The picture follows :func:`outline_cell`'s frame, a band ``width`` pixels wide inside
+        each marked cell's edge, worked out per screen row and column with numpy; cells too
+        small to hold a frame are filled. Cells of 12 pixels or more get the ✱ too.
+        """
+        accent = self.app.theme.palette.accent
+        rect = geom.rect
+        # ``marks`` is never changed in place (a new solution is a new set), so the set
+        # itself identifies the picture.
+        key = (marks, tuple(rect), geom.cell_size, accent)
+        cached = self._marks_picture
+        if cached is None or cached[0] != key:
+            if grid is None:  # prepared with the solution; built here only as a fallback
+                grid = _prepare_marks(tuple(marks), geom.rows, threading.Event())[1]
+            layer = _marks_layer(geom, grid, accent)
+            if geom.cell_size >= 12:
+                glyph = self.app.theme.font(max(8.0, geom.cell_size * 0.45), bold=True).render(
+                    "✱", True, accent)
+                for cell in marks:
+                    centre = geom.cell_rect(*cell).move(-rect.x, -rect.y).center
+                    layer.blit(glyph, glyph.get_rect(center=centre))
+            cached = self._marks_picture = (key, layer)
+        surface.blit(cached[1], rect)
 
     def _draw_side(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         small = theme.font(13 * vp.scale)
-        code = format_code(self.board)
         surface.blit(theme.font(13 * vp.scale, bold=True).render("Board code", True, p.muted),
                      vp.point(16, 116))
-        # Codes have no spaces to wrap at: break them by characters, at most 7 lines.
-        font = theme.font(15 * vp.scale, bold=True)
-        width = vp.rect(16, 0, 188, 1).width
-        lines: list[str] = []
-        rest = code
-        while rest and len(lines) < 7:
-            cut = len(rest)
-            while cut > 1 and font.size(rest[:cut])[0] > width:
-                cut -= 1
-            lines.append(rest[:cut])
-            rest = rest[cut:]
-        if rest:
-            lines[-1] = lines[-1][:-1] + "…"
-        for i, line in enumerate(lines):
-            surface.blit(font.render(line, True, p.accent),
-                         vp.point(16, 136 + i * 20))
+        code = self.code_text()
+        if code is None:
+            text = WORKING_OUT_CODE if self.code_pending() else "not available"
+            surface.blit(small.render(text, True, p.muted), vp.point(16, 136))
+        else:
+            for i, rendered in enumerate(self._code_lines(code)):
+                surface.blit(rendered, vp.point(16, 136 + i * 20))
         elapsed = 0.0
         if self.started_at is not None:
             elapsed = time.monotonic() - self.started_at
         n = self.board.n
-        best = self.app.stats.best_puzzle(GAME_ID, f"{n}x{n}")
+        variant = f"{n}x{n}"
+        if self._best is None or self._best[0] != variant:
+            # An SQLite query: once per size and after each recorded result, not per frame.
+            self._best = (variant, self.app.stats.best_puzzle(GAME_ID, variant))
+        best = self._best[1]
         lines = [f"Presses: {self.presses()}", f"Time: {elapsed:.0f} s"]
         lines.append(f"Best {n}×{n}: {best[0]} presses, {best[1]:.0f} s" if best
                      else f"Best {n}×{n}: not solved yet")
@@ -489,12 +706,88 @@ class ButtonMadnessScene(GameScene):
         pygame.draw.rect(surface, p.accent, box, vp.px(3))
         surface.blit(small.render("✱ press this", True, p.text), vp.point(834, y + 5))
 
+    def _code_lines(self, code: str) -> list[pygame.Surface]:
+        """The code wrapped to the side panel and rendered, cached until it or the size changes."""
+        vp, theme = self.app.viewport, self.app.theme
+        font_px = round(15 * vp.scale)
+        width = vp.rect(16, 0, 188, 1).width
+        colour = theme.palette.accent
+        key = (code, width, font_px, colour)
+        if self._wrapped is None or self._wrapped[0] != key:
+            # Codes have no spaces to wrap at: break them by characters, at most 7 lines.
+            font = theme.font(15 * vp.scale, bold=True)
+            lines = wrap_code(code, font, width)
+            self._wrapped = (key, [font.render(line, True, colour) for line in lines])
+        return self._wrapped[1]
+
     def debug_state(self) -> dict[str, Any]:
-        return {"scene": "ButtonMadnessScene", "code": format_code(self.board),
+        # "code" is None while a big board's code is being worked out ("code_pending").
+        return {"scene": "ButtonMadnessScene", "code": self.code_text(),
+                "code_pending": self.code_pending(),
                 "n": self.board.n, "solved": self.board.is_solved, "presses": self.presses(),
-                "marks": sorted(list(m) for m in (self.marks or ())),
+                # Row-major like the solver's list; capped, a 1000×1000 solution is huge.
+                "marks": [list(m) for m in self._mark_order[:STATE_MARKS]],
+                "mark_count": len(self.marks or ()),
                 "hinted": sorted(list(m) for m in self.hinted), "helped": self.helped,
                 "unsolvable": self.unsolvable, "status": self.status_text()}
+
+
+def _prepare_marks(presses: tuple[tuple[int, int], ...], n: int, cancel: threading.Event
+                   ) -> tuple[set[tuple[int, int]], np.ndarray | None]:
+    """The solution's presses as a set, and for picture-drawn boards as an n×n bool grid.
+
+    Runs on the solver's thread: half a million presses (1000×1000) take ~0.2 s to put
+    in a set and ~0.25 s in a grid. Built a slice at a time, so the frame loop gets the
+    GIL between slices instead of waiting for one long call.
+    """
+    cells: set[tuple[int, int]] = set()
+    grid = np.zeros((n, n), dtype=bool) if n > VECTOR_LIMIT else None
+    for start in range(0, len(presses), _MARK_SLICE):
+        if cancel.is_set():
+            raise Cancelled
+        part = presses[start:start + _MARK_SLICE]
+        cells.update(part)
+        if grid is not None:
+            flat = np.fromiter(chain.from_iterable(part), dtype=np.int64, count=2 * len(part))
+            grid[flat[0::2], flat[1::2]] = True
+    return cells, grid
+
+
+def _marks_layer(geom: BoardGeometry, grid: np.ndarray,
+                 colour: tuple[int, int, int]) -> pygame.Surface:
+    """A transparent picture of ``geom.rect``'s size with a frame in each marked cell."""
+    n = geom.rows
+    rect = geom.rect
+    size = geom.cell_size
+    width = max(2, round(size / 10))
+
+    def axis(origin: float, start: int,
+             length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per screen pixel along one axis: its cell, and whether it is inside the frame
+        and inside its hole."""
+        # Cell edges rounded as BoardGeometry rounds them, so the frames sit on the cells.
+        edges = np.array([round(origin + i * size) for i in range(n + 1)]) - start
+        pixels = np.arange(length)
+        cell = np.clip(np.searchsorted(edges, pixels, side="right") - 1, 0, n - 1)
+        low, high = edges[cell], edges[cell + 1]
+        inside = (pixels >= low + width) & (pixels < high - width)
+        hole = (pixels >= low + 2 * width) & (pixels < high - 2 * width)
+        # A cell too small to hold the frame at all (outline_cell then draws a blob over
+        # it and its neighbours) is filled.
+        tiny = high - low <= 2 * width
+        return cell, np.where(tiny, True, inside), np.where(tiny, False, hole)
+
+    ox, oy = geom.origin
+    cols, in_x, hole_x = axis(ox, rect.x, rect.width)
+    rows, in_y, hole_y = axis(oy, rect.y, rect.height)
+    frame = in_y[:, None] & in_x[None, :] & ~(hole_y[:, None] & hole_x[None, :])
+    shown = grid[rows[:, None], cols[None, :]] & frame  # [y, x]
+    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+    layer.fill((*colour, 0))
+    alpha = pygame.surfarray.pixels_alpha(layer)
+    alpha[:] = shown.T.astype(np.uint8) * 255  # surfarray is indexed [x, y]
+    del alpha  # unlocks the surface
+    return layer
 
 
 class WinOverlay(Overlay):

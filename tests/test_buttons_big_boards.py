@@ -1,0 +1,436 @@
+"""Button Madness on big boards (up to 1000×1000): frame times, the board code, Copy, marks.
+
+Frame-time bounds are generous for slow CI machines. Measured on the development machine
+(headless, 960×720): idle frames ~1-2 ms for every size from 4×4 to 1000×1000 (at most
+~6 ms); a press ~6-13 ms on 60×60 (the first builds its press-mask table) and ~4-35 ms on
+1000×1000, where the code's background conversion competes for the GIL; entering a
+maximal 1000×1000 code ~0.15-0.3 s (reading 301,030 digits once). Before these changes an
+idle 60×60 frame took ~300 ms and a 200×200 one over 20 s.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pygame
+import pytest
+
+from engine.board.geometry import Cell
+from engine.overlays import TextEntryDialog
+from games.buttons.board import Board, format_code, parse_code
+from games.buttons.scene import (
+    BOARD_AREA,
+    CODE_INLINE_MAX_N,
+    CODE_LINES,
+    WORKING_OUT_CODE,
+    ButtonMadnessScene,
+    WinOverlay,
+    canonical_code,
+    wrap_code,
+)
+from tests.conftest import click, click_widget, grid_centre, key, run_until
+
+IDLE_FRAME_LIMIT = 0.050  # seconds; measured ~1 ms
+PRESS_FRAME_LIMIT = 0.250  # seconds; measured ≤ ~25 ms
+
+
+def random_board(n: int, seed: int | None = None) -> Board:
+    """A random n×n board (not necessarily solvable) whose code has all n² bits' digits."""
+    rng = random.Random(n if seed is None else seed)
+    return Board(n, rng.getrandbits(n * n) | 1 << (n * n - 1))
+
+
+def open_scene(app, board: Board) -> ButtonMadnessScene:
+    scene = app.push(ButtonMadnessScene(app, board, seed=7))
+    app.step([])
+    return scene
+
+
+class Gate:
+    """Holds every background code conversion (boards above CODE_INLINE_MAX_N) until released."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import games.buttons.scene as scene_module
+
+        self.opened = threading.Event()
+        self.started: list[Board] = []
+        real = scene_module.format_code
+
+        def gated(board: Board) -> str:
+            if board.n > CODE_INLINE_MAX_N:
+                self.started.append(board)
+                self.opened.wait(30)
+            return real(board)
+
+        monkeypatch.setattr(scene_module, "format_code", gated)
+
+    def release(self) -> None:
+        self.opened.set()
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    held = Gate(monkeypatch)
+    yield held
+    held.release()  # never leave a worker thread waiting
+
+
+def pixels(surface: pygame.Surface) -> list[tuple[int, int, int]]:
+    w, h = surface.get_size()
+    return [tuple(surface.get_at((x, y)))[:3] for y in range(h) for x in range(w)]
+
+
+def screen_area(app, area: pygame.Rect) -> list[tuple[int, int, int]]:
+    return pixels(app.screen.subsurface(area))
+
+
+def timed(action: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    action()
+    return time.perf_counter() - t0
+
+
+def idle_frames(app, count: int = 15) -> list[float]:
+    return [timed(lambda: app.step([])) for _ in range(count)]
+
+
+def press_cell(app, scene: ButtonMadnessScene, row: int, col: int) -> tuple[float, Cell]:
+    """Click near a button (one frame); how long that frame took and the button pressed.
+
+    On 1000×1000 a button is half a pixel wide: the click lands on the nearest pixel's.
+    """
+    n = scene.board.n
+    x, y = grid_centre(BOARD_AREA, n, n, row, col)
+    cell = scene.geometry().cell_at(app.viewport.point(x, y))
+    assert cell is not None
+    return timed(lambda: click(app, x, y)), cell
+
+
+def wait_for_code(app, scene: ButtonMadnessScene) -> None:
+    run_until(app, lambda: scene.code_text() is not None, timeout=30,
+              message="the board code never arrived")
+
+
+def shown_code(scene: ButtonMadnessScene) -> str | None:
+    """The code the side panel last wrapped and drew."""
+    return scene._wrapped[0][0] if scene._wrapped is not None else None
+
+
+# --- wrapping the code in the side panel ------------------------------------------------
+
+
+def old_wrap(code: str, font: pygame.font.Font, width: int) -> list[str]:
+    """The side panel's original algorithm (quadratic in the code's length): the reference."""
+    lines: list[str] = []
+    rest = code
+    while rest and len(lines) < 7:
+        cut = len(rest)
+        while cut > 1 and font.size(rest[:cut])[0] > width:
+            cut -= 1
+        lines.append(rest[:cut])
+        rest = rest[cut:]
+    if rest:
+        lines[-1] = lines[-1][:-1] + "…"
+    return lines
+
+
+def reference_wrap(code: str, font: pygame.font.Font, width: int) -> list[str]:
+    """``old_wrap`` of a prefix long enough to decide every shown line and the "…".
+
+    The old lines depend only on the characters they take plus one more (for the "…"),
+    and it is too slow to run on long codes: a 1,090-character code took 0.25 s. A prefix
+    is long enough when its lines stop short of its end (no line was cut by the prefix).
+    """
+    prefix = 32  # doubled until long enough
+    head = code[:prefix]
+    while len(head) < len(code) and sum(map(len, old_wrap(head, font, width))) >= len(head) - 1:
+        prefix *= 2
+        head = code[:prefix]
+    return old_wrap(head, font, width)
+
+
+def test_wrapped_code_is_what_the_old_algorithm_gave(app) -> None:
+    codes = [format_code(random_board(n)) for n in (1, 2, 3, 4, 5, 9, 17, 30, 60, 100)]
+    codes += [format_code(Board.solved(n)) for n in (4, 7, 64)]
+    codes += [format_code(Board(n, 0)) for n in (4, 25)]
+    codes += [format_code(random_board(1000))]
+    codes += ["1" * 300, "x" * 50, ":" * 3, "8", "1000x1000:" + "1" * 40, ""]
+    for scale in (0.5, 1.0, 1.37, 2.0):
+        font = app.theme.font(15 * scale, bold=True)
+        for width in (round(188 * scale), 5, 1, 61):
+            for code in codes:
+                expected = reference_wrap(code, font, width)
+                if len(code) <= 300:  # the shortcut agrees with the whole reference
+                    assert expected == old_wrap(code, font, width)
+                assert wrap_code(code, font, width) == expected, (scale, width, code[:40])
+
+
+def test_wrapped_code_at_the_seven_line_boundary(app) -> None:
+    font = app.theme.font(15, bold=True)
+    digits = format_code(random_board(60)).split(":")[1]
+    full = old_wrap(digits[:400], font, 188)
+    held = sum(map(len, full))  # exactly what 7 lines hold before "…" is needed
+    assert len(full) == CODE_LINES
+    for length in range(held - 3, held + 4):
+        code = digits[:length]
+        lines = wrap_code(code, font, 188)
+        assert lines == old_wrap(code, font, 188)
+        assert lines[-1].endswith("…") == (length > held)
+
+
+def test_canonical_code_matches_format_code() -> None:
+    cases = [("  1000x1000:000123 ", 1000), ("300X300:0", 300), ("250x250:" + "9" * 50, 250),
+             ("00065535", 4), ("4x4:00012", 4), ("4X4:0", 4), ("7x7:0000", 7)]
+    for text, n in cases:
+        board = parse_code(text)
+        assert board.n == n
+        assert canonical_code(text, board) == format_code(board), text
+
+
+# --- the code in the side panel and debug_state -------------------------------------------
+
+
+@pytest.mark.parametrize("n", [2, 4, 5, 60, CODE_INLINE_MAX_N])
+def test_small_board_code_is_shown_at_once(app, n: int) -> None:
+    board = random_board(n)
+    scene = open_scene(app, board)
+    state = scene.debug_state()
+    assert state["code"] == format_code(board) and not state["code_pending"]
+    assert shown_code(scene) == format_code(board)
+    click(app, *grid_centre(BOARD_AREA, n, n, 0, 0))  # a press shows the new board's code
+    assert scene.debug_state()["code"] == format_code(scene.board) == shown_code(scene)
+    assert scene.board != board
+
+
+def test_code_is_worked_out_once_per_board(app, monkeypatch: pytest.MonkeyPatch) -> None:
+    import games.buttons.scene as scene_module
+
+    calls: list[Board] = []
+
+    def counting(board: Board) -> str:
+        calls.append(board)
+        return format_code(board)
+
+    monkeypatch.setattr(scene_module, "format_code", counting)
+    scene = open_scene(app, random_board(60))
+    idle_frames(app, 10)
+    scene.debug_state()
+    assert calls == [scene.board]
+    press_cell(app, scene, 3, 3)
+    key(app, pygame.K_z, pygame.KMOD_LCTRL)  # undo: the earlier board's code is remembered
+    idle_frames(app, 5)
+    assert len(calls) == 2
+
+
+def test_best_result_is_read_once_not_every_frame(app, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = open_scene(app, parse_code("65535").press(1, 2))
+    reads: list[str] = []
+    original = app.stats.best_puzzle
+
+    def counting(game: str, variant: str) -> tuple[int, float] | None:
+        reads.append(variant)
+        return original(game, variant)
+
+    monkeypatch.setattr(app.stats, "best_puzzle", counting)
+    scene._best = None
+    idle_frames(app, 10)
+    assert reads == ["4x4"]
+    click(app, *grid_centre(BOARD_AREA, 4, 4, 1, 2))  # solved in one press: a new best
+    assert isinstance(app.top, WinOverlay)
+    click_widget(app, "Close")
+    app.step([])
+    assert scene._best == ("4x4", original("button-madness", "4x4"))
+    assert scene._best[1] is not None and scene._best[1][0] == 1
+
+
+# --- frame times ----------------------------------------------------------------------------
+
+
+def test_frame_times_on_a_60_by_60_board(app) -> None:
+    scene = open_scene(app, random_board(60))
+    idle = idle_frames(app)
+    assert statistics.median(idle) < IDLE_FRAME_LIMIT, f"idle frames {idle}"
+    press, _cell = press_cell(app, scene, 30, 30)
+    assert press < PRESS_FRAME_LIMIT, f"a press took {press * 1000:.0f} ms"
+    idle = idle_frames(app)
+    assert statistics.median(idle) < IDLE_FRAME_LIMIT, f"idle frames after a press {idle}"
+
+
+def test_frame_times_and_background_code_on_a_1000_by_1000_board(app) -> None:
+    board = random_board(1000)
+    t0 = time.perf_counter()
+    scene = open_scene(app, board)
+    opening = time.perf_counter() - t0
+    assert opening < PRESS_FRAME_LIMIT, f"opening took {opening * 1000:.0f} ms"
+    # The code is worked out off the frame loop; frames keep coming meanwhile.
+    state = scene.debug_state()
+    assert state["code"] is None and state["code_pending"]
+    assert scene.is_active() and scene.code_worker.busy
+    wait_for_code(app, scene)
+    app.step([])
+    assert scene.debug_state()["code"] == format_code(board) == shown_code(scene)
+    assert not scene.code_pending()
+    idle = idle_frames(app)
+    assert statistics.median(idle) < IDLE_FRAME_LIMIT, f"idle frames {idle}"
+    press, cell = press_cell(app, scene, 500, 500)
+    assert press < PRESS_FRAME_LIMIT, f"a press took {press * 1000:.0f} ms"
+    assert scene.board == board.press(*cell) and scene.code_pending()
+    wait_for_code(app, scene)
+    app.step([])
+    assert scene.debug_state()["code"] == format_code(board.press(*cell)) == shown_code(scene)
+    assert not scene.code_worker.busy and not scene.code_pending()
+
+
+def test_working_out_the_code_is_said_in_the_side_panel(app, gate: Gate) -> None:
+    scene = open_scene(app, random_board(CODE_INLINE_MAX_N + 1))
+    idle_frames(app, 3)
+    assert scene.code_pending() and scene.is_active() and gate.started == [scene.board]
+    assert scene.debug_state()["code"] is None
+    vp, theme = app.viewport, app.theme
+    text = theme.font(13 * vp.scale).render(WORKING_OUT_CODE, True, theme.palette.muted)
+    area = text.get_rect(topleft=vp.point(16, 136))
+    expected = pygame.Surface(area.size)
+    expected.fill(theme.palette.background)
+    expected.blit(text, (0, 0))
+    assert screen_area(app, area) == pixels(expected)
+    gate.release()
+    wait_for_code(app, scene)
+    app.step([])
+    assert shown_code(scene) == format_code(scene.board)
+    assert screen_area(app, area) != pixels(expected)
+
+
+def test_a_stale_code_is_dropped(app, gate: Gate) -> None:
+    board = random_board(1000)
+    scene = open_scene(app, board)
+    _t, first = press_cell(app, scene, 10, 10)  # the first board's conversion still runs
+    _t, second = press_cell(app, scene, 20, 20)
+    assert gate.started == [board], "one conversion at a time"
+    gate.release()
+    wait_for_code(app, scene)
+    final = board.press(*first).press(*second)
+    assert gate.started == [board, final]
+    assert scene.board == final and scene.code_text() == format_code(final)
+    assert [known for known, _code in scene._codes] == [final]
+
+
+# --- Copy -------------------------------------------------------------------------------------
+
+
+def test_copy_small_board_code(app) -> None:
+    scene = open_scene(app, random_board(9))
+    click_widget(app, "Copy")
+    assert pygame.scrap.get_text() == format_code(scene.board)
+    assert app.notices[-1] == "Code copied to the clipboard."
+
+
+def test_copy_before_a_big_code_is_ready_copies_it_when_ready(app, gate: Gate) -> None:
+    pygame.scrap.put_text("old")
+    board = random_board(1000)
+    scene = open_scene(app, board)
+    click_widget(app, "Copy")
+    assert scene.code_pending()
+    assert "still being worked out" in app.notices[-1]
+    idle_frames(app, 3)
+    assert pygame.scrap.get_text() == "old"
+    gate.release()
+    wait_for_code(app, scene)
+    assert pygame.scrap.get_text() == format_code(board)
+    assert app.notices[-1] == "Code copied to the clipboard."
+    click_widget(app, "Copy")  # now it is ready: copied at once
+    assert pygame.scrap.get_text() == format_code(board)
+
+
+def test_copy_pending_is_dropped_when_the_board_changes(app, gate: Gate) -> None:
+    pygame.scrap.put_text("old")
+    scene = open_scene(app, random_board(1000))
+    key(app, pygame.K_c)
+    assert "still being worked out" in app.notices[-1]
+    press_cell(app, scene, 1, 1)
+    assert "nothing was copied" in app.notices[-1]
+    gate.release()
+    wait_for_code(app, scene)
+    idle_frames(app, 3)
+    assert pygame.scrap.get_text() == "old"
+    assert scene.code_text() == format_code(scene.board)
+
+
+# --- entering a big code --------------------------------------------------------------------
+
+
+def test_entering_a_maximal_1000_by_1000_code(app) -> None:
+    scene = open_scene(app, parse_code("12345"))
+    big = Board.solved(1000)  # the largest code: 301,030 digits
+    code = format_code(big)
+    click_widget(app, "Enter code")
+    dialog = app.top
+    assert isinstance(dialog, TextEntryDialog)
+    dialog.set_text("  1000X1000:000" + code.split(":")[1] + " ")
+    app.step([])
+    enter = timed(lambda: key(app, pygame.K_RETURN))
+    assert app.top is scene and scene.board == big
+    # Validation reads the code once (~0.1 s; measured ~0.13 s for the whole frame); the
+    # shown code is the entered text, without converting the number back.
+    assert enter < 1.0, f"Enter took {enter * 1000:.0f} ms"
+    assert not scene.code_pending() and scene.code_text() == code
+    app.step([])
+    assert shown_code(scene) == code
+
+
+# --- solution marks on big boards -----------------------------------------------------------
+
+
+def test_show_solution_on_a_200_by_200_board(app) -> None:
+    from games.buttons.board import generate
+
+    n = 200
+    board, _presses = generate(n, random.Random(3))
+    scene = open_scene(app, board)
+    click_widget(app, "Show solution")
+    run_until(app, lambda: scene.marks is not None, timeout=30)
+    app.step([])
+    assert Board.apply(scene.board, sorted(scene.marks)).is_solved
+    state = scene.debug_state()
+    assert state["mark_count"] == len(scene.marks)
+    assert state["marks"] == [list(m) for m in sorted(scene.marks)][:len(state["marks"])]
+    idle = idle_frames(app)
+    assert statistics.median(idle) < IDLE_FRAME_LIMIT, f"idle frames with marks {idle}"
+    # Marked cells are painted in the accent colour, others keep their own colours.
+    geom = scene.geometry()
+    accent = app.theme.palette.accent
+    marked = min(scene.marks)
+    plain = next((r, c) for r in range(n) for c in range(n) if (r, c) not in scene.marks)
+    assert app.screen.get_at(geom.cell_rect(*marked).center)[:3] == accent
+    assert app.screen.get_at(geom.cell_rect(*plain).center)[:3] != accent
+    click_widget(app, "Show solution")  # off: hints only
+    key(app, pygame.K_h)
+    assert scene.hinted == {min(scene.marks)}
+    key(app, pygame.K_h)
+    assert scene.hinted == set(sorted(scene.marks)[:2])
+
+
+def test_solution_frames_on_a_60_by_60_board_draw_frames_round_cells(app) -> None:
+    from games.buttons.board import generate
+
+    n = 60
+    board, _presses = generate(n, random.Random(5))
+    scene = open_scene(app, board)
+    click_widget(app, "Show solution")
+    run_until(app, lambda: scene.marks is not None, timeout=30)
+    app.step([])
+    geom = scene.geometry()
+    width = max(2, round(geom.cell_size / 10))
+    accent = app.theme.palette.accent
+    marked = min(scene.marks)
+    plain = next((r, c) for r in range(n) for c in range(n) if (r, c) not in scene.marks)
+    for cell, expect in ((marked, True), (plain, False)):
+        rect = geom.cell_rect(*cell)
+        band = app.screen.get_at((rect.left + width, rect.centery))[:3]
+        assert (band == accent) == expect, cell
+    # The middle of a marked cell still shows the button's own colour.
+    rect = geom.cell_rect(*marked)
+    assert app.screen.get_at(rect.center)[:3] != accent
