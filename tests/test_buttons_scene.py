@@ -195,3 +195,43 @@ def test_statistics_screen_shows_puzzle_results(app) -> None:
     state = app.top.debug_state()
     assert state["puzzles"] == [["button-madness", "4x4", 1, 0, 2]]
     assert state["totals"]["button-madness"] == [1, 1, 0, 0]
+
+
+def test_undo_redo_keep_boards_exact_while_history_keeps_only_presses(app) -> None:
+    """A seeded walk of presses, undo, redo, restart and new boards against a model that
+    keeps every board; press steps must not store a board (125 kB each on 1000×1000)."""
+    import random
+
+    scene = open_board(app, "5x5:12345")
+    rng = random.Random(3)
+    model, index = [scene.board], 0
+    for _ in range(400):
+        action = rng.choice(["press", "press", "press", "undo", "undo", "redo", "restart", "new"])
+        if action == "press":
+            row, col = rng.randrange(scene.board.n), rng.randrange(scene.board.n)
+            scene.press(row, col)
+            if isinstance(app.top, WinOverlay):
+                app.pop()
+            del model[index + 1:]
+            model.append(model[index].press(row, col))
+            index += 1
+        elif action == "undo" and scene.can_undo():
+            scene.undo()
+            index -= 1
+        elif action == "redo" and scene.can_redo():
+            scene.redo()
+            index += 1
+        elif action == "restart":
+            scene.restart()  # does nothing on an untouched board
+            if scene.history.index != index:
+                del model[index + 1:]
+                model.append(scene.origin)
+                index += 1
+        elif action == "new":
+            scene.generate_new()
+            del model[index + 1:]
+            model.append(scene.board)
+            index += 1
+        assert scene.board == model[index], action
+        assert scene.history.index == index
+    assert all(entry.board is None for entry in scene.history.entries if entry.press)

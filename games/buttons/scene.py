@@ -76,10 +76,21 @@ the theorems behind them. Keyboard: arrows and Enter press buttons, -/+ change t
 
 @dataclass(frozen=True)
 class Entry:
-    """One history step: the board, and whether it started an attempt (new, code, restart)."""
+    """One history step: a press, or the board of a new attempt (new, code, restart).
 
-    board: Board
-    start: bool = False
+    A press keeps only its cell: pressing again undoes it, and a stored board
+    would cost n²/8 bytes a press (125 kB on 1000×1000). An attempt keeps its
+    board and the one it replaced, to undo back to.
+    """
+
+    press: tuple[int, int] | None = None
+    board: Board | None = None  # the new attempt's board
+    before: Board | None = None  # the board shown before that attempt
+
+    @property
+    def start(self) -> bool:
+        """Whether this step started an attempt."""
+        return self.board is not None
 
 
 def wrap_code(code: str, font: pygame.font.Font, width: int,
@@ -153,7 +164,8 @@ class ButtonMadnessScene(GameScene):
         self.seed = seed
         if board is None:
             board = self._generate(self.n)
-        self.history: History[Entry] = History(Entry(board, start=True))
+        self.history: History[Entry] = History(Entry(board=board))
+        self._board = board
         self.origin = board
         self.solver = AIRunner()
         self.marks: set[tuple[int, int]] | None = None  # Show solution, for the shown board
@@ -203,7 +215,7 @@ class ButtonMadnessScene(GameScene):
     @property
     def board(self) -> Board:
         """The board on screen."""
-        return self.history.current.board
+        return self._board
 
     def presses(self) -> int:
         """Presses in this attempt (since the last new board or restart), up to now."""
@@ -232,7 +244,11 @@ class ButtonMadnessScene(GameScene):
     def _start(self, board: Board) -> None:
         """A new attempt on ``board`` (undoable)."""
         self.origin = board
-        self.history.push(Entry(board, start=True))
+        self._push_attempt(board)
+
+    def _push_attempt(self, board: Board) -> None:
+        self.history.push(Entry(board=board, before=self._board))
+        self._board = board
         self._new_attempt()
 
     def _new_attempt(self) -> None:
@@ -268,7 +284,8 @@ class ButtonMadnessScene(GameScene):
         after = before.press(row, col)
         if self.started_at is None:
             self.started_at = time.monotonic()
-        self.history.push(Entry(after))
+        self.history.push(Entry(press=(row, col)))
+        self._board = after
         changed = before.bits ^ after.bits
         n = before.n
         if n <= VECTOR_LIMIT:
@@ -303,16 +320,24 @@ class ButtonMadnessScene(GameScene):
         """Back to the generated or entered board (undoable)."""
         if self.board == self.origin and self.presses() == 0:
             return
-        self.history.push(Entry(self.origin, start=True))
-        self._new_attempt()
+        self._push_attempt(self.origin)
 
     def undo(self) -> None:
+        step = self.history.current
         if self.history.undo():
+            self._board = step.before if step.board is not None else self._pressed(step)
             self._changed()
 
     def redo(self) -> None:
         if self.history.redo():
+            step = self.history.current
+            self._board = step.board if step.board is not None else self._pressed(step)
             self._changed()
+
+    def _pressed(self, step: Entry) -> Board:
+        """The board on screen with ``step``'s press applied (a press undoes itself)."""
+        assert step.press is not None
+        return self._board.press(*step.press)
 
     def can_undo(self) -> bool:
         return self.history.can_undo
