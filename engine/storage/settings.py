@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import reprlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,10 @@ WINDOW_MIN = 320
 WINDOW_MAX = 7680
 BOARD_SIZE_MIN = 1
 BOARD_SIZE_MAX = 1000
+# Deepest nesting kept for a key this version does not know. Real settings are
+# a few levels deep; a deeper value would make copying or saving the settings
+# hit Python's recursion limit, so it is left out (and the file kept aside).
+UNKNOWN_VALUE_MAX_DEPTH = 32
 
 DEFAULTS: dict[str, Any] = {
     "version": SETTINGS_VERSION,
@@ -42,6 +47,69 @@ DEFAULTS: dict[str, Any] = {
     "show_hints": False,
     "variants": {},
 }
+
+
+# --- reading helpers --------------------------------------------------------
+
+# Values quoted in warnings are shortened: a settings file can hold a string of
+# a million characters or a list nested a thousand levels deep, and a warning
+# must stay one readable line.
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 60
+_SHORT.maxother = 60
+_SHORT.maxlong = 40
+_SHORT.maxlevel = 3
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = 6
+
+
+def _show(value: object) -> str:
+    """A short, printable representation of ``value`` for a warning."""
+    try:
+        return _SHORT.repr(value)
+    except (ValueError, RecursionError):
+        # e.g. an int too long to turn into text (Python's digit limit).
+        return f"<{type(value).__name__}>"
+
+
+class _HugeNumber:
+    """Stands in for a JSON integer too long for Python to convert.
+
+    ``json.loads`` would raise ValueError for such a number (Python limits
+    int/str conversion to 4300 digits), rejecting the whole file for one value;
+    with this marker only the key holding it is rejected.
+    """
+
+    def __init__(self, digits: str) -> None:
+        self.length = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<a number with {self.length} digits>"
+
+
+def _parse_int(text: str) -> int | _HugeNumber:
+    try:
+        return int(text)
+    except ValueError:
+        return _HugeNumber(text)
+
+
+def _unkeepable(value: object) -> str | None:
+    """Why an unknown key's ``value`` cannot be kept and saved again, or None.
+
+    Walks the value iteratively: it may be nested deeper than the recursion
+    limit allows a recursive walk (or ``copy.deepcopy``) to go.
+    """
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, _HugeNumber):
+            return "holds a number too long to read"
+        if isinstance(item, dict | list):
+            if depth > UNKNOWN_VALUE_MAX_DEPTH:
+                return f"is nested more than {UNKNOWN_VALUE_MAX_DEPTH} levels deep"
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return None
 
 
 # --- validators -------------------------------------------------------------
@@ -56,17 +124,18 @@ def _is_int(value: object) -> bool:
 
 def _check_palette(value: object) -> str:
     if value not in PALETTES:
-        raise ValueError(f"must be one of {', '.join(map(repr, PALETTES))}, not {value!r}")
+        raise ValueError(f"must be one of {', '.join(map(repr, PALETTES))}, not {_show(value)}")
     return str(value)
 
 
 def _check_window_size(value: object) -> list[int]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise ValueError(f"must be a pair [width, height], not {value!r}")
+        raise ValueError(f"must be a pair [width, height], not {_show(value)}")
     for side in value:
         if not _is_int(side) or not WINDOW_MIN <= side <= WINDOW_MAX:
             raise ValueError(
-                f"must hold two whole numbers from {WINDOW_MIN} to {WINDOW_MAX}, not {value!r}"
+                f"must hold two whole numbers from {WINDOW_MIN} to {WINDOW_MAX}, "
+                f"not {_show(value)}"
             )
     return [int(value[0]), int(value[1])]
 
@@ -76,20 +145,22 @@ def _check_nested(
 ) -> dict[str, dict[str, Any]]:
     """Validate ``{game_id: {name: leaf}}`` and return a copy."""
     if not isinstance(value, dict):
-        raise ValueError(f"must be an object mapping game ids to objects, not {value!r}")
+        raise ValueError(
+            f"must be an object mapping game ids to objects, not {_show(value)}"
+        )
     result: dict[str, dict[str, Any]] = {}
     for game_id, inner in value.items():
         if not isinstance(game_id, str) or not isinstance(inner, dict):
-            raise ValueError(f"entry {game_id!r} must map a game id to an object")
+            raise ValueError(f"entry {_show(game_id)} must map a game id to an object")
         checked: dict[str, Any] = {}
         for name, leaf in inner.items():
             if not isinstance(name, str):
-                raise ValueError(f"entry {game_id!r} has a non-text name {name!r}")
+                raise ValueError(f"entry {_show(game_id)} has a non-text name {_show(name)}")
             try:
                 checked[name] = check_leaf(leaf)
             except ValueError:
                 raise ValueError(
-                    f"entry {game_id!r}/{name!r} must be {leaf_desc}, not {leaf!r}"
+                    f"entry {_show(game_id)}/{_show(name)} must be {leaf_desc}, not {_show(leaf)}"
                 ) from None
         result[game_id] = checked
     return result
@@ -141,7 +212,7 @@ def _check_variants(value: object) -> dict[str, dict[str, Any]]:
 
 def _check_bool(value: object) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"must be true or false, not {value!r}")
+        raise ValueError(f"must be true or false, not {_show(value)}")
     return value
 
 
@@ -193,6 +264,9 @@ class SettingsStore:
         self._seen: tuple[int, int, int, bool] | None = None
         # Set when saving would destroy something we could not read or move.
         self._save_blocked: str | None = None
+        # The load warnings already say settings will not be saved; say why
+        # once more at the first blocked save, not at every later one.
+        self._save_blocked_told = False
 
     # --- reading ------------------------------------------------------------
 
@@ -206,6 +280,7 @@ class SettingsStore:
         self.warnings = []
         self._data = copy.deepcopy(DEFAULTS)
         self._save_blocked = None
+        self._save_blocked_told = False
         try:
             self._seen = _file_signature(self.path)
             if self._seen is None:
@@ -226,9 +301,23 @@ class SettingsStore:
             )
             return list(self.warnings)
 
+        repeated: list[str] = []
+
+        def make_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+            # JSON lets a key appear twice and the last one wins; note it, so
+            # the earlier value is not dropped without the file being kept.
+            obj: dict[str, Any] = {}
+            for name, value in pairs:
+                if name in obj and name not in repeated:
+                    repeated.append(name)
+                obj[name] = value
+            return obj
+
         try:
             # utf-8-sig: tolerate the byte-order mark some Windows editors add.
-            loaded = json.loads(raw.decode("utf-8-sig"))
+            loaded = json.loads(
+                raw.decode("utf-8-sig"), parse_int=_parse_int, object_pairs_hook=make_object
+            )
         except UnicodeDecodeError:
             self._set_aside("was unreadable (it is not UTF-8 text)")
             return list(self.warnings)
@@ -241,6 +330,10 @@ class SettingsStore:
         except RecursionError:
             self._set_aside("was unreadable (JSON nested too deeply)")
             return list(self.warnings)
+        except ValueError as exc:
+            # Any other refusal of the parser must not stop the game either.
+            self._set_aside(f"was unreadable (not valid JSON: {_show(str(exc))})")
+            return list(self.warnings)
 
         if not isinstance(loaded, dict):
             kind = type(loaded).__name__
@@ -252,33 +345,53 @@ class SettingsStore:
             # A newer game wrote this; our defaults would clobber settings we
             # do not understand, so keep its file aside for when it runs again.
             self._set_aside(
-                f"was written by a newer version of the game (settings version {version}; "
+                f"was written by a newer version of the game (settings version {_show(version)}; "
                 f"this version understands {SETTINGS_VERSION})"
             )
             return list(self.warnings)
 
-        self._merge(loaded)
+        self._merge(loaded, repeated)
         return list(self.warnings)
 
-    def _merge(self, loaded: dict[str, Any]) -> None:
-        """Take every valid key from ``loaded``; reset and report the bad ones."""
+    def _merge(self, loaded: dict[str, Any], repeated: list[str]) -> None:
+        """Take every valid key from ``loaded``; reset and report the bad ones.
+
+        ``repeated`` names keys that appeared more than once in the file (the
+        last value was used).
+        """
         bad = False
+        if repeated:
+            bad = True
+            names = ", ".join(_show(name) for name in repeated[:5])
+            more = f" and {len(repeated) - 5} more" if len(repeated) > 5 else ""
+            self.warnings.append(
+                f"Settings file {self.path} repeats the key(s) {names}{more}; "
+                "the last value of each was used."
+            )
         version = loaded.get("version", SETTINGS_VERSION)
         # A missing version is fine (a hand-written file); a wrong one is not.
         if not (_is_int(version) and version == SETTINGS_VERSION):
             bad = True
             self.warnings.append(
                 f"Setting 'version' in {self.path} was invalid "
-                f"(expected {SETTINGS_VERSION}, found {version!r}); the other settings were "
-                "still read."
+                f"(expected {SETTINGS_VERSION}, found {_show(version)}); the other settings "
+                "were still read."
             )
         for key, value in loaded.items():
             if key == "version":
                 continue
             validator = _VALIDATORS.get(key)
             if validator is None:
-                # Unknown key: probably from a newer version. Keep it verbatim.
-                self._data[key] = copy.deepcopy(value)
+                # Unknown key: probably from a newer version. Keep it verbatim
+                # if it can be written back as it was read.
+                problem = _unkeepable(value)
+                if problem is None:
+                    self._data[key] = copy.deepcopy(value)
+                else:
+                    bad = True
+                    self.warnings.append(
+                        f"Setting {_show(key)} in {self.path} {problem}, so it was left out."
+                    )
                 continue
             try:
                 self._data[key] = validator(value)
@@ -360,8 +473,13 @@ class SettingsStore:
         On failure the in-memory settings stay in effect for this session. A
         warning is also returned (after a successful save) if another program
         had replaced the file since it was loaded; that version is kept aside.
+        When saving is blocked (the file could not be read or moved aside) the
+        reason is returned by the first save only: load() already warned.
         """
         if self._save_blocked is not None:
+            if self._save_blocked_told:
+                return None  # already said (at load and at the first save)
+            self._save_blocked_told = True
             return f"Settings were not saved: {self._save_blocked}."
 
         try:
@@ -389,6 +507,12 @@ class SettingsStore:
             notice = None
 
         text = json.dumps(self._ordered(), indent=2, ensure_ascii=False) + "\n"
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate ("\ud800" in the file we read) cannot be written
+            # as UTF-8; \u escapes keep every character exactly as it was read.
+            text = json.dumps(self._ordered(), indent=2, ensure_ascii=True) + "\n"
         try:
             atomic_write_text(self.path, text)
         except OSError as exc:

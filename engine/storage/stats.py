@@ -15,23 +15,44 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .atomic import move_aside
+from .atomic import _fsync_folder, move_aside
 
 SCHEMA_VERSION = 1
 OUTCOMES = ("won", "lost", "drawn")
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
-_SQLITE_CORRUPT = 11  # primary result codes, https://sqlite.org/rescode.html
+_HEADER_SIZE = 100
+# Primary result codes (https://sqlite.org/rescode.html) that, while checking
+# a file, mean the file itself is at fault: damaged, not a database, or in a
+# format this SQLite cannot read (SQLITE_ERROR "unsupported file format", e.g.
+# a damaged schema-format byte). Busy, locked, read-only, I/O and out-of-memory
+# errors are not the file's fault and must not get it moved aside.
+_SQLITE_ERROR = 1
+_SQLITE_CORRUPT = 11
+_SQLITE_FORMAT = 24
 _SQLITE_NOTADB = 26
+_SQLITE_CONSTRAINT = 19
+_SQLITE_MISMATCH = 20
+_FILE_AT_FAULT = (_SQLITE_ERROR, _SQLITE_CORRUPT, _SQLITE_FORMAT, _SQLITE_NOTADB)
 # Side files SQLite may keep next to the database; they belong to it and must
 # travel with it when it is moved aside, or the moved copy loses data.
 _SIDE_SUFFIXES = ("-journal", "-wal", "-shm")
+
+# integrity_check findings that leave every row readable. A damaged index
+# (the fuzz test's commonest result of a flipped byte) is rebuilt from the
+# tables; a NULL or a CHECK failure only spoils one value of one row (and if
+# the stored CHECK itself is damaged, _refuses_rows notices).
+_INDEX_PROBLEMS = ("missing from index", "wrong # of entries in index",
+                   "non-unique entry in index")
+_HARMLESS_PROBLEMS = ("NULL value in ", "CHECK constraint failed in ")
 
 _EXPECTED_COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("id", "played_at", "game", "variant", "mode", "opponent", "outcome"),
@@ -61,6 +82,11 @@ _SCHEMA = (
     "CREATE INDEX puzzles_by_key ON puzzles(game, variant, helped, moves, seconds)",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
+# The statements that create each table and its index (for a missing table).
+_TABLE_SCHEMA = {
+    "games": (_SCHEMA[0], _SCHEMA[2]),
+    "puzzles": (_SCHEMA[1], _SCHEMA[3]),
+}
 
 
 @dataclass(frozen=True)
@@ -95,6 +121,54 @@ class PuzzleSummary:
 
 class _Unusable(Exception):
     """The existing file is not a statistics database we may use."""
+
+
+def _header_problem(header: bytes) -> str | None:
+    """``"rebuild:<why>"`` if a header field SQLite reads lazily is damaged, else None.
+
+    SQLite reads the database fine with these, and only fails later: a "write
+    version" above 2 makes the file read-only for ever, and a text encoding
+    other than 1-3 makes every statement fail after the first write.
+    """
+    if len(header) < _HEADER_SIZE:
+        return None
+    if header[18] > 2:
+        return "rebuild:its header forbids writing to it"
+    if int.from_bytes(header[56:60], "big") > 3:
+        return "rebuild:its header names an unknown text encoding"
+    return None
+
+
+def _brief(text: object, limit: int = 300) -> str:
+    """``text`` as one short printable line for a warning.
+
+    SQLite's messages can quote the damaged file: schema text with line
+    breaks, control characters, hundreds of lines of findings.
+    """
+    line = " ".join(str(text).split())
+    line = "".join(c if c.isprintable() else "\ufffd" for c in line)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _describe(problems: list[str]) -> str:
+    """The first few integrity_check findings as one short line for a warning.
+
+    One finding can itself be a list of hundreds of lines under a
+    "*** in database main ***" heading.
+    """
+    lines = [line.strip() for problem in problems for line in problem.splitlines()]
+    return _brief("; ".join([line for line in lines if line and not line.startswith("***")][:3]),
+                  200)
+
+
+def _lenient_text(raw: bytes) -> str:
+    """Decode TEXT read from the database without ever failing.
+
+    A damaged file can hold bytes that are not UTF-8 (sqlite3 would raise on
+    the whole query) or NUL characters (which fonts refuse to draw); a damaged
+    name is shown with replacement characters instead.
+    """
+    return raw.decode("utf-8", "replace").replace("\x00", "\ufffd")
 
 
 def _now() -> str:
@@ -137,7 +211,9 @@ class StatsStore:
             self._conn, self.persistent = self._open_file()
         except OSError as exc:
             self._fall_back_to_memory(exc.strerror or str(exc))
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            # UnicodeDecodeError: sqlite3 raises it instead of the real error
+            # when SQLite's message quotes damaged, non-UTF-8 text.
             self._fall_back_to_memory(str(exc))
         return list(self.warnings)
 
@@ -157,13 +233,29 @@ class StatsStore:
             # Read the header ourselves first: a permission problem must not be
             # mistaken for corruption (and the file must not be moved for it).
             with open(self.path, "rb") as handle:
-                header = handle.read(len(_SQLITE_MAGIC))
-            if header and header != _SQLITE_MAGIC:
+                header = handle.read(_HEADER_SIZE)
+            if header and header[: len(_SQLITE_MAGIC)] != _SQLITE_MAGIC:
                 self._set_aside("it is not an SQLite database")
             else:
                 conn = self._connect()
                 try:
-                    has_schema = self._check(conn)
+                    state = self._check(conn)
+                    if state == "ok" or state.startswith("missing:"):
+                        # Before any write: a damaged header field breaks the
+                        # file for good once SQLite writes to it.
+                        state = _header_problem(header) or state
+                    if state == "ok" or state.startswith("missing:"):
+                        state = self._refuses_rows(conn, state.removeprefix("missing:")) or state
+                    if state.startswith("rebuild:"):
+                        # Before any change to the file, so the kept original
+                        # is exactly what the player had.
+                        conn = self._rebuild(conn, state.removeprefix("rebuild:"))
+                        state = self._check(conn)
+                        if state != "ok":  # pragma: no cover - the new file is ours
+                            raise _Unusable("it is damaged and could not be rebuilt")
+                    if state.startswith("missing:"):
+                        self._add_table(conn, state.removeprefix("missing:"))
+                        state = "ok"
                 except _Unusable as exc:
                     conn.close()
                     self._set_aside(str(exc))
@@ -171,7 +263,7 @@ class StatsStore:
                     conn.close()
                     raise
                 else:
-                    if has_schema:
+                    if state == "ok":
                         return self._ensure_writable(conn)
                     conn.close()  # an empty database: give it our schema below
 
@@ -183,18 +275,27 @@ class StatsStore:
             raise
         return conn, True
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, path: Path | None = None) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves so every write
         # is exactly one explicit transaction.
-        return sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+        conn = sqlite3.connect(
+            self.path if path is None else path, timeout=self.busy_timeout, isolation_level=None
+        )
+        conn.text_factory = _lenient_text
+        return conn
 
     @staticmethod
-    def _check(conn: sqlite3.Connection) -> bool:
-        """Return True for a healthy version-1 database, False for an empty one.
+    def _check(conn: sqlite3.Connection) -> str:
+        """Say what the database needs before use.
 
-        Raises _Unusable if the file is damaged, not ours, or from a newer
-        version, and sqlite3.Error for problems that are not the file's fault
-        (locked, cannot open): those must not get the file moved aside.
+        Returns ``"ok"`` for a healthy version-1 database, ``"empty"`` for an
+        empty one, ``"missing:<table>"`` when one of our two tables is missing
+        but the other is intact, and ``"rebuild:<why>"`` for a version-1
+        database with our tables that is damaged: its rows are then copied
+        into a new file (if they can all be read). Raises _Unusable if the file
+        is beyond that, not ours, or from a newer version, and sqlite3.Error
+        for problems that are not the file's fault (locked, cannot open):
+        those must not get the file moved aside.
         """
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -203,39 +304,214 @@ class StatsStore:
                     f"it was written by a newer version of the game (statistics version "
                     f"{version}; this version understands {SCHEMA_VERSION})"
                 )
-            tables = {
-                row[0]
-                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            # Lower case: SQL names ignore case ("gAmes" is the games table).
+            objects = {
+                str(name).lower(): kind
+                for name, kind in conn.execute("SELECT name, type FROM sqlite_master")
             }
-            if version == 0 and not tables:
-                return False  # e.g. a 0-byte file left by a crash before our first write
-            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise _Unusable(f"it is damaged: {'; '.join(problems[:3])}")
+            if version == 0 and not objects:
+                return "empty"  # e.g. a 0-byte file left by a crash before our first write
+            # integrity_check, not quick_check: only it compares the indexes
+            # with the tables, and a damaged index otherwise passes here and
+            # then fails every summary ("database disk image is malformed").
+            try:
+                problems = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+            except sqlite3.DatabaseError as exc:
+                # The check itself can stop at damage ("malformed") that the
+                # table rows do not share; _rebuild finds out.
+                if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _FILE_AT_FAULT:
+                    raise
+                problems = [str(exc)]
+            serious = [p for p in problems if p != "ok" and not p.startswith(_HARMLESS_PROBLEMS)
+                       and not any(kind in p for kind in _INDEX_PROBLEMS)]
+            if serious and version != SCHEMA_VERSION:
+                raise _Unusable(f"it is damaged: {_describe(serious)}")
             if version != SCHEMA_VERSION:
                 raise _Unusable(f"it is not a statistics database (version {version})")
+            missing_tables = []
             for table, wanted in _EXPECTED_COLUMNS.items():
+                # SQLite knows a table by the CREATE statement it parses, not
+                # by the name column (which a flipped bit can spoil), so ask it.
                 columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+                if not columns:
+                    missing_tables.append(table)
+                    continue
+                if objects.get(table, "table") != "table":
+                    raise _Unusable(f"its {table} is a {objects[table]}, not a table")
                 missing = [c for c in wanted if c not in columns]
                 if missing:
                     raise _Unusable(f"table {table} lacks columns {', '.join(missing)}")
+            if len(missing_tables) == len(_EXPECTED_COLUMNS):
+                raise _Unusable("it has neither a games nor a puzzles table")
+            if serious:
+                # Its rows may all still be readable; _rebuild finds out.
+                return f"rebuild:it is damaged: {_describe(serious)}"
+            if any(kind in p for p in problems for kind in _INDEX_PROBLEMS):
+                return "rebuild:its indexes were damaged"
+            if missing_tables:
+                return f"missing:{missing_tables[0]}"
         except sqlite3.DatabaseError as exc:
-            # Only "database disk image is malformed" / "file is not a
-            # database" are the file's fault; "database is locked" is not.
+            # "database disk image is malformed", "file is not a database" and
+            # "unsupported file format" are the file's fault; "database is
+            # locked" is not.
             code = getattr(exc, "sqlite_errorcode", None)
-            if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+            if code is not None and code & 0xFF in _FILE_AT_FAULT:
                 raise _Unusable(f"it is damaged: {exc}") from None
             raise
-        return True
+        except UnicodeDecodeError:
+            # sqlite3 could not even decode SQLite's message (or a name in the
+            # schema): the schema itself holds damaged bytes.
+            raise _Unusable("it is damaged: its schema holds text that is not UTF-8") from None
+        return "ok"
+
+    def _rebuild(self, conn: sqlite3.Connection, why: str) -> sqlite3.Connection:
+        """Copy every readable row into a new database that takes the file's place.
+
+        Used when the file cannot be used as it is (damaged indexes, a damaged
+        header field or schema, damaged pages) but its table rows may still all
+        be readable; if they are not, nothing is copied. The original is never
+        changed: it is kept aside byte for byte, and the new file replaces it
+        only once it is complete. Rows are copied, not pages (``VACUUM INTO``
+        would copy the damaged indexes and header fields too). Returns a
+        connection to the new file; raises _Unusable if the rebuild fails
+        (``conn`` is closed in any case).
+        """
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{self.path.name}.", suffix=".rebuild", dir=self.path.parent
+        )
+        os.close(fd)  # an empty file is an empty database to SQLite
+        tmp = Path(tmp_name)
+        try:
+            copied = skipped = 0
+            new = self._connect(tmp)
+            try:
+                self._create_schema(new)
+                for table, columns in _EXPECTED_COLUMNS.items():
+                    if not self._has_table(conn, table):
+                        continue  # _check allows one missing table; it is new now
+                    names = ", ".join(columns)
+                    # NOT INDEXED: read the table itself, never a damaged index.
+                    # rowid, not id: a damaged schema can make id an ordinary
+                    # (empty) column; the rowid still tells the rows apart.
+                    rows = conn.execute(
+                        f"SELECT rowid, {', '.join(columns[1:])} FROM {table} NOT INDEXED"
+                    ).fetchall()
+                    before = new.total_changes
+                    new.execute("BEGIN IMMEDIATE")
+                    # OR IGNORE: a row breaking our constraints (a NULL name,
+                    # an unknown outcome) stays only in the kept original.
+                    new.executemany(
+                        f"INSERT OR IGNORE INTO {table} ({names}) "
+                        f"VALUES ({', '.join('?' * len(columns))})",
+                        rows,
+                    )
+                    new.execute("COMMIT")
+                    copied += new.total_changes - before
+                    skipped += len(rows) - (new.total_changes - before)
+            finally:
+                new.close()
+                conn.close()
+            with contextlib.suppress(OSError):
+                shutil.copymode(self.path, tmp)  # mkstemp made it private to us
+            kept = self._move_with_side_files()
+            try:
+                os.replace(tmp, self.path)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.rename(kept, self.path)  # put the original back
+                raise
+        except BaseException as exc:
+            for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):
+                with contextlib.suppress(OSError):
+                    os.unlink(leftover)
+            if isinstance(exc, OSError | sqlite3.Error | UnicodeDecodeError):
+                raise _Unusable(f"{why}; its rows could not all be read ({exc})") from exc
+            raise
+        _fsync_folder(self.path.parent)
+        left_out = f" ({skipped} with invalid values were left out)" if skipped else ""
+        self.warnings.append(
+            f"Statistics file {self.path} could not be used as it was ({_brief(why)}); "
+            f"a new file was made from its {copied} results{left_out}, and the original "
+            f"file was kept as {kept}."
+        )
+        return self._connect()
+
+    @staticmethod
+    def _refuses_rows(conn: sqlite3.Connection, missing: str) -> str | None:
+        """``"rebuild:<why>"`` if the tables reject a valid new result, else None.
+
+        The rows are tried in a transaction that is always rolled back. A
+        damaged CHECK constraint in the schema (or a hand-made table with other
+        constraints or triggers) would otherwise make every later
+        record_game fail. ``missing`` names a table that is not there (it is
+        not tried). Errors that are not the file's fault (read-only, locked)
+        return None: _ensure_writable deals with those.
+        """
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error:
+            return None
+        try:
+            if missing != "games":
+                conn.execute(
+                    "INSERT INTO games (played_at, game, variant, mode, opponent, outcome) "
+                    "VALUES ('', 'probe', '', 'probe', '', 'won')"
+                )
+            if missing != "puzzles":
+                conn.execute(
+                    "INSERT INTO puzzles (played_at, game, variant, moves, seconds, helped) "
+                    "VALUES ('', 'probe', '', 0, 0.0, 0)"
+                )
+        except sqlite3.Error as exc:
+            code = getattr(exc, "sqlite_errorcode", None)
+            if code is not None and code & 0xFF in (*_FILE_AT_FAULT, _SQLITE_CONSTRAINT,
+                                                    _SQLITE_MISMATCH):
+                return f"rebuild:its tables refuse new results ({exc})"
+            return None
+        except UnicodeDecodeError:
+            return "rebuild:its tables refuse new results"
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        return None
+
+    @staticmethod
+    def _has_table(conn: sqlite3.Connection, table: str) -> bool:
+        return conn.execute(f"PRAGMA table_info({table})").fetchone() is not None
+
+    def _add_table(self, conn: sqlite3.Connection, table: str) -> None:
+        """Create our ``table`` (missing from an otherwise good database).
+
+        Adding a table removes nothing, so the file keeps every record.
+        """
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _TABLE_SCHEMA[table]:
+                conn.execute(statement)
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        self.warnings.append(
+            f"Statistics file {self.path} had no {table} table; an empty one was added "
+            "and the other results were kept."
+        )
 
     def _ensure_writable(self, conn: sqlite3.Connection) -> tuple[sqlite3.Connection, bool]:
         """Return ``(conn, True)`` if writes work, else an in-memory copy and False."""
         try:
             # A real write that is rolled back: the only reliable way to learn
             # whether the file and its folder (for the journal) are writable.
+            # A name no table has, or an extra table that happens to be
+            # called write_probe would make the file look read-only.
+            names = {str(row[0]).lower() for row in conn.execute("SELECT name FROM sqlite_master")}
+            probe = "write_probe"
+            while probe in names:
+                probe += "_"
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.execute("CREATE TABLE write_probe (x)")
+                conn.execute(f"CREATE TABLE {probe} (x)")
             finally:
                 # SQLite may already have rolled back after a failed write;
                 # keep the original error, not "no transaction is active".
@@ -243,12 +519,13 @@ class StatsStore:
                     conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
             memory = sqlite3.connect(":memory:", isolation_level=None)
+            memory.text_factory = _lenient_text
             try:
                 conn.backup(memory)
             finally:
                 conn.close()
             self.warnings.append(
-                f"Statistics file {self.path} can be read but not written ({exc}); "
+                f"Statistics file {self.path} can be read but not written ({_brief(exc)}); "
                 "results of this session will be shown but not saved."
             )
             return memory, False
@@ -257,13 +534,21 @@ class StatsStore:
     def _set_aside(self, reason: str) -> None:
         """Move the unusable database and its side files aside, with a warning."""
         try:
-            kept = move_aside(self.path)
+            kept = self._move_with_side_files()
         except OSError as exc:
             # Leave the file alone; the caller falls back to memory and the
             # player learns both what was wrong and why we could not fix it.
             raise OSError(
                 f"{reason}, and it could not be moved aside: {exc.strerror or exc}"
             ) from exc
+        self.warnings.append(
+            f"Statistics file {self.path} could not be used ({_brief(reason)}); it was kept as "
+            f"{kept}; a new statistics file was started."
+        )
+
+    def _move_with_side_files(self) -> Path:
+        """Move the database and its side files to a fresh ``.corrupt-`` name."""
+        kept = move_aside(self.path)
         for suffix in _SIDE_SUFFIXES:
             side = self.path.with_name(self.path.name + suffix)
             if os.path.lexists(side):
@@ -275,10 +560,7 @@ class StatsStore:
                         move_aside(side)
                     else:
                         os.rename(side, target)
-        self.warnings.append(
-            f"Statistics file {self.path} could not be used ({reason}); it was kept as "
-            f"{kept}; a new statistics file was started."
-        )
+        return kept
 
     @staticmethod
     def _create_schema(conn: sqlite3.Connection) -> None:
@@ -295,10 +577,11 @@ class StatsStore:
     def _fall_back_to_memory(self, reason: str) -> None:
         self.persistent = False
         conn = sqlite3.connect(":memory:", isolation_level=None)
+        conn.text_factory = _lenient_text
         self._create_schema(conn)
         self._conn = conn
         self.warnings.append(
-            f"Statistics file {self.path} could not be opened or created ({reason}); "
+            f"Statistics file {self.path} could not be opened or created ({_brief(reason)}); "
             "statistics will not be saved this session."
         )
 
@@ -383,12 +666,17 @@ class StatsStore:
         try:
             with self._transaction() as conn:
                 conn.execute(sql, params)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             where = self.path if self.persistent else "memory"
-            return f"Could not save this result to {where} ({exc}); it was not recorded."
+            return f"Could not save this result to {where} ({_brief(exc)}); it was not recorded."
         return None
 
     # --- reading ------------------------------------------------------------
+
+    # The summaries read the names through CAST(... AS TEXT) and skip NULLs:
+    # SQLite keeps whatever type a value arrived with, so a damaged or
+    # hand-edited file can hold a number or a blob where a name belongs, and
+    # the screens expect text. Such a row still counts, under its text form.
 
     def game_summary(self) -> list[GameSummary]:
         """Per (game, variant, mode, opponent) counts, sorted by those keys.
@@ -396,27 +684,29 @@ class StatsStore:
         On a read error returns ``[]`` and adds a message to :attr:`warnings`.
         """
         rows = self._read(
-            "SELECT game, variant, mode, opponent, COUNT(*), "
-            "SUM(outcome = 'won'), SUM(outcome = 'lost'), SUM(outcome = 'drawn') "
-            "FROM games GROUP BY game, variant, mode, opponent "
-            "ORDER BY game, variant, mode, opponent"
+            "SELECT CAST(game AS TEXT) AS g, CAST(variant AS TEXT) AS v, "
+            "CAST(mode AS TEXT) AS m, CAST(opponent AS TEXT) AS o, COUNT(*), "
+            "SUM(outcome IS 'won'), SUM(outcome IS 'lost'), SUM(outcome IS 'drawn') "
+            "FROM games WHERE g IS NOT NULL AND v IS NOT NULL AND m IS NOT NULL "
+            "AND o IS NOT NULL GROUP BY g, v, m, o ORDER BY g, v, m, o"
         )
         return [GameSummary(*row) for row in rows]
 
     def totals_by_game(self) -> dict[str, tuple[int, int, int, int]]:
         """``{game: (played, won, lost, drawn)}`` over all variants and modes."""
         rows = self._read(
-            "SELECT game, COUNT(*), "
-            "SUM(outcome = 'won'), SUM(outcome = 'lost'), SUM(outcome = 'drawn') "
-            "FROM games GROUP BY game ORDER BY game"
+            "SELECT CAST(game AS TEXT) AS g, COUNT(*), "
+            "SUM(outcome IS 'won'), SUM(outcome IS 'lost'), SUM(outcome IS 'drawn') "
+            "FROM games WHERE g IS NOT NULL GROUP BY g ORDER BY g"
         )
         return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
 
     def puzzle_summary(self) -> list[PuzzleSummary]:
         """Per (game, variant): solves, solves with help, and the best unhelped result."""
         rows = self._read(
-            "SELECT game, variant, COUNT(*), SUM(helped != 0) FROM puzzles "
-            "GROUP BY game, variant ORDER BY game, variant"
+            "SELECT CAST(game AS TEXT) AS g, CAST(variant AS TEXT) AS v, COUNT(*), "
+            "SUM(helped IS NOT 0) FROM puzzles WHERE g IS NOT NULL AND v IS NOT NULL "
+            "GROUP BY g, v ORDER BY g, v"
         )
         result = []
         for game, variant, solved, helped in rows:
@@ -427,19 +717,26 @@ class StatsStore:
 
     def best_puzzle(self, game: str, variant: str) -> tuple[int, float] | None:
         """Best unhelped solution as ``(moves, seconds)``: fewest moves, then fastest."""
+        # Only rows whose numbers are numbers: a damaged value must not become
+        # the "best" (or reach a screen that formats it as a number).
         rows = self._read(
             "SELECT moves, seconds FROM puzzles "
             "WHERE game = ? AND variant = ? AND helped = 0 "
+            "AND typeof(moves) = 'integer' AND moves >= 0 "
+            "AND typeof(seconds) IN ('integer', 'real') AND seconds >= 0 "
             "ORDER BY moves, seconds LIMIT 1",
             (game, variant),
         )
-        return (rows[0][0], rows[0][1]) if rows else None
+        return (int(rows[0][0]), float(rows[0][1])) if rows else None
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple]:
         conn = self._require_open()
         try:
             return conn.execute(sql, params).fetchall()
-        except sqlite3.Error as exc:
-            # A statistics screen must not crash the game; report instead.
-            self.warnings.append(f"Could not read statistics from {self.path} ({exc}).")
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            # A statistics screen must not crash the game; report instead,
+            # once: screens read every frame, and the list must not grow.
+            message = f"Could not read statistics from {self.path} ({_brief(exc)})."
+            if message not in self.warnings:
+                self.warnings.append(message)
             return []
