@@ -171,6 +171,19 @@ def _lenient_text(raw: bytes) -> str:
     return raw.decode("utf-8", "replace").replace("\x00", "\ufffd")
 
 
+@contextlib.contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One explicit write transaction: committed at the end, rolled back on any error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -397,15 +410,14 @@ class StatsStore:
                         f"SELECT rowid, {', '.join(columns[1:])} FROM {table} NOT INDEXED"
                     ).fetchall()
                     before = new.total_changes
-                    new.execute("BEGIN IMMEDIATE")
                     # OR IGNORE: a row breaking our constraints (a NULL name,
                     # an unknown outcome) stays only in the kept original.
-                    new.executemany(
-                        f"INSERT OR IGNORE INTO {table} ({names}) "
-                        f"VALUES ({', '.join('?' * len(columns))})",
-                        rows,
-                    )
-                    new.execute("COMMIT")
+                    with _transaction(new):
+                        new.executemany(
+                            f"INSERT OR IGNORE INTO {table} ({names}) "
+                            f"VALUES ({', '.join('?' * len(columns))})",
+                            rows,
+                        )
                     copied += new.total_changes - before
                     skipped += len(rows) - (new.total_changes - before)
             finally:
@@ -484,15 +496,9 @@ class StatsStore:
 
         Adding a table removes nothing, so the file keeps every record.
         """
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             for statement in _TABLE_SCHEMA[table]:
                 conn.execute(statement)
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            raise
         self.warnings.append(
             f"Statistics file {self.path} had no {table} table; an empty one was added "
             "and the other results were kept."
@@ -564,15 +570,9 @@ class StatsStore:
 
     @staticmethod
     def _create_schema(conn: sqlite3.Connection) -> None:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             for statement in _SCHEMA:
                 conn.execute(statement)
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            raise
 
     def _fall_back_to_memory(self, reason: str) -> None:
         self.persistent = False
@@ -596,15 +596,8 @@ class StatsStore:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        conn = self._require_open()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(self._require_open()) as conn:
             yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            raise
 
     def _require_open(self) -> sqlite3.Connection:
         if self._conn is None:
