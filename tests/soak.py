@@ -72,6 +72,7 @@ import pygame  # noqa: E402
 from engine.app import App  # noqa: E402
 from engine.launcher import LauncherScene  # noqa: E402
 from engine.memory import release_free_memory  # noqa: E402
+from engine.registry import FAMILIES, prefetch  # noqa: E402
 from engine.widgets import Button  # noqa: E402
 from tests.conftest import make_app  # noqa: E402  (the same headless app the tests use)
 
@@ -431,6 +432,9 @@ def run_monkey(seed: int, events: int, profile: Path | None = None,
     try:
         with _SeededRandoms(seed):
             app = make_app(profile)
+            # As the real app does (engine/cli.py run_app): the games' modules load in
+            # the background after the first frame.
+            prefetch(FAMILIES, lambda: app.frames > 0)
             monkey = Monkey(app, rng)
             result.rss_start_kb = rss_kb()
             notices: list[str] = []

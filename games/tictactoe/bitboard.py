@@ -68,7 +68,7 @@ class Layout:
         return out
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def layout(rows: int, cols: int, k: int) -> Layout:
     """The (cached) masks for a rows × cols board with k in a row."""
     lines: list[int] = []

@@ -59,7 +59,7 @@ class _Tables:
     centre: int
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)  # ~0.2 MB each on 15×15
 def _tables(g: Geometry) -> _Tables:
     rows, cols, k = g.rows, g.cols, g.k
     line_cells = tuple(tuple(c for c in range(g.cells) if mask >> c & 1) for mask in g.lines)

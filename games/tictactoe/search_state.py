@@ -82,7 +82,7 @@ class Geometry:
     potential: bool
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)  # a game and its hints use one or two; 15×15 tables are ~0.3 MB
 def geometry(rows: int, cols: int, k: int, canonical_marks: int = DEFAULT_CANONICAL_MARKS,
              potential: bool = True) -> Geometry:
     """The (cached) search tables for a rows × cols board with k in a row.
