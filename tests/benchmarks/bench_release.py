@@ -7,7 +7,8 @@
   --dump-state option that writes a file after the first frame;
 * peak resident memory while idle in the launcher and while a computer-vs-computer
   15×15 game runs (each in a fresh process, VmHWM from /proc);
-* per game scene, idle and while the computer thinks, over ``--seconds`` each with
+* per game scene, idle and while the computer thinks (Button Madness: the solver on
+  a 1000×1000 board, pressed every 2 s with its solution shown), over ``--seconds`` each with
   the app's own frame loop: the 99th percentile of the *frame time* (the work of one
   frame: events, update, draw and flip; the 60 fps budget is 16.7 ms) and of the
   frame-to-frame interval; the reference is a bare pygame loop (fill, flip,
@@ -84,8 +85,13 @@ def child(mode: str, seconds: float) -> None:
         real_step = app.step
         end = time.monotonic() + seconds
 
+        last_press = [time.monotonic()]
+
         def step(events=None, dt=1 / 60):
             busy = scene is not None and getattr(scene, "busy_label", lambda: None)() is not None
+            if mode == "scene:buttons" and not busy and time.monotonic() - last_press[0] > 2:
+                scene.press(len(frames) % 1000, 7)  # the solution must be worked out again
+                last_press[0] = time.monotonic()
             t0 = time.perf_counter()
             real_step(events, dt)
             frames.append((t0, time.perf_counter(), busy))
@@ -149,9 +155,17 @@ def _open_scene(app, name: str, seat_class):
 
         seats = (seat_class("computer", "perfect"), seat_class("computer", "perfect"))
         return app.push(scene_for(app, GrundySetup(game=name), seats, seed=1))
+    import random
+
+    from games.buttons.board import generate
     from games.buttons.scene import ButtonMadnessScene
 
-    return app.push(ButtonMadnessScene(app, seed=1))
+    # "Thinking" here is the solver: a 1000×1000 board with its solution shown, and a
+    # press now and then (see child) so the solver works it out again.
+    board, _presses = generate(1000, random.Random(1))
+    scene = app.push(ButtonMadnessScene(app, board, seed=1))
+    scene.toggle_solution()
+    return scene
 
 
 def measure(mode: str, seconds: float) -> dict:
