@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from engine.memory import release_free_memory
+from engine.memory import limit_arenas, release_free_memory
 from engine.scene import Scene
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
@@ -56,6 +56,7 @@ class App:
         # each time the frame loop wants it back; 1 ms keeps frames on time while the
         # computer thinks, at a negligible cost to the search.
         sys.setswitchinterval(0.001)
+        limit_arenas()  # before any computer player's thread (see engine/memory.py)
         for message in notices:
             self.notify(message)
 

@@ -15,25 +15,43 @@ import ctypes
 import ctypes.util
 import gc
 import sys
-from collections.abc import Callable
 
-_trim: Callable[[int], int] | None = None
+_M_ARENA_MAX = -8  # glibc's mallopt parameter
+# Arenas for all threads together. glibc's default (8 per core) gives each computer
+# search thread its own arena, whose freed memory is fragmented by the few objects
+# that outlive the search; one arena kept the soak's peak 55 MB lower and its
+# settled memory 11-17 MB lower. The threads allocate under the GIL anyway.
+ARENAS = 1
+
+_libc: ctypes.CDLL | None = None
 _looked_up = False
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    global _trim, _looked_up
+def _glibc() -> ctypes.CDLL | None:
+    global _libc, _looked_up
     if not _looked_up:
         _looked_up = True
         if sys.platform.startswith("linux"):
             try:
                 libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-                _trim = libc.malloc_trim
-                _trim.argtypes = [ctypes.c_size_t]
-                _trim.restype = ctypes.c_int
+                libc.malloc_trim.argtypes = [ctypes.c_size_t]
+                libc.malloc_trim.restype = ctypes.c_int
+                libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+                libc.mallopt.restype = ctypes.c_int
+                _libc = libc
             except (OSError, AttributeError):
-                _trim = None  # not glibc
-    return _trim
+                _libc = None  # not glibc
+    return _libc
+
+
+def limit_arenas(arenas: int = ARENAS) -> bool:
+    """Have every thread share ``arenas`` malloc arenas (glibc); True if it took effect.
+
+    Call it before the first background thread starts: a thread that has already
+    made its own arena keeps it.
+    """
+    libc = _glibc()
+    return libc is not None and libc.mallopt(_M_ARENA_MAX, arenas) == 1
 
 
 def release_free_memory(collect: bool = False) -> bool:
@@ -45,8 +63,8 @@ def release_free_memory(collect: bool = False) -> bool:
     """
     if collect:
         gc.collect()
-    trim = _malloc_trim()
-    if trim is None:
+    libc = _glibc()
+    if libc is None:
         return False
-    trim(0)
+    libc.malloc_trim(0)
     return True

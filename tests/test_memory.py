@@ -57,3 +57,9 @@ def test_leaving_a_game_releases_memory_but_closing_an_overlay_does_not(
     assert isinstance(app.top, LauncherScene)
     app.replace(TicTacToeScene(app, MNKConfig(), seats))  # the launcher is not an overlay
     assert calls == [1, 1]
+
+
+@linux_only
+def test_arena_limit_is_accepted() -> None:
+    """glibc takes the one-arena setting (the app sets it before any search thread)."""
+    assert memory.limit_arenas() is True
