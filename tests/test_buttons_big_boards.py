@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
+import numpy as np
 import pygame
 import pytest
 
@@ -26,6 +27,7 @@ from games.buttons.scene import (
     BOARD_AREA,
     CODE_INLINE_MAX_N,
     CODE_LINES,
+    STATE_MARKS,
     WORKING_OUT_CODE,
     ButtonMadnessScene,
     WinOverlay,
@@ -393,24 +395,87 @@ def test_show_solution_on_a_200_by_200_board(app) -> None:
     click_widget(app, "Show solution")
     run_until(app, lambda: scene.marks is not None, timeout=30)
     app.step([])
-    assert Board.apply(scene.board, sorted(scene.marks)).is_solved
+    cells = scene.solution_cells()
+    marks = set(cells)
+    assert Board.apply(scene.board, sorted(marks)).is_solved
+    assert cells == sorted(marks)  # row-major, each button once
     state = scene.debug_state()
-    assert state["mark_count"] == len(scene.marks)
-    assert state["marks"] == [list(m) for m in sorted(scene.marks)][:len(state["marks"])]
+    assert state["mark_count"] == len(marks) == scene.mark_count
+    assert state["marks"] == [list(m) for m in sorted(marks)][:len(state["marks"])]
+    assert len(state["marks"]) == min(STATE_MARKS, len(marks))
     idle = idle_frames(app)
     assert statistics.median(idle) < IDLE_FRAME_LIMIT, f"idle frames with marks {idle}"
     # Marked cells are painted in the accent colour, others keep their own colours.
     geom = scene.geometry()
     accent = app.theme.palette.accent
-    marked = min(scene.marks)
-    plain = next((r, c) for r in range(n) for c in range(n) if (r, c) not in scene.marks)
+    marked = min(marks)
+    plain = next((r, c) for r in range(n) for c in range(n) if (r, c) not in marks)
     assert app.screen.get_at(geom.cell_rect(*marked).center)[:3] == accent
     assert app.screen.get_at(geom.cell_rect(*plain).center)[:3] != accent
     click_widget(app, "Show solution")  # off: hints only
     key(app, pygame.K_h)
-    assert scene.hinted == {min(scene.marks)}
+    assert scene.hinted == {min(marks)}
     key(app, pygame.K_h)
-    assert scene.hinted == set(sorted(scene.marks)[:2])
+    assert scene.hinted == set(sorted(marks)[:2])
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 20, 65, 200])
+def test_solve_grid_is_solve_as_a_grid(n: int) -> None:
+    """The scene's solver call gives solve's presses, minimality and method, as a grid.
+
+    Sizes cover unique (1, 2, 4, 65), exhaustive (3, 5, 200: nullity ≤ 20) and heuristic
+    (20: nullity 32) solving; boards random (3 and 5 may be unsolvable), solved, and one
+    press away.
+    """
+    from games.buttons.solver import solve, solve_grid
+
+    for board in (random_board(n, seed=n + 1), Board.solved(n), Board.solved(n).press(0, 0)):
+        expected = solve(board)
+        got = solve_grid(board)
+        assert (got.minimal, got.method, got.nullity) == (
+            expected.minimal, expected.method, expected.nullity)
+        if expected.presses is None:
+            assert got.grid is None and got.count == 0
+            continue
+        assert got.grid is not None and got.grid.shape == (n, n) and got.grid.dtype == bool
+        assert got.grid.flags.c_contiguous and not got.grid.flags.writeable
+        rows, cols = np.nonzero(got.grid)
+        assert list(zip(rows.tolist(), cols.tolist(), strict=True)) == list(expected.presses)
+        assert got.count == len(expected.presses)
+
+
+def test_a_new_1000_by_1000_solution_replaces_the_old_in_a_short_frame(app) -> None:
+    """A press with a 1000×1000 solution shown: the frames until the next one is shown.
+
+    The marks are one n×n bool grid, not a set of ~500,000 (row, column) tuples: freeing
+    those when the new solution replaced them took one frame 130-190 ms (and they held
+    ~70 MB); now the slowest frame measures ~12-42 ms (the board picture redrawn, the
+    board code worked out beside) and the new solution's frame ~7 ms.
+    """
+    from games.buttons.board import generate
+
+    n = 1000
+    scene = open_scene(app, generate(n, random.Random(1))[0])
+    scene.toggle_solution()
+    run_until(app, lambda: scene.marks is not None and not scene.busy_label(), timeout=60)
+    app.step([])
+    old = scene.marks
+    # No Python object per mark: n² bools (1 MB), and no big container in the scene.
+    assert isinstance(old, np.ndarray) and old.dtype == bool and old.shape == (n, n)
+    assert old.nbytes == n * n and scene.mark_count == int(np.count_nonzero(old)) > n
+    big = {name: len(value) for name, value in vars(scene).items()
+           if isinstance(value, (list, tuple, set, frozenset, dict)) and len(value) > 1000}
+    assert not big, f"containers in the scene: {big}"
+    scene.press(3, 7)
+    frames: list[float] = []
+    deadline = time.monotonic() + 60
+    while scene.marks is None or scene.busy_label():
+        assert time.monotonic() < deadline, "the new solution did not arrive"
+        frames.append(timed(lambda: app.step([])))
+        time.sleep(0.002)
+    frames.append(timed(lambda: app.step([])))  # the new marks drawn
+    assert scene.marks is not old and Board.apply(scene.board, scene.solution_cells()).is_solved
+    assert max(frames) < 0.100, f"slowest of {len(frames)} frames: {max(frames) * 1000:.0f} ms"
 
 
 def test_solution_frames_on_a_60_by_60_board_draw_frames_round_cells(app) -> None:
@@ -425,8 +490,9 @@ def test_solution_frames_on_a_60_by_60_board_draw_frames_round_cells(app) -> Non
     geom = scene.geometry()
     width = max(2, round(geom.cell_size / 10))
     accent = app.theme.palette.accent
-    marked = min(scene.marks)
-    plain = next((r, c) for r in range(n) for c in range(n) if (r, c) not in scene.marks)
+    marks = set(scene.solution_cells())
+    marked = min(marks)
+    plain = next((r, c) for r in range(n) for c in range(n) if (r, c) not in marks)
     for cell, expect in ((marked, True), (plain, False)):
         rect = geom.cell_rect(*cell)
         band = app.screen.get_at((rect.left + width, rect.centery))[:3]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pygame
 
 from engine.launcher import LauncherScene
@@ -98,18 +99,39 @@ def test_show_solution_marks_follow_the_clicks(app) -> None:
     scene = open_board(app, "12345")
     click_widget(app, "Show solution")
     run_until(app, lambda: scene.marks is not None)
-    marks = set(scene.marks)
+    marks = set(scene.solution_cells())
     assert Board.apply(scene.board, sorted(marks)).is_solved
     first = sorted(marks)[0]
     click(app, *button(scene, *first))  # pressing a marked button clears its mark
     run_until(app, lambda: scene.marks is not None)
-    assert scene.marks == marks - {first}
+    assert set(scene.solution_cells()) == marks - {first}
     other = next((r, c) for r in range(4) for c in range(4) if (r, c) not in marks)
     click(app, *button(scene, *other))  # pressing another adds it back as a mark
     run_until(app, lambda: scene.marks is not None)
-    assert other in scene.marks
-    assert Board.apply(scene.board, sorted(scene.marks)).is_solved
+    assert other in scene.solution_cells()
+    assert Board.apply(scene.board, scene.solution_cells()).is_solved
     assert scene.helped
+
+
+def test_marks_are_a_grid_and_solution_cells_list_it_row_major(app) -> None:
+    scene = open_board(app, "12345")
+    click_widget(app, "Show solution")
+    run_until(app, lambda: scene.marks is not None)
+    grid = scene.marks
+    # One bool per button, no Python object per mark; read-only, as a new solution is a
+    # new grid (the big-board picture is cached by the grid's identity).
+    assert isinstance(grid, np.ndarray) and grid.dtype == bool and grid.shape == (4, 4)
+    assert not grid.flags.writeable
+    cells = scene.solution_cells()
+    assert cells == sorted(cells) and len(set(cells)) == len(cells)
+    assert cells == [(r, c) for r in range(4) for c in range(4) if grid[r, c]]
+    assert scene.mark_count == len(cells) == int(np.count_nonzero(grid)) > 0
+    assert scene.solution_cells(2) == cells[:2]
+    state = scene.debug_state()
+    assert state["marks"] == [list(m) for m in cells] and state["mark_count"] == len(cells)
+    assert f"Solution: {len(cells)} more presses" in scene.status_text()
+    scene.press(*cells[0])  # the board changed: the solution is dropped until recomputed
+    assert scene.marks is None and scene.mark_count == 0 and scene.solution_cells() == []
 
 
 def test_hint_reveals_one_button_at_a_time(app) -> None:
@@ -117,7 +139,10 @@ def test_hint_reveals_one_button_at_a_time(app) -> None:
     key(app, pygame.K_h)
     run_until(app, lambda: len(scene.hinted) == 1)
     key(app, pygame.K_h)
-    assert len(scene.hinted) == 2 and scene.hinted <= scene.marks and scene.helped
+    assert len(scene.hinted) == 2 and scene.hinted <= set(scene.solution_cells())
+    assert scene.helped
+    # The first two solution buttons in row-major order.
+    assert scene.hinted == set(scene.solution_cells()[:2])
 
 
 def test_unsolvable_entered_board_says_so(app) -> None:
@@ -130,6 +155,10 @@ def test_unsolvable_entered_board_says_so(app) -> None:
     click_widget(app, "Show solution")
     run_until(app, lambda: scene.unsolvable)
     assert "cannot be solved" in scene.status_text()
+    # Worked out, with nothing to mark or hint.
+    assert scene.marks is not None and scene.mark_count == 0 and scene.solution_cells() == []
+    key(app, pygame.K_h)
+    assert scene.hinted == set() and scene.debug_state()["marks"] == []
 
 
 def test_size_menu_generates_a_board_of_that_size_and_is_remembered(app, profile) -> None:

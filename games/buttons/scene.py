@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import random
-import threading
 import time
 from dataclasses import dataclass
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pygame
 
-from engine.ai.agent import Cancelled
 from engine.ai.runner import AIRunner
 from engine.board.draw import draw_cell_text, outline_cell
 from engine.board.geometry import BoardGeometry
@@ -32,6 +29,7 @@ from games.buttons.board import (
 
 if TYPE_CHECKING:
     from engine.app import App
+    from games.buttons.solver import GridSolution
 
 GAME_ID = "button-madness"
 BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
@@ -49,8 +47,9 @@ CODE_INLINE_MAX_N = 200
 # Codes remembered per scene (a 1000×1000 code is 301 KB): enough for undo/redo back and
 # forth over a few boards without converting them again.
 CODE_CACHE_SIZE = 8
-# Solution presses are turned into a set (and a grid) this many at a time (see _prepare_marks).
-_MARK_SLICE = 4096
+# solution_cells reads the marks grid about this many cells (whole rows) at a time, so a
+# capped list stops early instead of listing all 500,000 marks of a 1000×1000 solution.
+_CELL_BLOCK = 4096
 # debug_state lists at most this many marks (there are up to 500,000), and their count.
 STATE_MARKS = 1000
 WORKING_OUT_CODE = "working out the code…"
@@ -168,9 +167,13 @@ class ButtonMadnessScene(GameScene):
         self._board = board
         self.origin = board
         self.solver = AIRunner()
-        self.marks: set[tuple[int, int]] | None = None  # Show solution, for the shown board
-        self._mark_order: tuple[tuple[int, int], ...] = ()  # the marks, row-major
-        self._marks_grid: np.ndarray | None = None  # the marks as an n×n grid, big boards
+        # Show solution, for the shown board: an n×n read-only bool grid (True: press it),
+        # made on the solver's thread, and its number of Trues. A grid, not a set of cells:
+        # a 1000×1000 solution has ~500,000 marks, which as a set and a tuple of tuples
+        # took ~70 MB (resident memory ~+120 MB) and 0.1-0.2 s of a frame to free when the
+        # next solution replaced them; the grid is 1 MB.
+        self.marks: np.ndarray | None = None
+        self.mark_count = 0
         self.show_solution = False
         self.hinted: set[tuple[int, int]] = set()
         self._want_hint = False  # a hint asked for before the solution arrived
@@ -193,7 +196,8 @@ class ButtonMadnessScene(GameScene):
         self._wrapped: tuple[tuple[str, int, int, Any], list[pygame.Surface]] | None = None
         self._best: tuple[str, tuple[int, float] | None] | None = None
         self._picture: tuple[Board, Any, pygame.Surface] | None = None
-        self._marks_picture: tuple[Any, pygame.Surface] | None = None
+        # (window key, picture, the marks grid drawn): see _draw_marks_picture.
+        self._marks_picture: tuple[Any, pygame.Surface, np.ndarray] | None = None
         ui = self.ui
         ui.add(Button((16, 76, 92, 34), "Copy", self.copy_code, size=15, name="Copy"))
         ui.add(Button((112, 76, 92, 34), "Enter code", self.enter_code, size=14,
@@ -260,8 +264,7 @@ class ButtonMadnessScene(GameScene):
     def _changed(self) -> None:
         self.flash = {}
         self.marks = None
-        self._mark_order = ()
-        self._marks_grid = None
+        self.mark_count = 0
         self._asked = None
         self.solver.cancel()
         self.unsolvable = False
@@ -414,11 +417,41 @@ class ButtonMadnessScene(GameScene):
 
     def _add_hint(self) -> None:
         """Hint the first solution button (row-major) not hinted yet, if any is left."""
-        # The solver lists presses row-major; walking them skips only the few hinted ones,
-        # where sorting the marks took ~0.3 s on a 1000×1000 board.
-        cell = next((cell for cell in self._mark_order if cell not in self.hinted), None)
-        if cell is not None:
-            self.hinted.add(cell)
+        if self.marks is None:
+            return
+        flat = self.marks.ravel()  # a view: the grid is C-contiguous
+        n = self.marks.shape[1]
+        start = 0
+        # Each argmax finds the next mark from ``start``; only the few hinted marks are
+        # skipped, so this scans no further than the hint it finds.
+        while start < flat.size:
+            index = start + int(np.argmax(flat[start:]))
+            if not flat[index]:
+                return  # no mark left from start on
+            cell = divmod(index, n)
+            if cell not in self.hinted:
+                self.hinted.add(cell)
+                return
+            start = index + 1
+
+    def solution_cells(self, limit: int | None = None) -> list[tuple[int, int]]:
+        """The shown solution's buttons as (row, column), row-major; at most ``limit``.
+
+        Empty while there is no solution (not worked out yet, or unsolvable). Built from
+        the marks grid on each call: cheap for a small board or a capped list (the first
+        1,000 of a 1000×1000 board: ~0.5 ms), ~0.1 s for all its ~500,000.
+        """
+        grid = self.marks
+        if grid is None:
+            return []
+        cells: list[tuple[int, int]] = []
+        step = max(1, _CELL_BLOCK // grid.shape[1])
+        for top in range(0, grid.shape[0], step):
+            rows, cols = np.nonzero(grid[top:top + step])
+            cells.extend(zip((rows + top).tolist(), cols.tolist(), strict=True))
+            if limit is not None and len(cells) >= limit:
+                return cells[:limit]
+        return cells
 
     def open_explorer(self) -> None:
         """The chart of which sizes have unsolvable boards."""
@@ -511,33 +544,35 @@ class ButtonMadnessScene(GameScene):
             if result.error is not None:
                 self.app.notify(f"The solver failed: {result.error}")
             elif result.tag == board:
-                self._take_solution(*result.move)
+                self._take_solution(result.move)
             return
         if self.marks is None and self._asked != board:
-            from games.buttons.solver import solve
+            from games.buttons.solver import solve_grid
 
             self._asked = board
             self.progress = 0.0
 
-            def task(cancel: threading.Event) -> Any:
-                solution = solve(board, cancel, progress=self._set_progress)
-                return solution, _prepare_marks(solution.presses or (), board.n, cancel)
-
-            self.solver.submit(task, tag=board)
+            # solve_grid, not solve: the marks arrive as one n×n grid, with no tuple per
+            # press for the frame loop to hold and later free.
+            self.solver.submit(lambda cancel: solve_grid(board, cancel,
+                                                         progress=self._set_progress),
+                               tag=board)
 
     def _set_progress(self, fraction: float) -> None:
         self.progress = fraction  # written by the solver thread, read by the frame loop
 
-    def _take_solution(self, solution: Any,
-                       prepared: tuple[set[tuple[int, int]], np.ndarray | None]) -> None:
+    def _take_solution(self, solution: GridSolution) -> None:
         self.solution_note = solution.method
-        self._mark_order = solution.presses or ()
-        self.marks, self._marks_grid = prepared
-        if solution.presses is None:
+        if solution.grid is None:
+            # No marks (an empty grid, so "not worked out yet" stays marks is None).
+            n = self.board.n
+            self.marks = np.zeros((n, n), dtype=bool)
+            self.mark_count = 0
             self.unsolvable = True
             return
+        self.marks, self.mark_count = solution.grid, solution.count
         # Hints already given stay marked while they are still part of the solution.
-        self.hinted &= self.marks
+        self.hinted = {cell for cell in self.hinted if self.marks[cell]}
         if self._want_hint:
             self._want_hint = False
             self._add_hint()
@@ -594,7 +629,7 @@ class ButtonMadnessScene(GameScene):
         if self.unsolvable:
             return text + " This board cannot be solved: no set of presses turns it all red."
         if self.show_solution and self.marks is not None:
-            text += f" Solution: {len(self.marks)} more presses ({self.solution_note})."
+            text += f" Solution: {self.mark_count} more presses ({self.solution_note})."
         return text
 
     def draw_board(self, surface: pygame.Surface) -> None:
@@ -623,13 +658,16 @@ class ButtonMadnessScene(GameScene):
                         alpha = round(160 * self.flash[(r, c)] / FLASH_SECONDS)
                         glow.fill((255, 255, 255, alpha))
                         surface.blit(glow, rect)
-        marks: set[tuple[int, int]] = set()
+        marks: list[tuple[int, int]] = []
         if self.marks is not None and self.show_solution and n > VECTOR_LIMIT:
             # Up to n²/2 marks (500,000 on 1000×1000): one cached picture, not a rectangle
             # per mark per frame (that took 0.1 s a frame at 200×200, 3 s at 1000×1000).
-            self._draw_marks_picture(surface, geom, self.marks, self._marks_grid)
+            self._draw_marks_picture(surface, geom, self.marks)
         elif self.marks is not None:
-            marks = self.marks if self.show_solution else self.hinted & self.marks
+            # At most VECTOR_LIMIT² cells listed here; hints are few and, once the solution
+            # is in, all marked (see _take_solution), but are checked against it anyway.
+            marks = self.solution_cells() if self.show_solution else \
+                [cell for cell in self.hinted if self.marks[cell]]
         font = theme.font(max(8.0, geom.cell_size * 0.45), bold=True)
         for cell in marks:
             outline_cell(surface, geom, cell, p.accent, max(2, round(geom.cell_size / 10)))
@@ -661,7 +699,7 @@ class ButtonMadnessScene(GameScene):
         surface.blit(cached[2], geom.rect)
 
     def _draw_marks_picture(self, surface: pygame.Surface, geom: BoardGeometry,
-                            marks: set[tuple[int, int]], grid: np.ndarray | None) -> None:
+                            grid: np.ndarray) -> None:
         """Every solution mark of a big board, drawn from a picture made once per solution.
 
         The picture follows :func:`outline_cell`'s frame, a band ``width`` pixels wide inside
@@ -670,21 +708,19 @@ class ButtonMadnessScene(GameScene):
         """
         accent = self.app.theme.palette.accent
         rect = geom.rect
-        # ``marks`` is never changed in place (a new solution is a new set), so the set
-        # itself identifies the picture.
-        key = (marks, tuple(rect), geom.cell_size, accent)
+        # The grid is read-only (a new solution is a new grid), so its identity tells the
+        # picture's; comparing grids would cost a pass over n² cells a frame.
+        key = (tuple(rect), geom.cell_size, accent)
         cached = self._marks_picture
-        if cached is None or cached[0] != key:
-            if grid is None:  # prepared with the solution; built here only as a fallback
-                grid = _prepare_marks(tuple(marks), geom.rows, threading.Event())[1]
+        if cached is None or cached[2] is not grid or cached[0] != key:
             layer = _marks_layer(geom, grid, accent)
             if geom.cell_size >= 12:
                 glyph = self.app.theme.font(max(8.0, geom.cell_size * 0.45), bold=True).render(
                     "✱", True, accent)
-                for cell in marks:
+                for cell in self.solution_cells():  # 12 px cells: n ≤ 46, few marks
                     centre = geom.cell_rect(*cell).move(-rect.x, -rect.y).center
                     layer.blit(glyph, glyph.get_rect(center=centre))
-            cached = self._marks_picture = (key, layer)
+            cached = self._marks_picture = (key, layer, grid)
         surface.blit(cached[1], rect)
 
     def _draw_side(self, surface: pygame.Surface) -> None:
@@ -750,32 +786,11 @@ class ButtonMadnessScene(GameScene):
         return {"scene": "ButtonMadnessScene", "code": self.code_text(),
                 "code_pending": self.code_pending(),
                 "n": self.board.n, "solved": self.board.is_solved, "presses": self.presses(),
-                # Row-major like the solver's list; capped, a 1000×1000 solution is huge.
-                "marks": [list(m) for m in self._mark_order[:STATE_MARKS]],
-                "mark_count": len(self.marks or ()),
+                # Row-major (so sorted); capped, a 1000×1000 solution is huge.
+                "marks": [list(m) for m in self.solution_cells(STATE_MARKS)],
+                "mark_count": self.mark_count,
                 "hinted": sorted(list(m) for m in self.hinted), "helped": self.helped,
                 "unsolvable": self.unsolvable, "status": self.status_text()}
-
-
-def _prepare_marks(presses: tuple[tuple[int, int], ...], n: int, cancel: threading.Event
-                   ) -> tuple[set[tuple[int, int]], np.ndarray | None]:
-    """The solution's presses as a set, and for picture-drawn boards as an n×n bool grid.
-
-    Runs on the solver's thread: half a million presses (1000×1000) take ~0.2 s to put
-    in a set and ~0.25 s in a grid. Built a slice at a time, so the frame loop gets the
-    GIL between slices instead of waiting for one long call.
-    """
-    cells: set[tuple[int, int]] = set()
-    grid = np.zeros((n, n), dtype=bool) if n > VECTOR_LIMIT else None
-    for start in range(0, len(presses), _MARK_SLICE):
-        if cancel.is_set():
-            raise Cancelled
-        part = presses[start:start + _MARK_SLICE]
-        cells.update(part)
-        if grid is not None:
-            flat = np.fromiter(chain.from_iterable(part), dtype=np.int64, count=2 * len(part))
-            grid[flat[0::2], flat[1::2]] = True
-    return cells, grid
 
 
 def _marks_layer(geom: BoardGeometry, grid: np.ndarray,

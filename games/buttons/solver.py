@@ -512,6 +512,47 @@ def solve(board: Board, cancel: threading.Event | None = None,
     Raises :class:`engine.ai.agent.Cancelled` if ``cancel`` gets set; calls
     ``progress`` with fractions 0..1 along the way. See the module docstring.
     """
+    rows, minimal, method, d = _solve_rows(board, cancel, progress)
+    presses = None if rows is None else _rows_to_presses(board.n, rows)
+    return Solution(presses, minimal, method, d)
+
+
+@dataclass(frozen=True, eq=False)
+class GridSolution:
+    """A solver's answer as a grid: what :func:`solve` finds, without a tuple per press.
+
+    ``grid``: an n×n read-only bool array, True where a button is to be pressed, or
+    None when the board has no solution; ``count``: how many Trues. ``minimal``,
+    ``method`` and ``nullity`` as in :class:`Solution`. A 1000×1000 solution is about
+    500,000 presses: 1 MB here, against ~40 MB (and ~0.1-0.2 s to free) as tuples.
+    """
+
+    grid: np.ndarray | None
+    count: int
+    minimal: bool
+    method: str
+    nullity: int
+
+
+def solve_grid(board: Board, cancel: threading.Event | None = None,
+               progress: ProgressFn | None = None) -> GridSolution:
+    """:func:`solve`'s answer for ``board`` as an n×n bool grid (see :class:`GridSolution`).
+
+    Same presses, same ``minimal``/``method``; cancelling and progress as in :func:`solve`.
+    """
+    rows, minimal, method, d = _solve_rows(board, cancel, progress)
+    if rows is None:
+        return GridSolution(None, 0, minimal, method, d)
+    # A copy of its own: _rows_to_grid's view would keep the padded unpacked bits alive.
+    grid = np.ascontiguousarray(_rows_to_grid(board.n, rows))
+    # Read-only: a grid is one solution's for good, so holders may cache by its identity.
+    grid.flags.writeable = False
+    return GridSolution(grid, int(np.count_nonzero(grid)), minimal, method, d)
+
+
+def _solve_rows(board: Board, cancel: threading.Event | None, progress: ProgressFn | None
+                ) -> tuple[list[int] | None, bool, str, int]:
+    """The solution as n row ints (None: unsolvable), ``minimal``, ``method``, nullity."""
     n = board.n
 
     def report(fraction: float) -> None:
@@ -530,11 +571,10 @@ def solve(board: Board, cancel: threading.Event | None = None,
     rows = _particular(board, system)
     if rows is None:
         report(1.0)
-        return Solution(None, False, "unsolvable: no set of presses turns this board all red", d)
+        return None, False, "unsolvable: no set of presses turns this board all red", d
     if d == 0:
-        presses = _rows_to_presses(n, rows)
         report(1.0)
-        return Solution(presses, True, "unique solution", d)
+        return rows, True, "unique solution", d
     report(0.7)
     if d <= MAX_EXHAUSTIVE_NULLITY:
         members = tuple(range(d))
@@ -542,16 +582,14 @@ def solve(board: Board, cancel: threading.Event | None = None,
         combination, _ = _best_combination(system, members, current)
         rows = _xor_members(rows, system, members, combination)
         report(1.0)
-        return Solution(_rows_to_presses(n, rows), True,
-                        f"fewest presses: exhaustive over 2^{d} null-space combinations", d)
+        return rows, True, f"fewest presses: exhaustive over 2^{d} null-space combinations", d
     rows, steps = _block_descent(system, rows, cancel, scaled(0.7, 1.0) if progress else None)
     report(1.0)
-    presses = _rows_to_presses(n, rows)
-    if not presses:
-        return Solution(presses, True, "already solved: no presses needed", d)
-    return Solution(presses, False,
-                    f"heuristic: block descent over the 2^{d} solutions ({steps} improving steps"
-                    f" of {_BLOCK}-vector blocks); fewest presses not proven", d)
+    if not any(rows):
+        return rows, True, "already solved: no presses needed", d
+    return (rows, False,
+            f"heuristic: block descent over the 2^{d} solutions ({steps} improving steps"
+            f" of {_BLOCK}-vector blocks); fewest presses not proven", d)
 
 
 def _block_descent(system: _System, rows: list[int], cancel: threading.Event | None,
@@ -661,6 +699,7 @@ def bfs_distances_4x4() -> np.ndarray:
 __all__ = [
     "MAX_EXHAUSTIVE_NULLITY",
     "MAX_N",
+    "GridSolution",
     "Solution",
     "bfs_distances_4x4",
     "bfs_solve_4x4",
@@ -670,4 +709,5 @@ __all__ = [
     "null_space_basis",
     "nullity",
     "solve",
+    "solve_grid",
 ]
