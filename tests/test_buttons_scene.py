@@ -264,3 +264,22 @@ def test_undo_redo_keep_boards_exact_while_history_keeps_only_presses(app) -> No
         assert scene.board == model[index], action
         assert scene.history.index == index
     assert all(entry.board is None for entry in scene.history.entries if entry.press)
+
+
+def test_undo_to_a_smaller_board_drops_hints_that_are_off_it(app) -> None:
+    """Soak regression (seed 2, input 42428): hints of a 5×5 board, then undo to the 4×4
+    attempt before it; working out the 4×4 solution failed on the 5×5 hint cells."""
+    scene = open_board(app, "4660")
+    scene.change_size(+1)
+    assert scene.board.n == 5
+    while not any(4 in cell for cell in scene.hinted):
+        before = len(scene.hinted)
+        key(app, pygame.K_h)
+        run_until(app, lambda: not scene.busy_label())
+        assert len(scene.hinted) > before, "no hint on row or column 4 to test with"
+    scene.undo()
+    assert scene.board.n == 4
+    run_until(app, lambda: scene.marks is not None and not scene.busy_label())
+    app.step([])
+    assert all(r < 4 and c < 4 for r, c in scene.hinted)
+    assert set(scene.hinted) <= set(scene.solution_cells())

@@ -279,6 +279,9 @@ class ButtonMadnessScene(GameScene):
             cell = getattr(self.pointer, attr)
             if cell is not None and not (cell[0] < n and cell[1] < n):
                 setattr(self.pointer, attr, None)
+        # Undo or redo across attempts keeps the hints (a new attempt clears them), but
+        # only those on the board shown: a 5×5 hint has no cell on a 4×4 board.
+        self.hinted = {cell for cell in self.hinted if cell[0] < n and cell[1] < n}
 
     # --- actions -----------------------------------------------------------------------
     def press(self, row: int, col: int) -> None:
