@@ -20,6 +20,8 @@ class Scene:
     """
 
     overlay = False
+    # Screens with nothing to lose (statistics, charts) close on Esc.
+    closes_on_escape = False
     help_title = "Help"
     help_text = "No help for this screen."
 
@@ -39,7 +41,11 @@ class Scene:
 
     # frame -----------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
-        """Route an input event; the default hands it to the widgets."""
+        """Route an input event: Esc closes the screen if it says so, else the widgets get it."""
+        if (self.closes_on_escape and event.type == pygame.KEYDOWN
+                and event.key == pygame.K_ESCAPE):
+            self.app.pop()
+            return
         self.ui.handle_event(event, self.app.viewport)
 
     def update(self, dt: float) -> None:

@@ -20,6 +20,7 @@ CHART = (60.0, 120.0, 500.0, 460.0)
 class StatsScene(Scene):
     """Games played, won, lost and drawn per game, as a stacked bar chart and a table."""
 
+    closes_on_escape = True
     help_title = "Statistics"
     help_text = (
         "Each bar is one game: its length is the number of games played, split into won "
@@ -51,12 +52,6 @@ class StatsScene(Scene):
 
     def resume(self) -> None:
         self.refresh()
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.pop()
-            return
-        super().handle_event(event)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)

@@ -32,6 +32,7 @@ THEOREMS = (
 class ExplorerScene(Scene):
     """Bars of the nullity per size; bad sizes striped and labelled, good ones short stubs."""
 
+    closes_on_escape = True
     help_title = "Which sizes are solvable?"
     help_text = ("Each bar is one board size n (1 to 64). Its height is the dimension of the "
                  "null space of the n×n torus: 0 (a small stub marked ✓) means every board has "
@@ -76,12 +77,6 @@ class ExplorerScene(Scene):
     def busy_label(self) -> str | None:
         """"working out…" until every bar is known."""
         return "working out…" if self.worker.busy else None
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.pop()
-            return
-        super().handle_event(event)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
