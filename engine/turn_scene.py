@@ -109,6 +109,16 @@ class TurnBasedScene(GameScene):
         """The position on screen."""
         return self.history.current[1]
 
+    def last_step(self) -> tuple[Any, Any] | None:
+        """(position before, position now) if a move of this game led here, else None."""
+        index = self.history.index
+        if index == 0:
+            return None
+        (serial_before, before), (serial_now, now) = self.history.entries[index - 1:index + 1]
+        if serial_before != serial_now:
+            return None  # a new game started here
+        return before, now
+
     def all_computers(self) -> bool:
         """Whether the computer plays every seat."""
         return all(s.is_computer for s in self.seats)

@@ -147,12 +147,10 @@ class GraphScene(GrundyScene):
 
     def last_move(self) -> tuple[int, int, int] | None:
         """(player, from, to) of the move that led here in this game, if any."""
-        index = self.history.index
-        if index == 0:
+        step = self.last_step()
+        if step is None:
             return None
-        (serial_before, before), (serial_now, now) = self.history.entries[index - 1:index + 1]
-        if serial_before != serial_now:
-            return None
+        before, now = step
         return before.current_player(), before.node, now.node
 
     def pointed(self) -> int | None:

@@ -255,12 +255,10 @@ class HeapScene(GrundyScene):
 
     def last_move(self) -> tuple[int, int, int] | None:
         """(player, heap, take) of the move that led here in this game, if any."""
-        index = self.history.index
-        if index == 0:
+        step = self.last_step()
+        if step is None:
             return None
-        (serial_before, before), (serial_now, now) = self.history.entries[index - 1:index + 1]
-        if serial_before != serial_now:
-            return None
+        before, now = step
         for i, (a, b) in enumerate(zip(before.heaps, now.heaps, strict=True)):
             if a != b:
                 return before.current_player(), i, a - b
