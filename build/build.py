@@ -34,7 +34,8 @@ ALL = "all"
 
 
 def registry() -> ModuleType:
-    """engine.registry, imported from the source tree (it imports no game code)."""
+    """engine.registry, imported from the source tree (discovery imports only the games'
+    small descriptor modules)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     import engine.registry
@@ -45,7 +46,7 @@ def registry() -> ModuleType:
 def family_choices() -> list[str]:
     """The names ``--family`` accepts: ``all``, then each family's id and aliases."""
     names = [ALL]
-    for family in registry().FAMILIES:
+    for family in registry().all_games():
         names += [family.id, *family.aliases]
     return names
 
@@ -59,12 +60,10 @@ def resolve_family(name: str) -> str | None:
         return None
     families = registry()
     try:
-        family = families.find_family(name)
+        family = families.find_game(name)
     except KeyError:
-        ids = ", ".join([ALL, *(f.id for f in families.FAMILIES)])
+        ids = ", ".join([ALL, *(f.id for f in families.all_games())])
         raise ValueError(f"unknown game family {name!r}; choose one of: {ids}") from None
-    if not family.available:
-        raise ValueError(f"{family.title} is coming soon and cannot be built yet")
     return family.id
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from engine import __version__
 
 if TYPE_CHECKING:
-    from engine.registry import GameFamily
+    from engine.descriptor import GameDescriptor
 
 PROG = "arcade"
 
@@ -76,19 +76,20 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def build_parser(family: GameFamily | None = None) -> ArgumentParser:
+def build_parser(family: GameDescriptor | None = None) -> ArgumentParser:
     """The argument parser (exposed for tests and for later subcommands).
 
     With ``family``, the parser of that family's own executable: the same global
     options, only that family's commands, and no ``play`` (the game opens anyway).
     """
-    from engine.registry import FAMILIES
+    from engine.registry import all_games
 
-    families = FAMILIES if family is None else (family,)
+    games = all_games()
+    families = games if family is None else (family,)
     if family is None:
         parser = ArgumentParser(
             prog=PROG,
-            description="Arcade of Strategy: tic-tac-toe, Grundy games and Button Madness.",
+            description="Arcade of Strategy: " + ", ".join(g.title for g in games) + ".",
             epilog="With no command the launcher opens. Settings and statistics live in your "
                    "per-user folders unless --profile (or ARCADE_PROFILE) names another.",
         )
@@ -97,7 +98,7 @@ def build_parser(family: GameFamily | None = None) -> ArgumentParser:
     else:
         parser = ArgumentParser(
             prog=f"{PROG}-{family.id}",
-            description=f"{family.title}, from Arcade of Strategy. {family.description}",
+            description=f"{family.title}, from Arcade of Strategy. {family.blurb}",
             epilog=f"With no command {family.title} opens; Esc or Back leads to its home "
                    "screen (statistics, palette, Quit). Settings and statistics are shared "
                    "with the full Arcade of Strategy: they live in your per-user folders "
@@ -118,9 +119,9 @@ def build_parser(family: GameFamily | None = None) -> ArgumentParser:
     if family is None:
         play = sub.add_parser("play", help="open one game directly",
                               description="Open one game directly, skipping the launcher.")
-        names = [f.id for f in FAMILIES] + [a for f in FAMILIES for a in f.aliases]
+        names = [g.id for g in games] + [a for g in games for a in g.aliases]
         play.add_argument("game", metavar="GAME", choices=names,
-                          help="one of: " + ", ".join(f.id for f in FAMILIES))
+                          help="one of: " + ", ".join(g.id for g in games))
     groups = {}
     # Shared groups only where a family fills them: an empty "solve" would be a dead end.
     wanted = _shared_groups(families)
@@ -138,7 +139,7 @@ def build_parser(family: GameFamily | None = None) -> ArgumentParser:
     return parser
 
 
-def _shared_groups(families: Sequence[GameFamily]) -> set[str]:
+def _shared_groups(families: Sequence[GameDescriptor]) -> set[str]:
     """Which of the shared command groups (``solve``, ``analyze``) ``families`` add to."""
     import importlib
 
@@ -166,15 +167,11 @@ def main(argv: Sequence[str] | None = None, family: str | None = None) -> int:
     ``family`` (an id or alias from the registry) makes this the entry point of
     that family's own executable; None is the whole arcade.
     """
-    from engine.registry import find_family
+    from engine.registry import find_game
 
-    only = None if family is None else find_family(family)
+    only = None if family is None else find_game(family)
     parser = build_parser(only)
     args = parser.parse_args(argv)
-    if args.command == "play":
-        chosen = find_family(args.game)
-        if not chosen.available:
-            parser.error(f"{chosen.title} is coming soon and cannot be played yet")
     if getattr(args, "handler", None) is not None:
         return int(args.handler(parser, args))
     if args.smoke:
@@ -182,7 +179,7 @@ def main(argv: Sequence[str] | None = None, family: str | None = None) -> int:
     return run_app(args, only)
 
 
-def run_app(args: argparse.Namespace, family: GameFamily | None = None) -> int:
+def run_app(args: argparse.Namespace, family: GameDescriptor | None = None) -> int:
     """Open the window with the launcher (or the game named by ``play``).
 
     With ``family`` (a one-family executable) the launcher shows only that family
@@ -194,20 +191,20 @@ def run_app(args: argparse.Namespace, family: GameFamily | None = None) -> int:
 
     from engine.app import TITLE, App
     from engine.launcher import LauncherScene
-    from engine.registry import FAMILIES, find_family, prefetch
+    from engine.registry import all_games, find_game, prefetch
 
     app = App(settings, stats, notices, window_size=args.window,  # type: ignore[arg-type]
               dump_state=args.dump_state)
     if family is not None:
         pygame.display.set_caption(f"{family.title} · {TITLE}")
         app.push(LauncherScene(app, (family,)))
-        app.push(family.scene_class()(app))
+        app.push(family.open_scene(app))
     else:
         app.push(LauncherScene(app))
         if args.command == "play":
-            app.push(find_family(args.game).scene_class()(app))
+            app.push(find_game(args.game).open_scene(app))
     # Once the first frame is drawn, the games' modules load in the background.
-    prefetch((family,) if family is not None else FAMILIES, lambda: app.frames > 0)
+    prefetch((family,) if family is not None else all_games(), lambda: app.frames > 0)
     try:
         app.run()
     finally:
@@ -216,7 +213,7 @@ def run_app(args: argparse.Namespace, family: GameFamily | None = None) -> int:
     return 0
 
 
-def run_smoke(profile: str | None, families: Sequence[GameFamily] | None = None) -> int:
+def run_smoke(profile: str | None, families: Sequence[GameDescriptor] | None = None) -> int:
     """Open every available game (of ``families``, default all) headlessly and draw
     frames; 0 when all went well."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

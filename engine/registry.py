@@ -1,131 +1,99 @@
-"""The one place where the engine learns which games exist (for the launcher and CLI).
+"""Finds the games: every ``games/<package>/descriptor.py`` and its ``DESCRIPTORS``.
 
-Entries name their scene and preview by import path, so the engine imports a
-game's code only when that game is opened or drawn.
+Nothing here names a game. Discovery walks the game package (``games`` by
+default, ``ARCADE_GAMES_PACKAGE`` to point elsewhere) with :mod:`pkgutil`, which
+also works inside a PyInstaller bundle; a one-game executable simply bundles
+one game package. Tests may :func:`override` the list (the launcher is tested
+with 4, 6 and 9 descriptors).
+
+The games' own modules (scenes, numpy tables) load in the background after the
+launcher's first frame (:func:`prefetch`), not at discovery.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+import pkgutil
+import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+
+from engine.descriptor import GameDescriptor
+
+DESCRIPTOR_MODULE = "descriptor"
+_found: tuple[GameDescriptor, ...] | None = None
+_override: tuple[GameDescriptor, ...] | None = None
+_lock = threading.Lock()
 
 
-def _load(path: str) -> Any:
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
+def games_package() -> str:
+    """The package whose sub-packages are games."""
+    return os.environ.get("ARCADE_GAMES_PACKAGE", "games")
 
 
-@dataclass(frozen=True)
-class GameFamily:
-    """A launcher tile: a family of games, playable or announced."""
-
-    id: str
-    title: str
-    description: str
-    preview: str
-    scene: str | None = None
-    aliases: tuple[str, ...] = field(default=())
-    # Module with ``add_commands(subparsers)`` and/or ``add_solve_parsers(subparsers)``
-    # for command-line subcommands (each sets a ``handler`` default).
-    cli: str | None = None
-    # ``smoke(app, frames)`` opening each variant for --smoke; returns their names.
-    smoke: str | None = None
-
-    @property
-    def available(self) -> bool:
-        """Whether the family can be opened yet (otherwise it is "coming soon")."""
-        return self.scene is not None
-
-    def scene_class(self) -> Any:
-        """The scene class that plays this family."""
-        if self.scene is None:
-            raise LookupError(f"{self.title} is coming soon and cannot be opened yet")
-        return _load(self.scene)
-
-    def add_cli(self, commands: Any, groups: dict[str, Any]) -> None:
-        """Let the family add its own commands, and subcommands to the shared groups
-        (``solve …``, ``analyze …``) through ``add_<group>_parsers`` functions."""
-        if self.cli is None:
-            return
-        module = importlib.import_module(self.cli)
-        if hasattr(module, "add_commands"):
-            module.add_commands(commands)
-        for group, parsers in groups.items():
-            adder = getattr(module, f"add_{group}_parsers", None)
-            if adder is not None:
-                adder(parsers)
-
-    def smoke_variants(self, app: Any, frames: Any) -> list[str]:
-        """Open the family's variants for ``--smoke`` (none beyond the default if no hook)."""
-        return _load(self.smoke)(app, frames) if self.smoke else []
-
-    def preview_painter(self) -> Any:
-        """``draw(surface, rect, palette)`` for the launcher tile's picture."""
-        return _load(self.preview)
-
-    def modules(self) -> tuple[str, ...]:
-        """The modules this entry imports by name (scene, preview, CLI, smoke), in order.
-
-        The build's import scan cannot see these string imports, so a one-family
-        executable lists them (and their packages) as hidden imports.
-        """
-        paths = (self.scene, self.preview, self.cli, self.smoke)
-        names = [path.partition(":")[0] for path in paths if path is not None]
-        return tuple(dict.fromkeys(names))
+def discover(package: str | None = None) -> tuple[GameDescriptor, ...]:
+    """Import ``<package>.<each sub-package>.descriptor`` and collect their ``DESCRIPTORS``,
+    in launcher order. A package without a descriptor module is not a game and is skipped;
+    a descriptor module that fails to import is an error (a broken game must be seen)."""
+    root = importlib.import_module(package or games_package())
+    found: list[GameDescriptor] = []
+    for info in sorted(pkgutil.iter_modules(root.__path__), key=lambda m: m.name):
+        if not info.ispkg:
+            continue
+        name = f"{root.__name__}.{info.name}.{DESCRIPTOR_MODULE}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        found.extend(getattr(module, "DESCRIPTORS", ()))
+    ids = [d.id for d in found]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise ValueError(f"two games declare the id(s) {', '.join(sorted(dup))}")
+    return tuple(sorted(found, key=lambda d: (d.order, d.title)))
 
 
-FAMILIES: tuple[GameFamily, ...] = (
-    GameFamily(
-        id="tictactoe",
-        title="Tic-tac-toe",
-        description="Classic 3×3, bigger boards with k in a row, gomoku and three players; "
-                    "human or computer in every seat, with hints.",
-        preview="games.previews:draw_tictactoe",
-        scene="games.tictactoe.scene:TicTacToeScene",
-        aliases=("tic-tac-toe", "ttt"),
-        cli="games.tictactoe.cli",
-        smoke="games.tictactoe.scene:smoke_variants",
-    ),
-    GameFamily(
-        id="grundy",
-        title="Grundy games",
-        description="King, Rook, Queen, Knight, Nim, Bachet and games with cycles; "
-                    "the hint shows every position's Grundy value.",
-        preview="games.previews:draw_grundy",
-        scene="games.grundy.scenes:open_last",
-        cli="games.grundy.cli",
-        smoke="games.grundy.scenes:smoke_variants",
-    ),
-    GameFamily(
-        id="button-madness",
-        title="Button Madness",
-        description="Lights Out on a torus: each press flips a button and its four "
-                    "neighbours. Turn every button red.",
-        preview="games.previews:draw_button_madness",
-        scene="games.buttons.scene:ButtonMadnessScene",
-        cli="games.buttons.cli",
-        smoke="games.buttons.scene:smoke_variants",
-        aliases=("buttons", "lights-out"),
-    ),
-)
+def all_games() -> tuple[GameDescriptor, ...]:
+    """Every registered game, in launcher order (discovered once)."""
+    global _found
+    if _override is not None:
+        return _override
+    with _lock:
+        if _found is None:
+            _found = discover()
+        return _found
 
 
-def find_family(name: str) -> GameFamily:
-    """The family with id or alias ``name`` (case-insensitive); KeyError lists the choices."""
+@contextlib.contextmanager
+def override(descriptors: Sequence[GameDescriptor]) -> Iterator[None]:
+    """Register exactly ``descriptors`` for the duration of a ``with`` block (tests)."""
+    global _override
+    before = _override
+    _override = tuple(descriptors)
+    try:
+        yield
+    finally:
+        _override = before
+
+
+def find_game(name: str) -> GameDescriptor:
+    """The game with id or alias ``name`` (case-insensitive); KeyError lists the choices."""
     key = name.strip().lower()
-    for family in FAMILIES:
-        if key == family.id or key in family.aliases:
-            return family
-    raise KeyError(f"unknown game {name!r}; choose one of: {', '.join(f.id for f in FAMILIES)}")
+    for game in all_games():
+        if key == game.id or key in game.aliases:
+            return game
+    choices = ", ".join(g.id for g in all_games())
+    raise KeyError(f"unknown game {name!r}; choose one of: {choices}")
 
 
-def prefetch(families: Sequence[GameFamily], ready: Callable[[], bool],
+def prefetch(games: Sequence[GameDescriptor], ready: Callable[[], bool],
              poll_seconds: float = 0.02) -> threading.Thread:
-    """Import the families' modules in a background thread once ``ready()`` holds.
+    """Import the games' modules in a background thread once ``ready()`` holds.
 
     Opening a game imports its code (and numpy) on the first click: a third of a
     second with the window frozen. Done here after the launcher's first frame, that
@@ -136,8 +104,10 @@ def prefetch(families: Sequence[GameFamily], ready: Callable[[], bool],
     def work() -> None:
         while not ready():
             time.sleep(poll_seconds)
-        for family in families:
-            for name in family.modules():
+        for game in games:
+            for name in game.modules():
+                if name in sys.modules:
+                    continue
                 try:
                     importlib.import_module(name)
                 except Exception:  # noqa: BLE001 - reported when the game is opened

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 if TYPE_CHECKING:
-    from engine.registry import GameFamily
+    from engine.descriptor import GameDescriptor
 
 
 def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
-              families: Sequence[GameFamily] | None = None) -> list[str]:
+              families: Sequence[GameDescriptor] | None = None) -> list[str]:
     """Open the launcher, every available game, help and statistics; return what opened.
 
     ``families`` limits the run to those families (a one-family executable opens
@@ -22,7 +22,7 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
     from engine.app import App
     from engine.launcher import LauncherScene
     from engine.overlays import TextEntryDialog
-    from engine.registry import FAMILIES
+    from engine.registry import all_games
     from engine.stats_scene import StatsScene
 
     app = App(settings, stats, notices, window_size=(960, 720))
@@ -31,10 +31,8 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
         launcher = app.push(LauncherScene(app, families))
         _frames(app, frames)
         opened.append("launcher")
-        for family in FAMILIES if families is None else families:
-            if not family.available:
-                continue
-            scene = app.push(family.scene_class()(app))
+        for family in all_games() if families is None else families:
+            scene = app.push(family.open_scene(app))
             _frames(app, frames)
             # A click in the middle of the window and a key press exercise input paths.
             centre = app.screen.get_rect().center

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from engine.board.draw import hatch
-from engine.registry import FAMILIES
+from engine.registry import all_games
 from engine.scene import Scene
 from engine.widgets import Button, Label
 
@@ -67,9 +67,9 @@ class StatsScene(Scene):
         surface.blit(theme.font(20 * vp.scale, bold=True).render("Results per game", True, p.text),
                      vp.point(x, y - 40))
         most = max([t[0] for t in self.totals.values()] + [1])
-        bar_h = min(70.0, (h - 80) / max(1, len(FAMILIES)) - 20)
+        bar_h = min(70.0, (h - 80) / max(1, len(all_games())) - 20)
         label_w = 150.0
-        for i, family in enumerate(FAMILIES):
+        for i, family in enumerate(all_games()):
             played, won, lost, drawn = self.totals.get(family.id, (0, 0, 0, 0))
             by = y + i * (bar_h + 40)
             surface.blit(font.render(family.title, True, p.text), vp.point(x, by + bar_h / 2 - 10))
@@ -124,7 +124,7 @@ class StatsScene(Scene):
         cols = (("Game / mode / level", 0), ("P", 250), ("W", 290), ("D", 330), ("L", 370))
         for text, dx in cols:
             surface.blit(head.render(text, True, p.text), vp.point(x + dx, y))
-        titles = {f.id: f.title for f in FAMILIES}
+        titles = {f.id: f.title for f in all_games()}
         if not self.rows:
             surface.blit(body.render("No games recorded yet.", True, p.muted),
                          vp.point(x, y + 30))

@@ -16,10 +16,14 @@ import pygame
 
 from engine.ai.agent import Agent
 from engine.ai.runner import AIResult, AIRunner
+from engine.descriptor import GameDescriptor
 from engine.game_scene import GameScene
+from engine.game_settings import load_seats, remember
 from engine.history import History
 from engine.rules import GameState
+from engine.scene import Scene
 from engine.seats import Seat, mode_name
+from engine.values import MoveValue
 from engine.widgets import Button
 
 if TYPE_CHECKING:
@@ -37,20 +41,35 @@ CARD_X, CARD_Y, CARD_W, CARD_H, CARD_GAP = 16.0, 84.0, 188.0, 124.0, 140.0
 class TurnBasedScene(GameScene):
     """History, seats, computer moves, hints and statistics for a turn-based game.
 
-    Subclasses set ``game_id`` and implement :meth:`variant_id`,
-    :meth:`fresh_state`, :meth:`draw_board`, :meth:`draw_player_badge`, and
-    optionally :meth:`hint_task` and :meth:`open_setup`.
+    Built from the game's :class:`~engine.descriptor.GameDescriptor`: the seats
+    come from settings (:mod:`engine.game_settings`), each computer seat's agent
+    from the descriptor's ``make_agent``, the hints from its hint function, the
+    help from its rules text. Subclasses implement :meth:`fresh_state`,
+    :meth:`draw_board` and :meth:`draw_player_badge`, and optionally
+    :meth:`open_setup`.
     """
 
-    game_id = "game"
     hint_label = "Hint"
+    # Seconds a hint may take (exact where it can be proven in that time).
+    hint_budget = 3.0
 
-    def __init__(self, app: App, state: GameState, seats: tuple[Seat, ...],
-                 agents: list[Agent | None], seed: int | None = None) -> None:
+    def __init__(self, app: App, game: GameDescriptor, params: Any, state: GameState,
+                 seats: tuple[Seat, ...] | None = None, seed: int | None = None) -> None:
         super().__init__(app)
-        self.seats = seats
-        self.agents = agents
+        self.game = game
+        self.params = params
+        self.title = game.title
+        if type(self).help_text == Scene.help_text:  # a screen may have rules of its own
+            self.help_title = f"{game.title}: rules"
+            self.help_text = game.help_text()
+        chosen = seats or load_seats(app.settings, game, state.num_players)
+        chosen = tuple(chosen[i] if i < len(chosen) else Seat()
+                       for i in range(state.num_players))
+        self.seats = chosen
         self.rng = random.Random(seed)
+        self.agents: list[Agent | None] = [
+            game.make_agent(params, s, self.rng.randrange(1 << 30)) if s.is_computer else None
+            for s in chosen]
         self.serial = 0
         self._next_serial = 1
         # Each entry is (game serial, state): results are recorded once per game,
@@ -63,38 +82,64 @@ class TurnBasedScene(GameScene):
         self.note: str | None = None
         self.show_hints = bool(app.settings.get("show_hints"))
         self.hint_runner = AIRunner()
-        self.hints: Any = {}
+        # The hint overlay: every legal move's MoveValue, and the game's extra.
+        self.hints: dict[Any, MoveValue] = {}
+        self.hint_extra_value: Any = None
         self._hint_for: int | None = None
         ui = self.ui
         ui.add(Button((316, 12, 96, 40), "Setup", self.open_setup, name="Setup"))
         ui.add(Button((420, 12, 92, 40), self.hint_label, self.toggle_hints, name="Hint",
                       enabled=self.hints_available, selected=lambda: self.show_hints))
         cvc = self.all_computers
-        pause_y = CARD_Y + CARD_GAP * len(seats) + 8
+        pause_y = CARD_Y + CARD_GAP * len(chosen) + 8
         ui.add(Button((24, pause_y, 84, 40), lambda: "Resume" if self.paused else "Pause",
                       self.toggle_pause, name="Pause", visible=cvc))
         ui.add(Button((116, pause_y, 84, 40), "Step", self.step_once, name="Step",
                       visible=cvc, enabled=lambda: self.paused))
 
+    @property
+    def game_id(self) -> str:
+        """The game's id, for statistics and settings."""
+        return self.game.id
+
     # --- for subclasses ---------------------------------------------------------------
     def variant_id(self) -> str:
         """Short id of the variant, for statistics."""
-        return "standard"
+        spec = self.game.param_spec()
+        return spec.variant_id(self.params) if spec is not None else "standard"
 
     def fresh_state(self) -> Any:
         """The start position of a new game with the same set-up."""
         raise NotImplementedError
 
     def hint_task(self, state: Any) -> Callable[[threading.Event], Any] | None:
-        """A cancellable job computing the hints of ``state`` (None: no hints)."""
+        """A cancellable job giving (every legal move's MoveValue, :meth:`hint_extra`)."""
+        values = self.game.hint_function()
+        if values is None:
+            return None
+        budget = self.hint_budget
+        return lambda cancel: (values(state, cancel, budget), self.hint_extra(state, cancel))
+
+    def hint_extra(self, state: Any, cancel: threading.Event) -> Any:
+        """What a game's hint shows beyond the move values (a Grundy table), worked out
+        off the frame loop with them; None by default."""
         return None
 
     def hints_available(self) -> bool:
         """Whether this game offers hints."""
-        return True
+        return self.game.hints is not None
 
     def open_setup(self) -> None:
         """Choose another variant or other seats."""
+
+    def restart(self, params: Any, seats: tuple[Seat, ...]) -> None:
+        """Start a fresh game with other parameters or seats, remembered for next time."""
+        warning = remember(self.app.settings, self.game, params, seats)
+        if warning:
+            self.app.notify(warning)
+        else:
+            self.app.save_settings()
+        self.app.replace(self.game.open_scene(self.app, params, seats=seats))
 
     def draw_player_badge(self, surface: pygame.Surface, rect: pygame.Rect, player: int) -> None:
         """Draw the symbol of ``player`` on its card."""
@@ -157,6 +202,7 @@ class TurnBasedScene(GameScene):
         self.ai.cancel()
         self.hint_runner.cancel()
         self.hints = {}
+        self.hint_extra_value = None
         self._hint_for = None
         self._wait = CVC_DELAY if self.all_computers() else REPLY_DELAY
 
@@ -239,7 +285,7 @@ class TurnBasedScene(GameScene):
             if result.error is not None:
                 self.app.notify(f"The hint could not be worked out: {result.error}")
             elif result.tag == (index, self.state):
-                self.hints = result.move if result.move is not None else {}
+                self.hints, self.hint_extra_value = result.move
                 self._hint_for = index
             return
         if self._hint_for != index and not (self.computer_to_move() and not self.paused):

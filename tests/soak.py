@@ -72,7 +72,7 @@ import pygame  # noqa: E402
 from engine.app import App  # noqa: E402
 from engine.launcher import LauncherScene  # noqa: E402
 from engine.memory import release_free_memory  # noqa: E402
-from engine.registry import FAMILIES, prefetch  # noqa: E402
+from engine.registry import all_games, prefetch  # noqa: E402
 from engine.widgets import Button  # noqa: E402
 from tests.conftest import make_app  # noqa: E402  (the same headless app the tests use)
 
@@ -82,8 +82,9 @@ MEMORY_FROM = 10_000
 # Notices that mean something went wrong inside the app (a swallowed exception).
 FAILURE_NOTICES = ("could not move", "could not be worked out", "solver failed",
                    "Could not remember")
-FAMILY_MODULES = {"tictactoe": "games.tictactoe", "grundy": "games.grundy",
-                  "button-madness": "games.buttons"}
+# Each registered game and the package its scenes live in (from the registry, not a list).
+FAMILY_MODULES = {game.id: ".".join(game.scene.partition(":")[0].split(".")[:2])
+                  for game in all_games()}
 
 KEYS = [
     pygame.K_ESCAPE, pygame.K_F1, pygame.K_h, pygame.K_s, pygame.K_n, pygame.K_p, pygame.K_t,
@@ -434,7 +435,7 @@ def run_monkey(seed: int, events: int, profile: Path | None = None,
             app = make_app(profile)
             # As the real app does (engine/cli.py run_app): the games' modules load in
             # the background after the first frame.
-            prefetch(FAMILIES, lambda: app.frames > 0)
+            prefetch(all_games(), lambda: app.frames > 0)
             monkey = Monkey(app, rng)
             result.rss_start_kb = rss_kb()
             notices: list[str] = []

@@ -123,22 +123,22 @@ def test_family_entry_opens_its_game_and_back_leads_to_its_own_launcher(
     monkeypatch.setattr(App, "run", play_then_escape)
     assert cli.main(["--profile", str(profile)], family=family) == 0
     assert seen == [["LauncherScene", scene], ["LauncherScene"],
-                    [{"id": family, "available": True}]]
+                    [{"id": family}]]
 
 
 def test_family_command_line_has_its_own_commands_only() -> None:
     from engine.cli import build_parser
-    from engine.registry import find_family
+    from engine.registry import find_game
 
     def commands(parser) -> set[str]:
         sub = next(a for a in parser._actions if a.dest == "command")  # argparse internals
         return set(sub.choices)
 
     assert commands(build_parser()) == {"play", "solve", "analyze", "grundy"}
-    assert commands(build_parser(find_family("ttt"))) == {"solve"}
-    assert commands(build_parser(find_family("grundy"))) == {"grundy"}
-    assert commands(build_parser(find_family("buttons"))) == {"solve", "analyze"}
-    parser = build_parser(find_family("grundy"))
+    assert commands(build_parser(find_game("ttt"))) == {"solve"}
+    assert commands(build_parser(find_game("grundy"))) == {"grundy"}
+    assert commands(build_parser(find_game("buttons"))) == {"solve", "analyze"}
+    parser = build_parser(find_game("grundy"))
     assert parser.prog == "arcade-grundy"
     args = parser.parse_args(["--profile", "p", "--window", "800x600", "--smoke"])
     assert (args.profile, args.window, args.smoke) == ("p", (800, 600), True)
@@ -269,15 +269,3 @@ def test_analyze_button_madness_sizes(profile: Path) -> None:
 def test_analyze_bad_sizes_exit_2(profile: Path, sizes) -> None:
     out = run("analyze", "button-madness", "--sizes", sizes, profile=profile)
     assert out.returncode == 2 and "Traceback" not in out.stderr and out.stdout == ""
-
-
-def test_play_a_coming_soon_family_is_refused(monkeypatch, capsys) -> None:
-    """A family announced but not built yet cannot be opened from the command line."""
-    from engine import cli, registry
-
-    soon = registry.GameFamily(id="chess", title="Chess", description="Later.",
-                               preview="games.previews:draw_grundy")
-    monkeypatch.setattr(registry, "FAMILIES", (*registry.FAMILIES, soon))
-    with pytest.raises(SystemExit) as stop:
-        cli.main(["play", "chess"])
-    assert stop.value.code == 2 and "coming soon" in capsys.readouterr().err

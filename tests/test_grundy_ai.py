@@ -127,10 +127,10 @@ def test_cancel_and_terminal() -> None:
 def test_move_rank_orders_wins_first_then_longest_losses() -> None:
     state = TokenState.start(BoardConfig("king", 8, 8), [(5, 6)])
     ranked = move_rank(state)
-    assert sorted(i.move for i in ranked) == sorted(state.legal_moves())
-    assert ranked[0].outcome == "win" and ranked[0].value == 0
-    assert all(i.outcome == "loss" for i in ranked[1:])
-    losses = [i.remoteness for i in ranked if i.outcome == "loss"]
+    assert sorted(move for move, _ in ranked) == sorted(state.legal_moves())
+    assert ranked[0][1].outcome == "win" and ranked[0][1].grundy == 0
+    assert all(v.outcome == "loss" for _, v in ranked[1:])
+    losses = [v.remoteness for _, v in ranked if v.outcome == "loss"]
     assert losses == sorted(losses, reverse=True)
 
 
@@ -252,7 +252,7 @@ def test_toy_graph_prefers_a_draw_and_avoids_the_infinite_trap() -> None:
         assert ImpartialAgent(seed=seed).choose_move(game, NO_CANCEL) == 2
     # From the trap position itself the agent takes the win.
     assert ImpartialAgent().choose_move(graph_game(succ, 4), NO_CANCEL) == 3
-    outcomes = {i.move: i.outcome for i in move_rank(game)}
+    outcomes = {move: v.outcome for move, v in move_rank(game)}
     assert outcomes == {1: "loss", 2: "draw", 4: "loss"}
 
 

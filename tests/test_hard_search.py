@@ -124,7 +124,7 @@ def test_estimates_cover_the_legal_moves_and_are_marked_inexact() -> None:
     win = TicTacToeState.from_rows(["XXX..", "OO...", "O....", ".....", "....."],
                                    MNKConfig(5, 5, 4))
     values = estimate_values(win, threading.Event(), time_limit=0.3)
-    assert values[3].outcome == "win" and values[3].plies == 1
+    assert values[3].outcome == "win" and values[3].remoteness == 1
 
 
 def test_incremental_evaluation_matches_a_fresh_computation() -> None:

@@ -85,9 +85,9 @@ def test_position_values_agree_with_minimax_on_every_reachable_3x3_position() ->
     outcomes = set()
     for s in ALL_3X3:
         value = position_value(s)
-        assert (value.outcome, value.plies) == minimax(s), s.to_rows()
+        assert (value.outcome, value.remoteness) == minimax(s), s.to_rows()
         assert value.exact
-        outcomes.add((value.outcome, value.plies))
+        outcomes.add((value.outcome, value.remoteness))
     # The check is not vacuous: every kind of result occurs, at many distances.
     assert {o for o, _ in outcomes} == {"win", "draw", "loss"}
     assert len(outcomes) > 12
@@ -98,10 +98,10 @@ def test_position_values_agree_with_minimax_on_every_reachable_3x3_position() ->
 def test_every_position_of_small_odd_shapes_agrees_with_minimax(rows, cols, k) -> None:
     for s in reachable(MNKConfig(rows, cols, k)):
         value = position_value(s)
-        assert (value.outcome, value.plies) == minimax(s), s.to_rows()
+        assert (value.outcome, value.remoteness) == minimax(s), s.to_rows()
         if not s.is_terminal():
             for move, v in move_values(s, time_limit=None).items():
-                assert (v.outcome, v.plies) == move_value_by_minimax(s, move)
+                assert (v.outcome, v.remoteness) == move_value_by_minimax(s, move)
 
 
 def test_move_values_agree_with_minimax_for_every_move_of_every_3x3_position() -> None:
@@ -112,7 +112,7 @@ def test_move_values_agree_with_minimax_for_every_move_of_every_3x3_position() -
             continue
         assert set(values) == set(s.legal_moves())
         for move, value in values.items():
-            assert (value.outcome, value.plies) == move_value_by_minimax(s, move), \
+            assert (value.outcome, value.remoteness) == move_value_by_minimax(s, move), \
                 (s.to_rows(), move)
             assert value.exact
 
@@ -155,9 +155,9 @@ def test_move_values_agree_with_minimax_on_larger_boards(rows, cols, k, marks) -
     for s in _mid_game_positions(MNKConfig(rows, cols, k), marks, 8, seed=rows * 100 + k):
         values = move_values(s, time_limit=None)
         for move, value in values.items():
-            assert (value.outcome, value.plies) == move_value_by_minimax(s, move), \
+            assert (value.outcome, value.remoteness) == move_value_by_minimax(s, move), \
                 (s.to_rows(), move)
-        assert (position_value(s).outcome, position_value(s).plies) == minimax(s)
+        assert (position_value(s).outcome, position_value(s).remoteness) == minimax(s)
 
 
 @pytest.mark.parametrize("rows,cols,k,marks", [(4, 4, 4, 7), (5, 4, 4, 11)])
@@ -302,13 +302,13 @@ def test_takes_the_quickest_win_and_delays_a_loss() -> None:
     now = TicTacToeState.from_rows(["...", "..X", "OOX"])
     values = move_values(now, time_limit=None)
     assert {v.outcome for v in values.values()} == {"win"}
-    assert sorted(v.plies for v in values.values()) == [1, 3, 3, 3, 5]
+    assert sorted(v.remoteness for v in values.values()) == [1, 3, 3, 3, 5]
     assert agent.choose_move(now, cancel) == 2
     # O is lost whatever it does (X makes a fork), but blocking on cell 2 holds out longest.
     lost = TicTacToeState.from_rows(["...", "..X", ".OX"])
     values = move_values(lost, time_limit=None)
     assert {v.outcome for v in values.values()} == {"loss"}
-    assert values[2].plies == 4 and max(v.plies for m, v in values.items() if m != 2) == 2
+    assert values[2].remoteness == 4 and max(v.remoteness for m, v in values.items() if m != 2) == 2
     assert agent.choose_move(lost, cancel) == 2
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.registry import GameFamily, prefetch
+from engine.descriptor import GameDescriptor
+from engine.registry import prefetch
 
 
 @pytest.fixture
@@ -24,9 +25,10 @@ def test_modules_are_imported_only_after_ready(modules_dir: Path) -> None:
     (modules_dir / "prefetch_cli_mod.py").write_text("VALUE = 1\n")
     # A broken module is skipped without stopping the others.
     (modules_dir / "prefetch_broken_mod.py").write_text("raise RuntimeError('broken')\n")
-    broken = GameFamily("b", "B", "", preview="prefetch_broken_mod:draw")
-    family = GameFamily("x", "X", "", preview="prefetch_cli_mod:draw",
-                        scene="prefetch_scene_mod:Scene", cli="prefetch_cli_mod")
+    broken = GameDescriptor("b", "B", "", preview="prefetch_broken_mod:draw",
+                            scene="prefetch_broken_mod:Scene")
+    family = GameDescriptor("x", "X", "", preview="prefetch_cli_mod:draw",
+                            scene="prefetch_scene_mod:Scene", cli="prefetch_cli_mod")
     go = threading.Event()
     thread = prefetch((broken, family), go.is_set, poll_seconds=0.001)
     thread.join(0.05)

@@ -17,27 +17,17 @@ No pygame here.
 
 from __future__ import annotations
 
-import random
 import threading
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any
 
 from engine.ai.agent import Cancelled
+from engine.ai.perfect import PerfectAgent
 from engine.rules import Move
+from engine.values import INFINITE, MoveValue, ranked
 from games.grundy.impartial import ImpartialState
 
-Outcome = Literal["win", "draw", "loss"]
 _RANK = {"win": 0, "draw": 1, "loss": 2}
-
-
-@dataclass(frozen=True)
-class MoveInfo:
-    """What one move leads to, from the mover's point of view (for the agent and hints)."""
-
-    move: Move
-    value: int | None  # the resulting position's value (None: ∞)
-    outcome: Outcome  # with best play after this move
-    remoteness: int | None  # of the resulting position; None if unknown or drawn
 
 
 def _check(cancel: threading.Event | None) -> None:
@@ -46,7 +36,7 @@ def _check(cancel: threading.Event | None) -> None:
 
 
 def _outcome(state: ImpartialState, move: Move, value: int | None,
-             cancel: threading.Event | None) -> Outcome:
+             cancel: threading.Event | None) -> str:
     """The mover's result with best play after ``move``, which gives ``value``."""
     if value == 0:
         return "win"
@@ -61,13 +51,15 @@ def _outcome(state: ImpartialState, move: Move, value: int | None,
     return "draw"
 
 
-def move_infos(state: ImpartialState, cancel: threading.Event | None = None,
-               only_best: bool = False) -> list[MoveInfo]:
-    """Every legal move with its value, outcome and resulting remoteness (legal order).
+def move_values(state: ImpartialState, cancel: threading.Event | None = None,
+                only_best: bool = False, distance: bool = True) -> dict[Move, MoveValue]:
+    """Every legal move's :class:`MoveValue` (legal order), with the Grundy value it leads to.
 
-    Drawn moves get remoteness None. With ``only_best`` just the moves of the
-    best outcome available are returned, and remoteness (possibly a search for
-    some games) is asked only for those.
+    Remoteness counts plies to the end with best play, this move included (the
+    resulting position's remoteness + 1); None for draws, and for every move
+    when ``distance`` is False (hints: the outcome is exact, the distance can be
+    a search for sums). With ``only_best`` just the moves of the best outcome
+    available are returned, and remoteness is asked only for those.
     """
     found = []
     for move in state.legal_moves():
@@ -77,44 +69,47 @@ def move_infos(state: ImpartialState, cancel: threading.Event | None = None,
     if only_best and found:
         best = min(_RANK[outcome] for _, _, outcome in found)
         found = [f for f in found if _RANK[f[2]] == best]
-    out = []
+    out: dict[Move, MoveValue] = {}
     for move, value, outcome in found:
         _check(cancel)
-        remote = None if outcome == "draw" else state.play(move).remoteness()
-        out.append(MoveInfo(move, value, outcome, remote))
+        remote = None
+        if distance and outcome != "draw":
+            after = state.play(move).remoteness()
+            remote = None if after is None else after + 1
+        out[move] = MoveValue(outcome, remote, True,  # type: ignore[arg-type]
+                              grundy=INFINITE if value is None else value)
     return out
 
 
-def _sort_key(info: MoveInfo) -> tuple[int, float]:
-    """Best first: wins before draws before losses; quick wins, slow losses."""
-    # Unknown remoteness counts as endless: a last resort for a win, the best stall for a loss.
-    r = float("inf") if info.remoteness is None else float(info.remoteness)
-    if info.outcome == "win":
-        return (0, r)
-    if info.outcome == "draw":
-        return (1, 0.0)
-    return (2, -r)
+def hint_values(state: ImpartialState, cancel: threading.Event | None = None,
+                time_limit: float | None = None) -> dict[Move, MoveValue]:
+    """The hint overlay's values: exact outcomes and Grundy values, no distances."""
+    return move_values(state, cancel, distance=False)
 
 
-def move_rank(state: ImpartialState, cancel: threading.Event | None = None) -> list[MoveInfo]:
-    """Every legal move, best first (the hint overlay's order); ties keep legal order."""
-    return sorted(move_infos(state, cancel), key=_sort_key)
+def move_rank(state: ImpartialState, cancel: threading.Event | None = None
+              ) -> list[tuple[Move, MoveValue]]:
+    """Every legal move with its value, best first; ties keep legal order."""
+    return ranked(move_values(state, cancel))
 
 
-class ImpartialAgent:
-    """Perfect play for any ImpartialState (see the module's docstring)."""
-
-    name = "perfect"
+class ImpartialAgent(PerfectAgent):
+    """Perfect play for any ImpartialState (see the module's docstring): the engine's
+    perfect player on exact values, which the Sprague–Grundy theory always gives."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
+        def values(state: ImpartialState, cancel: threading.Event,
+                   deadline: float | None) -> Mapping[Move, MoveValue]:
+            # Only the best outcome's moves: the others cannot be chosen, and their
+            # remoteness may cost a search.
+            return move_values(state, cancel, only_best=True)
+
+        def never() -> Any:  # exact values never time out here
+            raise AssertionError("the impartial player has no fallback")
+
+        super().__init__(values, never, time_budget=float("inf"), seed=seed)
 
     def choose_move(self, state: ImpartialState, cancel: threading.Event) -> Move:
         """The best move; among equally good ones a random one. Raises Cancelled if asked."""
         _check(cancel)
-        ranked = sorted(move_infos(state, cancel, only_best=True), key=_sort_key)
-        if not ranked:
-            raise ValueError("no legal move: the game is over")
-        best = _sort_key(ranked[0])
-        ties = [info.move for info in ranked if _sort_key(info) == best]
-        return self._rng.choice(ties)
+        return super().choose_move(state, cancel)

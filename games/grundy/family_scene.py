@@ -2,48 +2,27 @@
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from engine.ai.agent import Agent, MistakeAgent, RandomAgent
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
-from games.grundy.variants import GAME_ID, GAME_LABELS, GrundySetup, remember, seats_from_settings
+from games.grundy.descriptor import GAME
+from games.grundy.variants import GAME_LABELS, GrundySetup
 
 if TYPE_CHECKING:
     from engine.app import App
 
 
-def make_agent(seat: Seat, seed: int | None) -> Agent:
-    """Easy plays at random; Perfect moves to value 0 when it can, else resists longest."""
-    if seat.level == "easy":
-        agent: Agent = RandomAgent(seed=seed)
-    else:
-        from games.grundy.ai import ImpartialAgent
-
-        agent = ImpartialAgent(seed=seed)
-    return MistakeAgent(agent, seat.mistakes, seed=seed) if seat.mistakes else agent
-
-
 class GrundyScene(TurnBasedScene):
     """Base of the board, heap and graph screens."""
-
-    game_id = GAME_ID
 
     def __init__(self, app: App, setup: GrundySetup, state: Any,
                  seats: tuple[Seat, ...] | None = None, seed: int | None = None) -> None:
         self.setup = setup
-        chosen = seats or seats_from_settings(app.settings)
-        rng = random.Random(seed)
-        agents = [make_agent(s, rng.randrange(1 << 30)) if s.is_computer else None
-                  for s in chosen]
-        super().__init__(app, state, chosen, agents, seed)
+        super().__init__(app, GAME, setup, state, seats, seed)
         self.title = GAME_LABELS[setup.game]
-
-    def variant_id(self) -> str:
-        return self.setup.variant_id()
 
     def player_name(self, player: int) -> str:
         return f"Player {player + 1}"
@@ -63,9 +42,14 @@ class GrundyScene(TurnBasedScene):
 
         self.app.push(GrundySetupOverlay(self.app, self))
 
-    def restart(self, setup: GrundySetup, seats: tuple[Seat, ...]) -> None:
-        """Start a fresh game with another set-up."""
-        from games.grundy.scenes import scene_for
-
-        remember(self.app, setup, seats)
-        self.app.replace(scene_for(self.app, setup, seats))
+    def hint_view(self, shown_only: bool = True) -> dict[str, Any]:
+        """The hint as the family's screens draw it: the extra (table, heap or node values,
+        arithmetic) plus ``winning`` and ``draws``, the moves whose MoveValue is a win or a
+        draw. Empty while hints are hidden (unless ``shown_only`` is False) or not ready."""
+        if shown_only and not self.show_hints:
+            return {}
+        view = dict(self.hint_extra_value or {})
+        if self.hints:
+            view["winning"] = [m for m, v in self.hints.items() if v.outcome == "win"]
+            view["draws"] = [m for m, v in self.hints.items() if v.outcome == "draw"]
+        return view

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -11,8 +10,10 @@ from engine.board.draw import draw_cell_text, fill_cell, hatch, outline_cell
 from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
 from engine.seats import Seat
+from engine.value_overlay import draw_value_mark
 from engine.widgets import Button, Label, draw_text_block
 from games.grundy.family_scene import GrundyScene
+from games.grundy.help_text import BOARD_HELP
 from games.grundy.pieces_render import draw_piece
 from games.grundy.variants import GAME_LABELS, GrundySetup
 
@@ -21,36 +22,11 @@ if TYPE_CHECKING:
 
 BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
 
-HELP = """A token stands on a chessboard. Players take turns moving it, always towards the
-top-left corner (marked ★); the player who cannot move loses. With the King, the Rook and the
-Queen that means: whoever moves a token into the corner wins.
-
-King: one square left, up, or diagonally up-left. Rook: any number of squares left or up.
-Queen: rook moves, or any number of squares diagonally up-left (Wythoff's game). Knight: the
-four knight jumps that bring it closer to the corner: two up and one left, one up and two
-left, two up and one right, or one down and two left. Each of them lowers row + column (by 3
-or by 1), so the knight always gets closer and the game must end, in a corner square from
-which no such jump stays on the board.
-
-With several tokens, a move moves exactly one of them (they may share squares). That game is
-the sum of one-token games, and its value is the nim-sum (⊕, binary addition without carry)
-of the tokens' values.
-
-Click a square highlighted for the selected token to move it there. With several tokens,
-click a token (or press 1–4) to select it. Place lets you put tokens anywhere to start from.
-
-Hint (H) shows every square's Grundy value: the mex (smallest missing number) of the values
-of the squares it can reach. Value 0 squares (striped) are lost for the player to move; the
-moves that leave your opponent a total of 0 are framed and ticked. The winning strategy:
-always move so that the nim-sum of the tokens' values is 0. Table (T) shows the whole table
-as a picture."""
-
-
 class GrundyBoardScene(GrundyScene):
     """The chessboard games; turns, computer and hints come from GrundyScene."""
 
     help_title = "Grundy board games: rules"
-    help_text = HELP
+    help_text = BOARD_HELP
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
                  seed: int | None = None) -> None:
@@ -73,16 +49,12 @@ class GrundyBoardScene(GrundyScene):
 
         return TokenState.start(self.config)
 
-    def hint_task(self, state: Any) -> Callable[[Any], Any]:
+    def hint_extra(self, state: Any, cancel: Any) -> dict[str, Any]:
+        """The whole Grundy table of the piece on this board (every square's value)."""
         from games.grundy.tables import grundy_table
 
         cfg = self.config
-
-        def task(cancel: Any) -> dict[str, Any]:
-            table = grundy_table(cfg.piece, cfg.rows, cfg.cols)
-            return {"table": table, "winning": set(state.winning_moves())}
-
-        return task
+        return {"table": grundy_table(cfg.piece, cfg.rows, cfg.cols)}
 
     # --- actions ------------------------------------------------------------------------------
     def geometry(self) -> BoardGeometry:
@@ -172,7 +144,7 @@ class GrundyBoardScene(GrundyScene):
                                  geom.cell_rect(r, c))
         pygame.draw.rect(surface, p.grid, geom.rect, max(1, vp.px(2)))
         size = geom.cell_size
-        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        hints = self.hint_view()
         table = hints.get("table")
         if table is not None:
             font = self.app.theme.font(max(7.0, size * 0.32), bold=True)
@@ -200,13 +172,9 @@ class GrundyBoardScene(GrundyScene):
                     else rect.center
                 pygame.draw.circle(surface, p.accent, spot, max(2, size * 0.1))
                 outline_cell(surface, geom, (r, c), p.accent, max(1, round(size / 22)))
-            for move in hints.get("winning", ()):
-                token, r, c = move
-                outline_cell(surface, geom, (r, c), p.good, max(2, round(size / 10)))
-                tick = self.app.theme.font(max(8.0, size * 0.4), bold=True).render(
-                    "✓", True, p.good)
-                rect = geom.cell_rect(r, c)
-                surface.blit(tick, tick.get_rect(topright=(rect.right - 2, rect.top)))
+            if self.show_hints:
+                for (_token, r, c), value in self.hints.items():
+                    draw_value_mark(surface, geom.cell_rect(r, c), value, self.app.theme)
         if self.pointer.hover is not None and not state.is_terminal():
             outline_cell(surface, geom, self.pointer.hover, p.grid, max(1, round(size / 30)))
         self._draw_tokens(surface, geom)
@@ -262,7 +230,7 @@ class GrundyBoardScene(GrundyScene):
 
     def debug_state(self) -> dict[str, Any]:
         state = self.state
-        hints = self.hints if isinstance(self.hints, dict) else {}
+        hints = self.hint_view(shown_only=False)
         return {**super().debug_state(), "tokens": [list(t) for t in state.tokens],
                 "to_move": state.current_player(), "selected": self.selected,
                 "value": state.value(), "placing": self.placing,

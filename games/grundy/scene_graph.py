@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from games.grundy.graphs import (
     generalized_grundy,
     label_outcomes,
 )
+from games.grundy.help_text import GRAPH_HELP
 from games.grundy.variants import GrundySetup
 
 if TYPE_CHECKING:
@@ -35,28 +35,6 @@ ARROW_LEN, ARROW_HALF = 13.0, 6.0  # arrowhead length and half width (design px)
 BEND = 0.16  # how far two-way edges bow apart, as a fraction of their length
 MAX_RADIUS, MIN_RADIUS = 32.0, 11.0
 Point = tuple[float, float]
-
-HELP = """A token stands on a node of a directed graph. Players take turns moving it along an
-arrow to a neighbouring node. The player who cannot move (the token is on a node with no arrow
-out) loses. The graph may have cycles, so a game could go round for ever: it is a draw when the
-same position (the same node with the same player to move) occurs for the third time.
-
-Click a highlighted node (one an arrow leads to from the token) to move there. Keyboard: ←/→
-choose among them, Enter moves.
-
-Hint (H) labels every node with its generalised Grundy value. Without cycles this is the
-ordinary Grundy value: the mex (smallest number missing) of the values of the nodes an arrow
-leads to; a node with no way out has 0. With cycles the labelling goes step by step: a node
-gets n when n is the mex of its already labelled successors and every unlabelled successor
-has an arrow to a node labelled n (so if the opponent escapes there, you can come back to an n);
-repeat while anything changes, for n = 0, then 1, then 2 and so on. The nodes left over get ∞.
-
-Reading the labels: 0 (striped) is lost for the player to move; any other number wins, by moving
-to a 0. ∞ is a draw with best play, unless an arrow leads from it to a 0 — then moving there
-wins. So the first player wins exactly when some successor of the start is labelled 0. The
-hint frames and ticks (✓) the winning moves; when there is none it marks the moves that keep
-the draw ("draw"), and otherwise every move loses against best play."""
-
 
 def _node_positions(graph: Digraph, margin: float) -> tuple[Point, ...]:
     """Design-space centres of the nodes, the layout's unit square inside the board area."""
@@ -104,7 +82,7 @@ class GraphScene(GrundyScene):
     """Move a token along the arrows of a built-in graph; hints give Smith's labels."""
 
     help_title = "Graph games: rules and labels"
-    help_text = HELP
+    help_text = GRAPH_HELP
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
                  seed: int | None = None) -> None:
@@ -117,18 +95,11 @@ class GraphScene(GrundyScene):
     def fresh_state(self) -> Any:
         return GraphState.start(self.graph)
 
-    def hint_task(self, state: Any) -> Callable[[Any], Any]:
-        from games.grundy.ai import move_infos
-
-        def task(cancel: Any) -> dict[str, Any]:
-            infos = move_infos(state, cancel)
-            return {"values": generalized_grundy(state.graph),
-                    "outcomes": label_outcomes(state.graph),
-                    "explained": state.value_explained(),
-                    "winning": [i.move for i in infos if i.outcome == "win"],
-                    "draws": [i.move for i in infos if i.outcome == "draw"]}
-
-        return task
+    def hint_extra(self, state: Any, cancel: Any) -> dict[str, Any]:
+        """Every node's generalised Grundy value and outcome label, and the arithmetic."""
+        return {"values": generalized_grundy(state.graph),
+                "outcomes": label_outcomes(state.graph),
+                "explained": state.value_explained()}
 
     # --- geometry and moves ---------------------------------------------------------------------
     def node_at(self, x: float, y: float) -> int | None:
@@ -208,7 +179,7 @@ class GraphScene(GrundyScene):
                     f"{self.node_name(state.node)}, with no arrow out, so "
                     f"{self.player_name(loser)} cannot move. New game (N) to play again.")
         text = self.turn_text()
-        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        hints = self.hint_view()
         if not self.seats[state.current_player()].is_computer and not hints.get("explained"):
             text = text.replace(" to move.", " to move: click a highlighted node.", 1)
         if state.repetitions == REPETITIONS_FOR_DRAW - 1:
@@ -224,7 +195,7 @@ class GraphScene(GrundyScene):
         vp = self.app.viewport
         p = self.app.theme.palette
         pygame.draw.rect(surface, p.board, vp.rect(*BOARD_AREA), border_radius=vp.px(12))
-        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        hints = self.hint_view()
         self._draw_edges(surface, hints)
         self._draw_nodes(surface, hints)
         self.draw_player_cards(surface)
@@ -459,7 +430,7 @@ class GraphScene(GrundyScene):
 
     def debug_state(self) -> dict[str, Any]:
         state = self.state
-        hints = self.hints if isinstance(self.hints, dict) else {}
+        hints = self.hint_view(shown_only=False)
         values = hints.get("values")
         return {**super().debug_state(), "graph": self.graph.name, "node": state.node,
                 "label": self.graph.labels[state.node], "to_move": state.current_player(),

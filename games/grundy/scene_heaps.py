@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -16,7 +15,8 @@ from engine.theme import Colour
 from engine.widgets import Button, Label, draw_text_block
 from games.grundy.family_scene import GrundyScene
 from games.grundy.heaps import HeapConfig, HeapState
-from games.grundy.variants import NIM_PRESETS, GrundySetup
+from games.grundy.help_text import HEAPS_HELP
+from games.grundy.variants import GrundySetup, heap_config
 
 if TYPE_CHECKING:
     from engine.app import App
@@ -33,36 +33,6 @@ MAX_QUICK_TAKE = 10  # "Take 1".."Take k" buttons only while they fit in one row
 HEAP_NAMES = "ABCDEFGH"
 STONE: Colour = (206, 186, 150)
 STONE_EDGE: Colour = (112, 92, 66)
-
-HELP = """Pebbles lie in heaps. Players take turns; a move takes pebbles from one heap. In normal
-play whoever takes the last pebble wins (the player who cannot move loses); in misère Nim
-whoever takes the last pebble loses.
-
-Bachet's game: one heap (100 pebbles in the book); each move takes 1 to k of them (k = 10 in
-the book). Nim: several heaps; a move takes any number of pebbles (at least one) from one heap.
-
-Click a pebble to take it and every pebble above it in its heap: the pebbles that would go are
-lit up as you point, with the count. In Bachet's game a click that would take more than k is
-not allowed (the pebbles are crossed out); the Take buttons take 1 to k directly. Keyboard:
-←/→ choose the heap, ↑/↓ how many, Enter takes.
-
-Winning strategy. Bachet: leave your opponent a multiple of k + 1 (with k = 10: 99, 88, …, 11,
-0). Whatever they take, you take the rest of k + 1 and reach the next multiple; a heap of n has
-Grundy value n mod (k + 1), and the multiples of k + 1 are the positions of value 0.
-
-Nim: write the heap sizes in binary and add them without carrying (⊕, "nim-sum": each column
-of bits is 1 when it holds an odd number of 1s). A heap of n has Grundy value n, and a position
-has the nim-sum of its heaps. Make the nim-sum 0 after your move: there is always such a move
-when it is not 0 (take from a heap that has a 1 in the nim-sum's leftmost column), and none when
-it is 0. Example: 3 ⊕ 5 = 6, so from heaps 3, 5 and 7 take 6 from the 7.
-
-Misère Nim: play exactly as in Nim until your move would leave only heaps of 0 or 1 pebbles;
-then leave an odd number of 1-pebble heaps, so your opponent takes the very last pebble.
-
-Hint (H) writes each heap's Grundy value under it (value 0 striped), the arithmetic on the
-status line, the nim-sum in binary at the right, and frames and ticks (✓) the pebble to click
-for every winning move."""
-
 
 @dataclass(frozen=True)
 class Pile:
@@ -159,14 +129,11 @@ class HeapScene(GrundyScene):
     """Bachet's game (one heap, take 1..k) and Nim (several heaps, normal or misère)."""
 
     help_title = "Bachet and Nim: rules and strategy"
-    help_text = HELP
+    help_text = HEAPS_HELP
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
                  seed: int | None = None) -> None:
-        if setup.game == "bachet":
-            config = HeapConfig("bachet", (setup.heap,), setup.max_take)
-        else:
-            config = HeapConfig("nim", NIM_PRESETS[setup.nim], None, setup.misere)
+        config = heap_config(setup)
         self.config: HeapConfig = config
         super().__init__(app, setup, HeapState.start(config), seats, seed)
         self.mouse: tuple[float, float] | None = None  # pointer, design coordinates
@@ -195,13 +162,10 @@ class HeapScene(GrundyScene):
     def fresh_state(self) -> Any:
         return HeapState.start(self.config)
 
-    def hint_task(self, state: Any) -> Callable[[Any], Any]:
-        def task(cancel: Any) -> dict[str, Any]:
-            return {"values": state.heap_values(), "value": state.value(),
-                    "explained": state.value_explained(),
-                    "winning": sorted(state.winning_moves())}
-
-        return task
+    def hint_extra(self, state: Any, cancel: Any) -> dict[str, Any]:
+        """Each heap's Grundy value and the status line's arithmetic."""
+        return {"values": state.heap_values(), "value": state.value(),
+                "explained": state.value_explained()}
 
     # --- geometry and moves -----------------------------------------------------------------
     def piles(self) -> tuple[Pile, ...]:
@@ -317,7 +281,7 @@ class HeapScene(GrundyScene):
             return (f"{self.player_name(taker)} took the last pebble and wins. "
                     "New game (N) to play again.")
         text = self.turn_text()
-        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        hints = self.hint_view()
         if hints.get("explained"):
             # The arithmetic is long: it replaces the how-to (the help and the
             # pointer's preview say that too) so the line stays two lines.
@@ -336,7 +300,7 @@ class HeapScene(GrundyScene):
         p = theme.palette
         pygame.draw.rect(surface, p.board, vp.rect(*BOARD_AREA), border_radius=vp.px(12))
         piles = self.piles()
-        hints = self.hints if self.show_hints and isinstance(self.hints, dict) else {}
+        hints = self.hint_view()
         winning: list[tuple[int, int]] = [tuple(m) for m in hints.get("winning", ())]
         pointed = self.pointed()
         last = self.last_move()
@@ -525,7 +489,7 @@ class HeapScene(GrundyScene):
 
     def debug_state(self) -> dict[str, Any]:
         state = self.state
-        hints = self.hints if isinstance(self.hints, dict) else {}
+        hints = self.hint_view(shown_only=False)
         pointed = self.pointed()
         return {**super().debug_state(), "heaps": list(state.heaps),
                 "to_move": state.current_player(), "value": state.value(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.seats import Seat
-from games.grundy.variants import GAME_ID, GrundySetup
+from games.grundy.variants import GrundySetup
 
 if TYPE_CHECKING:
     from engine.app import App
@@ -27,9 +27,14 @@ def scene_for(app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = Non
     return GraphScene(app, setup, seats, seed)
 
 
-def open_last(app: App) -> Any:
-    """The launcher's entry: the last Grundy game played (King 8×8 the first time)."""
-    return scene_for(app, GrundySetup.from_settings(app.settings.get("variants").get(GAME_ID)))
+def open_scene(app: App, params: GrundySetup | None = None,
+               seats: tuple[Seat, ...] | None = None, seed: int | None = None) -> Any:
+    """The descriptor's entry: ``params``' screen, or the last Grundy game played (King 8×8
+    the first time)."""
+    from engine.game_settings import load_params
+    from games.grundy.descriptor import GAME
+
+    return scene_for(app, params or load_params(app.settings, GAME), seats, seed)
 
 
 def smoke_variants(app: App, frames: Any) -> list[str]:

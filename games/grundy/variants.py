@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.seats import Seat
+from engine.descriptor import ParamSpec, Preset
 
-GAME_ID = "grundy"
 LEVELS = ("easy", "perfect")
 BOARD_GAMES = ("king", "rook", "queen", "knight")
 GAMES = (*BOARD_GAMES, "bachet", "nim", "graph")
@@ -96,25 +95,105 @@ class GrundySetup:
             return cls()
 
 
-def seats_from_settings(settings: Any) -> tuple[Seat, ...]:
-    """The two seats remembered in settings (default: human against Perfect)."""
-    kinds = settings.get("seats").get(GAME_ID, {"2": "computer"})
-    levels = settings.get("ai_levels").get(GAME_ID, {})
-    return tuple(Seat.parse(kinds.get(key), levels.get(key), LEVELS, "perfect")
-                 for key in SEAT_KEYS)
+class GrundyParams(ParamSpec):
+    """The family's set-ups as parameters; game IDs like ``king:8x8``, ``queen:8x8:2t``,
+    ``bachet:100:10``, ``nim:3.5.7`` (``:misere``), ``graph:2``."""
+
+    type = GrundySetup
+    presets = (
+        Preset("King 8×8", GrundySetup()),
+        Preset("Rook 8×8", GrundySetup(game="rook")),
+        Preset("Queen 8×8 (Wythoff)", GrundySetup(game="queen")),
+        Preset("Knight 8×8", GrundySetup(game="knight")),
+        Preset("Bachet: 100 pebbles, take 1–10", GrundySetup(game="bachet")),
+        Preset("Nim 3, 5, 7", GrundySetup(game="nim")),
+        Preset("Graph", GrundySetup(game="graph")),
+    )
+
+    def encode(self, params: GrundySetup) -> str:
+        if params.is_board:
+            extra = f":{params.tokens}t" if params.tokens > 1 else ""
+            return f"{params.game}:{params.rows}x{params.cols}{extra}"
+        if params.game == "bachet":
+            return f"bachet:{params.heap}:{params.max_take}"
+        if params.game == "nim":
+            heaps = ".".join(map(str, NIM_PRESETS[params.nim]))
+            return f"nim:{heaps}" + (":misere" if params.misere else "")
+        return f"graph:{params.graph}"
+
+    def decode(self, text: str) -> GrundySetup:
+        parts = text.strip().lower().split(":")
+        try:
+            return self._decode(parts)
+        except (ValueError, IndexError, KeyError):
+            raise ValueError(f"Invalid game ID {text!r}: expected e.g. king:8x8, queen:8x8:2t, "
+                             "bachet:100:10, nim:3.5.7, nim:3.5.7:misere or graph:0") from None
+
+    @staticmethod
+    def _decode(parts: list[str]) -> GrundySetup:
+        game = parts[0]
+        if game in BOARD_GAMES and len(parts) in (2, 3):
+            rows, cols = (_number(x) for x in parts[1].split("x"))
+            tokens = _number(parts[2].removesuffix("t")) if len(parts) == 3 else 1
+            if len(parts) == 3 and not parts[2].endswith("t"):
+                raise ValueError(parts[2])
+            return GrundySetup(game=game, rows=rows, cols=cols, tokens=tokens)
+        if game == "bachet" and len(parts) == 3:
+            return GrundySetup(game=game, heap=_number(parts[1]), max_take=_number(parts[2]))
+        if game == "nim" and len(parts) in (2, 3):
+            heaps = tuple(_number(x) for x in parts[1].split("."))
+            if len(parts) == 3 and parts[2] != "misere":
+                raise ValueError(parts[2])
+            return GrundySetup(game=game, nim=NIM_PRESETS.index(heaps), misere=len(parts) == 3)
+        if game == "graph" and len(parts) == 2:
+            from games.grundy.graphs import BUILTIN
+
+            index = _number(parts[1])
+            if index >= len(BUILTIN):
+                raise ValueError(index)
+            return GrundySetup(game=game, graph=index)
+        raise ValueError(game)
+
+    def label(self, params: GrundySetup) -> str:
+        return params.label()
+
+    def variant_id(self, params: GrundySetup) -> str:
+        return params.variant_id()
+
+    def from_settings(self, stored: Any) -> GrundySetup:
+        return GrundySetup.from_settings(stored)
 
 
-def remember(app: Any, setup: GrundySetup, seats: tuple[Seat, ...]) -> None:
-    """Store the set-up and seats as the next game's defaults."""
-    try:
-        for key, value in (("variants", setup.to_settings()),
-                           ("seats", {k: s.kind for k, s in zip(SEAT_KEYS, seats, strict=True)}),
-                           ("ai_levels", {k: s.level_tag()
-                                          for k, s in zip(SEAT_KEYS, seats, strict=True)})):
-            table = app.settings.get(key)
-            table[GAME_ID] = value
-            app.settings.set(key, table)
-    except ValueError as exc:  # settings refused a value: keep playing, say so
-        app.notify(f"Could not remember the game set-up: {exc}")
-        return
-    app.save_settings()
+def _number(text: str) -> int:
+    """A whole number written with ASCII digits only (no sign, no spaces)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
+        raise ValueError(text)
+    return int(text)
+
+
+SPEC = GrundyParams()
+
+
+def new_game(params: GrundySetup, rng: Any = None) -> Any:
+    """The start position of ``params``: tokens, heaps or a graph (the rules factory)."""
+    if params.is_board:
+        from games.grundy.board import BoardConfig, TokenState
+
+        return TokenState.start(BoardConfig(params.game, params.rows, params.cols,
+                                            params.tokens))
+    if params.game in ("bachet", "nim"):
+        from games.grundy.heaps import HeapState
+
+        return HeapState.start(heap_config(params))
+    from games.grundy.graphs import BUILTIN, GraphState
+
+    return GraphState.start(BUILTIN[params.graph % len(BUILTIN)])
+
+
+def heap_config(params: GrundySetup) -> Any:
+    """The heaps of a Bachet or Nim set-up."""
+    from games.grundy.heaps import HeapConfig
+
+    if params.game == "bachet":
+        return HeapConfig("bachet", (params.heap,), params.max_take)
+    return HeapConfig("nim", NIM_PRESETS[params.nim], None, params.misere)

@@ -35,7 +35,7 @@ from games.tictactoe.rules import TicTacToeState
 from games.tictactoe.search_state import Geometry, MNKSearchState, cells_of
 
 if TYPE_CHECKING:
-    from games.tictactoe.perfect import MoveValue
+    from engine.values import MoveValue
 
 __all__ = ["HardSearchAgent", "HeuristicMNKState", "estimate_values"]
 
@@ -238,7 +238,7 @@ def estimate_values(state: TicTacToeState, cancel: threading.Event | None = None
     with ``plies`` the depth looked ahead. Never exact: the candidate tree
     leaves out far cells, so even a found sequence is not a proof.
     """
-    from games.tictactoe.perfect import MoveValue
+    from engine.values import MoveValue
 
     hs = HeuristicMNKState.from_rules(state)
     legal = hs.legal_moves()

@@ -19,38 +19,22 @@ of empty cells.
 
 from __future__ import annotations
 
-import random
 import threading
 import time
-from dataclasses import dataclass
-from typing import Literal
 
-from engine.ai.agent import Agent, Cancelled
+from engine.ai.agent import Agent
 from engine.ai.negamax import Negamax, SearchTimeout, Value
-from engine.rules import GameState, Move
-from games.tictactoe.rules import TicTacToeState
+from engine.ai.perfect import PerfectAgent as GenericPerfectAgent
+from engine.ai.perfect import negamax_values
+from engine.rules import GameState
+from engine.values import MoveValue
+from games.tictactoe.rules import EMPTY, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
 
 __all__ = ["MoveValue", "PerfectAgent", "move_values", "position_value", "solve_mnk"]
 
-Outcome = Literal["win", "draw", "loss"]
-_OUTCOME: dict[int, Outcome] = {1: "win", 0: "draw", -1: "loss"}
 # Transposition tables kept between moves are capped (entries, ~150 bytes each).
 _TABLE_CAP = 1_000_000
-
-
-@dataclass(frozen=True)
-class MoveValue:
-    """What a move (or a position) is worth to the player to move.
-
-    ``outcome`` with best play; ``plies`` moves to the end with best play
-    (for an estimate: the depth looked ahead, or the length of a forced
-    sequence found); ``exact`` False for estimates.
-    """
-
-    outcome: Outcome
-    plies: int
-    exact: bool
 
 
 def _check_two_players(state: TicTacToeState) -> None:
@@ -61,9 +45,8 @@ def _check_two_players(state: TicTacToeState) -> None:
 def _to_move_value(value: Value, empties: int) -> MoveValue:
     """A root-relative negamax Value as a MoveValue (a draw lasts until the board is full)."""
     if value.outcome == 0:
-        return MoveValue("draw", empties, True)
-    assert value.plies is not None
-    return MoveValue(_OUTCOME[value.outcome], value.plies, True)
+        return MoveValue("draw", empties)
+    return MoveValue.from_sign(value.outcome, value.plies)
 
 
 def solve_mnk(rows: int, cols: int, k: int, time_limit: float | None = None,
@@ -86,7 +69,7 @@ def position_value(state: TicTacToeState, cancel: threading.Event | None = None,
     """
     _check_two_players(state)
     if state.is_terminal():
-        return MoveValue("loss" if state.winner is not None else "draw", 0, True)
+        return MoveValue("loss" if state.winner is not None else "draw", 0)
     search = MNKSearchState.from_rules(state)
     value = Negamax(cancel=cancel, time_limit=time_limit).solve(search)
     return _to_move_value(value, search.n_empty)
@@ -119,83 +102,39 @@ def move_values(state: TicTacToeState, cancel: threading.Event | None = None,
 
 
 def _exact_values(search: MNKSearchState, negamax: Negamax) -> dict[int, MoveValue]:
-    empties = search.n_empty
-    return {m: _to_move_value(v, empties) for m, v in negamax.move_values(search).items()}
+    return negamax_values(negamax, search, draw_remoteness=search.n_empty)
 
 
-def _rank(value: MoveValue) -> tuple[int, int]:
-    """Sort key, larger is better: wins (quickest first), draws, losses (longest first)."""
-    if value.outcome == "win":
-        return (2, -value.plies)
-    if value.outcome == "draw":
-        return (1, 0)
-    return (0, value.plies)
+class PerfectAgent(GenericPerfectAgent):
+    """The engine's perfect player on m,n,k boards.
 
-
-class PerfectAgent:
-    """Plays perfectly where it can solve the board within ``time_budget`` seconds.
-
-    Among the best moves (quickest win, else a draw, else the longest loss) it
-    picks at random with its own seeded generator. Where the exact search
-    does not finish in time it asks ``fallback`` (by default a
-    :class:`~games.tictactoe.hard_search.HardSearchAgent`) and sets
-    :attr:`last_note`; once a board proved too big at some number of empty
-    cells, positions with at least as many empty cells go straight to the
-    fallback (more empty cells only make the search larger).
+    Its value function keeps one transposition table per board shape between
+    moves (capped), so later moves reuse what earlier ones proved; the
+    fallback is the Hard level (by default a
+    :class:`~games.tictactoe.hard_search.HardSearchAgent`).
     """
-
-    name = "perfect"
 
     def __init__(self, time_budget: float = 2.0, seed: int | None = None,
                  fallback: Agent | None = None) -> None:
-        self.time_budget = time_budget
-        self._rng = random.Random(seed)
-        self._seed = seed
-        self._fallback = fallback
-        self.last_note: str | None = None
-        self.last_values: dict[int, MoveValue] | None = None
-        self._too_big_at: dict[tuple[int, int, int], int] = {}
-        # One table per board shape, kept between moves: later moves reuse it.
-        self._negamax: dict[tuple[int, int, int], Negamax] = {}
+        tables: dict[tuple[int, int, int], Negamax] = {}
 
-    @property
-    def fallback(self) -> Agent:
-        """The player used where the board cannot be solved in time."""
-        if self._fallback is None:
+        def values(state: GameState, cancel: threading.Event,
+                   deadline: float | None) -> dict[int, MoveValue]:
+            if not isinstance(state, TicTacToeState):
+                raise ValueError("PerfectAgent plays tic-tac-toe states")
+            _check_two_players(state)
+            cfg = state.config
+            shape = (cfg.rows, cfg.cols, cfg.k)
+            negamax = tables.get(shape)
+            if negamax is None or len(negamax.tt) > _TABLE_CAP:
+                negamax = tables[shape] = Negamax(max_entries=_TABLE_CAP)
+            negamax.cancel, negamax.deadline = cancel, deadline
+            return _exact_values(MNKSearchState.from_rules(state), negamax)
+
+        def hard() -> Agent:
             from games.tictactoe.hard_search import HardSearchAgent
 
-            self._fallback = HardSearchAgent(seed=self._seed)
-        return self._fallback
+            return HardSearchAgent(seed=seed)
 
-    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
-        """The best move by exact values, or the fallback's move with a note."""
-        if not isinstance(state, TicTacToeState):
-            raise ValueError("PerfectAgent plays tic-tac-toe states")
-        _check_two_players(state)
-        if state.is_terminal():
-            raise ValueError("no legal move: the game is over")
-        if cancel.is_set():
-            raise Cancelled
-        cfg = state.config
-        shape = (cfg.rows, cfg.cols, cfg.k)
-        search = MNKSearchState.from_rules(state)
-        values = None
-        if search.n_empty < self._too_big_at.get(shape, search.n_empty + 1):
-            negamax = self._negamax.get(shape)
-            if negamax is None or len(negamax.tt) > _TABLE_CAP:
-                negamax = self._negamax[shape] = Negamax(max_entries=_TABLE_CAP)
-            negamax.cancel = cancel
-            negamax.deadline = time.monotonic() + self.time_budget
-            try:
-                values = _exact_values(search, negamax)
-            except SearchTimeout:
-                self._too_big_at[shape] = search.n_empty
-        self.last_values = values
-        if values is None:
-            self.last_note = (f"This board is too large to solve in {self.time_budget:g} s; "
-                              "playing at the Hard level.")
-            return self.fallback.choose_move(state, cancel)
-        self.last_note = None
-        best = max(_rank(v) for v in values.values())
-        choices = sorted(m for m, v in values.items() if _rank(v) == best)
-        return self._rng.choice(choices)
+        super().__init__(values, fallback or hard, time_budget, seed, fallback_label="Hard",
+                         remaining=lambda state: state.board.count(EMPTY))

@@ -57,8 +57,8 @@ class SetupOverlay(SeatSetupOverlay):
             bx = x0 + 24 + (i % 3) * 280
             by = y0 + 94 + (i // 3) * 50
             ui.add(Button((bx, by, 268, 42), preset.label,
-                          lambda p=preset: self.choose_preset(p.config),
-                          selected=lambda p=preset: self.current_tuple() == self._tuple(p.config),
+                          lambda p=preset: self.choose_preset(p.params),
+                          selected=lambda p=preset: self.current_tuple() == self._tuple(p.params),
                           size=16, name=preset.label))
         y = y0 + 206
         for i, (label, attr) in enumerate((("Rows", "rows"), ("Columns", "cols"),

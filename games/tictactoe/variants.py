@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from typing import Any
 
+from engine.descriptor import ParamSpec, Preset
 from games.tictactoe.rules import CLASSIC, MNKConfig
 
 MIN_SIDE, MAX_SIDE = 3, 15
 LEVELS = ("easy", "medium", "hard", "perfect")
 LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"}
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A named board."""
-
-    label: str
-    config: MNKConfig
 
 
 PRESETS: tuple[Preset, ...] = (
@@ -41,7 +35,7 @@ def variant_id(config: MNKConfig) -> str:
 def variant_label(config: MNKConfig) -> str:
     """Human name of a board: a preset's label or ``6×8, 4 in a row``."""
     for preset in PRESETS:
-        if preset.config == config:
+        if preset.params == config:
             return preset.label
     return f"{config.rows}×{config.cols}, {config.k} in a row"
 
@@ -75,3 +69,48 @@ def config_from_settings(stored: dict | None) -> MNKConfig:
 def config_to_settings(config: MNKConfig) -> dict[str, int]:
     """The stored form of a board."""
     return {"rows": config.rows, "cols": config.cols, "k": config.k, "players": config.players}
+
+
+class TicTacToeParams(ParamSpec):
+    """Boards as parameters: presets, the game ID ``7x6k4`` (``4x4k3p3`` for three players)."""
+
+    type = MNKConfig
+    presets = PRESETS
+
+    def validate(self, params: MNKConfig) -> MNKConfig:
+        """``params`` if it is a playable board (see :func:`validate_config`)."""
+        if not isinstance(params, MNKConfig):
+            raise ValueError(f"expected a board, got {params!r}")
+        return validate_config(params.rows, params.cols, params.k, params.players)
+
+    def encode(self, params: MNKConfig) -> str:
+        extra = f"p{params.players}" if params.players != 2 else ""
+        return f"{params.rows}x{params.cols}k{params.k}{extra}"
+
+    def decode(self, text: str) -> MNKConfig:
+        match = _GAME_ID.fullmatch(text.strip().lower())
+        if match is None:
+            raise ValueError(f"Invalid game ID {text!r}: expected ROWSxCOLSkK such as 7x6k4 "
+                             "(p3 at the end for three players)")
+        rows, cols, k, players = (int(g) if g else 2 for g in match.groups())
+        return validate_config(rows, cols, k, players)
+
+    def label(self, params: MNKConfig) -> str:
+        return variant_label(params)
+
+    def variant_id(self, params: MNKConfig) -> str:
+        return variant_id(params)
+
+    def from_settings(self, stored: Any) -> MNKConfig:
+        return config_from_settings(stored)
+
+
+_GAME_ID = re.compile(r"([0-9]{1,2})x([0-9]{1,2})k([0-9]{1,2})(?:p([23]))?")
+SPEC = TicTacToeParams()
+
+
+def new_game(params: MNKConfig, rng: Any = None) -> Any:
+    """The empty board of ``params`` (the descriptor's rules factory)."""
+    from games.tictactoe.rules import TicTacToeState
+
+    return TicTacToeState.new(params)

@@ -1,0 +1,114 @@
+"""The one perfect player of every two-player game, and exact move values from negamax.
+
+:class:`PerfectAgent` asks a game's value function for the :class:`MoveValue`
+of every legal move, plays one of the best (quickest win, else a draw, else the
+longest loss), chosen at random among equals with its own seeded generator,
+and where the values cannot be proven within its time budget it plays its
+fallback agent (a weaker level) and says so in :attr:`PerfectAgent.last_note`.
+
+:func:`negamax_values` turns the generic negamax's exact values into
+:class:`MoveValue` s, so any game whose rules the negamax can search gets exact
+hints and a perfect player for free.
+
+No pygame here.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+
+from engine.ai.agent import Agent, Cancelled
+from engine.ai.negamax import Negamax, SearchTimeout
+from engine.rules import GameState, Move
+from engine.values import MoveValue, best_moves
+
+__all__ = ["PerfectAgent", "ValueFunction", "negamax_values"]
+
+# value_function(state, cancel, deadline) -> every legal move's proven value; raises
+# SearchTimeout when the deadline (a time.monotonic() instant, or None) passes first,
+# and Cancelled when cancel is set.
+ValueFunction = Callable[[GameState, threading.Event, "float | None"], Mapping[Move, MoveValue]]
+
+
+def negamax_values(negamax: Negamax, state: GameState,
+                   draw_remoteness: int | None = None) -> dict[Move, MoveValue]:
+    """Exact value of every legal move of ``state`` by ``negamax.move_values``.
+
+    Remoteness counts plies to the end with best play, this move included (in
+    sign-only mode it is None). A draw gets ``draw_remoteness`` (for games whose
+    draws always end at a known ply, such as a full board), else None.
+    """
+    out: dict[Move, MoveValue] = {}
+    for move, value in negamax.move_values(state).items():
+        if value.outcome == 0:
+            out[move] = MoveValue("draw", draw_remoteness)
+        else:
+            out[move] = MoveValue.from_sign(value.outcome, value.plies)
+    return out
+
+
+class PerfectAgent:
+    """Plays a best move by proven values; falls back to a weaker agent, with a note.
+
+    ``values(state, cancel, deadline)`` gives every move's exact value (see
+    :data:`ValueFunction`). ``remaining(state)``, where given, measures how much
+    game is left (e.g. empty cells): once a position proved too big at some
+    measure, positions with at least as much left go straight to the fallback,
+    since they can only be harder.
+    """
+
+    name = "perfect"
+
+    def __init__(self, values: ValueFunction, fallback: Agent | Callable[[], Agent],
+                 time_budget: float = 2.0, seed: int | None = None,
+                 fallback_label: str = "Hard",
+                 remaining: Callable[[GameState], int] | None = None) -> None:
+        self._values = values
+        self._fallback = fallback
+        self.time_budget = time_budget
+        self.fallback_label = fallback_label
+        self._remaining = remaining
+        self._rng = random.Random(seed)
+        self._too_big_at: int | None = None
+        self.last_note: str | None = None
+        self.last_values: Mapping[Move, MoveValue] | None = None
+
+    @property
+    def fallback(self) -> Agent:
+        """The weaker player used where the values cannot be proven in time."""
+        if not hasattr(self._fallback, "choose_move"):
+            self._fallback = self._fallback()  # type: ignore[operator]
+        return self._fallback  # type: ignore[return-value]
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """A random one of the best moves by proven values, or the fallback's move."""
+        if cancel.is_set():
+            raise Cancelled
+        if state.is_terminal():
+            raise ValueError("no legal move: the game is over")
+        left = self._remaining(state) if self._remaining is not None else None
+        values: Mapping[Move, MoveValue] | None = None
+        if left is None or self._too_big_at is None or left < self._too_big_at:
+            try:
+                values = self._values(state, cancel, time.monotonic() + self.time_budget)
+            except SearchTimeout:
+                if left is not None:
+                    self._too_big_at = left
+        self.last_values = values
+        if not values:
+            self.last_note = (f"This game is too large to solve in {self.time_budget:g} s; "
+                              f"playing at the {self.fallback_label} level.")
+            return self.fallback.choose_move(state, cancel)
+        self.last_note = None
+        return self._rng.choice(_stable(best_moves(values)))
+
+
+def _stable(moves: list[Move]) -> list[Move]:
+    """``moves`` in a fixed order (so a seed always picks the same one)."""
+    try:
+        return sorted(moves)  # type: ignore[type-var]
+    except TypeError:
+        return sorted(moves, key=repr)

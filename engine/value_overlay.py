@@ -1,0 +1,113 @@
+"""Draws :class:`engine.values.MoveValue` s: the one hint overlay and its legend.
+
+Two looks, one meaning: ``"fill"`` tints a move's cell by its outcome (green
+win, yellow draw, red loss; estimates fainter) and writes its label (``W3``,
+``D``, ``~L``); ``"mark"`` leaves the cell's own content readable (a Grundy
+value, a pebble) and frames winning moves with a ✓ and drawn ones with ``=``.
+Colour is never the only sign: letters, ticks and frame widths say the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygame
+
+from engine.board.draw import fill_cell
+from engine.board.geometry import BoardGeometry
+from engine.theme import Colour, Palette, Theme
+from engine.values import MoveValue
+from engine.viewport import Viewport
+from engine.widgets import draw_text_block
+
+Cell = tuple[int, int]
+
+
+def outcome_colour(palette: Palette, outcome: str) -> Colour:
+    """The colour of an outcome: good, neutral, bad, or muted for unknown."""
+    return {"win": palette.good, "draw": palette.neutral, "loss": palette.bad}.get(
+        outcome, palette.muted)
+
+
+def draw_value_fill(surface: pygame.Surface, geom: BoardGeometry, cell: Cell, value: MoveValue,
+                    theme: Theme, label: str | None = None) -> None:
+    """Tint ``cell`` by the value's outcome and write its label (or ``label``) in it."""
+    p = theme.palette
+    fill_cell(surface, geom, cell, outcome_colour(p, value.outcome), 120 if value.exact else 55)
+    font = theme.font(max(8.0, geom.cell_size * 0.28), bold=True)
+    text = font.render(value.label() if label is None else label, True, p.text)
+    rect = geom.cell_rect(*cell)
+    box = text.get_rect(center=rect.center)
+    pygame.draw.rect(surface, p.background, box.inflate(6, 2), border_radius=4)
+    surface.blit(text, box)
+
+
+def draw_value_mark(surface: pygame.Surface, rect: pygame.Rect, value: MoveValue,
+                    theme: Theme) -> None:
+    """Frame a winning move with a ✓ (a drawn one with ``=``) without covering ``rect``."""
+    if value.outcome not in ("win", "draw"):
+        return
+    p = theme.palette
+    size = min(rect.width, rect.height)
+    colour = outcome_colour(p, value.outcome)
+    width = max(2, round(size / (10 if value.outcome == "win" else 16)))
+    pygame.draw.rect(surface, colour, rect.inflate(-width, -width), width,
+                     border_radius=max(2, width))
+    sign = "✓" if value.outcome == "win" else "="
+    tick = theme.font(max(8.0, size * 0.4), bold=True).render(sign, True, colour)
+    surface.blit(tick, tick.get_rect(topright=(rect.right - 2, rect.top)))
+
+
+def draw_values(surface: pygame.Surface, geom: BoardGeometry,
+                cells: Sequence[tuple[Cell, MoveValue]], theme: Theme,
+                style: str = "fill") -> None:
+    """Draw every (cell, value) in ``style`` (``"fill"`` or ``"mark"``)."""
+    for cell, value in cells:
+        if style == "fill":
+            draw_value_fill(surface, geom, cell, value, theme)
+        else:
+            draw_value_mark(surface, geom.cell_rect(*cell), value, theme)
+
+
+def legend_entries(style: str = "fill", estimates: bool = True,
+                   grundy: bool = False) -> list[tuple[str, str, str]]:
+    """(tag, outcome, meaning) rows of the legend for ``style``."""
+    if style == "fill":
+        rows = [("W n", "win", "win"), ("D", "draw", "draw"), ("L n", "loss", "loss")]
+        if estimates:
+            rows.append(("~", "unknown", "estimate"))
+        return rows
+    rows = [("✓", "win", "winning move"), ("=", "draw", "draw")]
+    if grundy:
+        rows.append(("n", "unknown", "Grundy value"))
+    return rows
+
+
+def draw_value_legend(surface: pygame.Surface, vp: Viewport, theme: Theme, x: float, y: float,
+                      width: float = 150.0, style: str = "fill", estimates: bool = True,
+                      note: str | None = None, title: str = "Hint") -> float:
+    """The legend at design point (x, y); returns the design y below it.
+
+    ``note`` (e.g. what n counts) is written under the rows, wrapped to ``width``.
+    """
+    p = theme.palette
+    font = theme.font(14 * vp.scale)
+    surface.blit(theme.font(15 * vp.scale, bold=True).render(title, True, p.text),
+                 vp.point(x, y))
+    y += 26
+    for tag, outcome, meaning in legend_entries(style, estimates):
+        box = vp.rect(x, y, 36, 22)
+        if style == "fill":
+            pygame.draw.rect(surface, outcome_colour(p, outcome), box, border_radius=vp.px(4))
+            label = font.render(tag, True, p.background)
+        else:
+            pygame.draw.rect(surface, outcome_colour(p, outcome), box, vp.px(3),
+                             border_radius=vp.px(4))
+            label = font.render(tag, True, outcome_colour(p, outcome))
+        surface.blit(label, label.get_rect(center=box.center))
+        surface.blit(font.render(meaning, True, p.text), vp.point(x + 42, y + 2))
+        y += 30
+    if note:
+        draw_text_block(surface, note, font, p.muted, vp.rect(x, y, width, 80))
+        y += 80
+    return y

@@ -1,0 +1,29 @@
+"""The Grundy games declare themselves to the engine (found by engine.registry)."""
+
+from engine.descriptor import GameDescriptor
+
+GAME = GameDescriptor(
+    id="grundy",
+    title="Grundy games",
+    blurb="King, Rook, Queen, Knight, Nim, Bachet and games with cycles; "
+          "the hint shows every position's Grundy value.",
+    preview="games.grundy.preview_render:draw",
+    scene="games.grundy.scenes:open_scene",
+    params="games.grundy.variants:SPEC",
+    rules="games.grundy.variants:new_game",
+    agents="games.grundy.agents:make_agent",
+    hints="games.grundy.ai:hint_values",
+    help="games.grundy.help_text:HELP",
+    smoke="games.grundy.scenes:smoke_variants",
+    cli="games.grundy.cli",
+    seat_keys=("1", "2"),
+    default_kinds=("human", "computer"),
+    levels=("easy", "perfect"),
+    level_labels={"easy": "Easy", "perfect": "Perfect"},
+    default_level="perfect",
+    small=("king:4x4", "rook:4x4:2t", "queen:5x5", "knight:6x6", "bachet:12:3", "nim:1.2.3.4",
+           "nim:3.5.7:misere"),
+    order=20,
+)
+
+DESCRIPTORS = (GAME,)

@@ -1,0 +1,81 @@
+"""The Grundy games' rules, as the help overlays show them (one text per kind of game)."""
+
+
+BOARD_HELP = """A token stands on a chessboard. Players take turns moving it, always towards the
+top-left corner (marked ★); the player who cannot move loses. With the King, the Rook and the
+Queen that means: whoever moves a token into the corner wins.
+
+King: one square left, up, or diagonally up-left. Rook: any number of squares left or up.
+Queen: rook moves, or any number of squares diagonally up-left (Wythoff's game). Knight: the
+four knight jumps that bring it closer to the corner: two up and one left, one up and two
+left, two up and one right, or one down and two left. Each of them lowers row + column (by 3
+or by 1), so the knight always gets closer and the game must end, in a corner square from
+which no such jump stays on the board.
+
+With several tokens, a move moves exactly one of them (they may share squares). That game is
+the sum of one-token games, and its value is the nim-sum (⊕, binary addition without carry)
+of the tokens' values.
+
+Click a square highlighted for the selected token to move it there. With several tokens,
+click a token (or press 1–4) to select it. Place lets you put tokens anywhere to start from.
+
+Hint (H) shows every square's Grundy value: the mex (smallest missing number) of the values
+of the squares it can reach. Value 0 squares (striped) are lost for the player to move; the
+moves that leave your opponent a total of 0 are framed and ticked. The winning strategy:
+always move so that the nim-sum of the tokens' values is 0. Table (T) shows the whole table
+as a picture."""
+
+
+HEAPS_HELP = """Pebbles lie in heaps. Players take turns; a move takes pebbles from one heap.
+In normal play whoever takes the last pebble wins (the player who cannot move loses); in misère Nim
+whoever takes the last pebble loses.
+
+Bachet's game: one heap (100 pebbles in the book); each move takes 1 to k of them (k = 10 in
+the book). Nim: several heaps; a move takes any number of pebbles (at least one) from one heap.
+
+Click a pebble to take it and every pebble above it in its heap: the pebbles that would go are
+lit up as you point, with the count. In Bachet's game a click that would take more than k is
+not allowed (the pebbles are crossed out); the Take buttons take 1 to k directly. Keyboard:
+←/→ choose the heap, ↑/↓ how many, Enter takes.
+
+Winning strategy. Bachet: leave your opponent a multiple of k + 1 (with k = 10: 99, 88, …, 11,
+0). Whatever they take, you take the rest of k + 1 and reach the next multiple; a heap of n has
+Grundy value n mod (k + 1), and the multiples of k + 1 are the positions of value 0.
+
+Nim: write the heap sizes in binary and add them without carrying (⊕, "nim-sum": each column
+of bits is 1 when it holds an odd number of 1s). A heap of n has Grundy value n, and a position
+has the nim-sum of its heaps. Make the nim-sum 0 after your move: there is always such a move
+when it is not 0 (take from a heap that has a 1 in the nim-sum's leftmost column), and none when
+it is 0. Example: 3 ⊕ 5 = 6, so from heaps 3, 5 and 7 take 6 from the 7.
+
+Misère Nim: play exactly as in Nim until your move would leave only heaps of 0 or 1 pebbles;
+then leave an odd number of 1-pebble heaps, so your opponent takes the very last pebble.
+
+Hint (H) writes each heap's Grundy value under it (value 0 striped), the arithmetic on the
+status line, the nim-sum in binary at the right, and frames and ticks (✓) the pebble to click
+for every winning move."""
+
+
+GRAPH_HELP = """A token stands on a node of a directed graph. Players take turns moving it along an
+arrow to a neighbouring node. The player who cannot move (the token is on a node with no arrow
+out) loses. The graph may have cycles, so a game could go round for ever: it is a draw when the
+same position (the same node with the same player to move) occurs for the third time.
+
+Click a highlighted node (one an arrow leads to from the token) to move there. Keyboard: ←/→
+choose among them, Enter moves.
+
+Hint (H) labels every node with its generalised Grundy value. Without cycles this is the
+ordinary Grundy value: the mex (smallest number missing) of the values of the nodes an arrow
+leads to; a node with no way out has 0. With cycles the labelling goes step by step: a node
+gets n when n is the mex of its already labelled successors and every unlabelled successor
+has an arrow to a node labelled n (so if the opponent escapes there, you can come back to an n);
+repeat while anything changes, for n = 0, then 1, then 2 and so on. The nodes left over get ∞.
+
+Reading the labels: 0 (striped) is lost for the player to move; any other number wins, by moving
+to a 0. ∞ is a draw with best play, unless an arrow leads from it to a 0 — then moving there
+wins. So the first player wins exactly when some successor of the start is labelled 0. The
+hint frames and ticks (✓) the winning moves; when there is none it marks the moves that keep
+the draw ("draw"), and otherwise every move loses against best play."""
+
+
+HELP = "\n\n".join((BOARD_HELP, HEAPS_HELP, GRAPH_HELP))

@@ -1,0 +1,29 @@
+"""Tic-tac-toe declares itself to the engine (found by engine.registry)."""
+
+from engine.descriptor import GameDescriptor
+
+GAME = GameDescriptor(
+    id="tictactoe",
+    title="Tic-tac-toe",
+    blurb="Classic 3×3, bigger boards with k in a row, gomoku and three players; "
+          "human or computer in every seat, with hints.",
+    preview="games.tictactoe.preview_render:draw",
+    scene="games.tictactoe.scene:TicTacToeScene",
+    params="games.tictactoe.variants:SPEC",
+    rules="games.tictactoe.variants:new_game",
+    agents="games.tictactoe.agents:make_agent",
+    hints="games.tictactoe.perfect:move_values",
+    help="games.tictactoe.help_text:HELP",
+    smoke="games.tictactoe.scene:smoke_variants",
+    cli="games.tictactoe.cli",
+    aliases=("tic-tac-toe", "ttt"),
+    seat_keys=("X", "O", "T"),
+    default_kinds=("human", "human", "human"),
+    levels=("easy", "medium", "hard", "perfect"),
+    level_labels={"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"},
+    default_level="hard",
+    small=("3x3k3", "3x4k3", "4x3k3"),
+    order=10,
+)
+
+DESCRIPTORS = (GAME,)

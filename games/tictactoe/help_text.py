@@ -1,0 +1,30 @@
+"""Tic-tac-toe's rules, as the help overlay shows them."""
+
+HELP = """Players take turns putting their mark on an empty square: X first, then O (and △
+third in the three-player game).
+
+The first to complete a line of k marks (across, down or diagonally) wins, and the line is
+highlighted. On the classic board k is 3. If the board fills up with no line, it is a draw.
+In the three-player game on 4×4, any three in a row wins.
+
+Mouse: click an empty square to play there. Keyboard: the arrow keys move the square cursor,
+Enter or Space plays there; Tab reaches the buttons.
+
+Setup (S) chooses the board (classic 3×3, bigger boards with k in a row, gomoku 15×15, three
+players) and who plays each seat: a human, or the computer at Easy (random, but takes a win),
+Medium (the weight grid: win, block, then the square on most open lines), Hard (never loses
+on 3×3; a timed search elsewhere) or Perfect (solves the board; on boards too large to solve
+in time it says so and plays at Hard). A mistake rate makes any level blunder now and then.
+
+Hint (H) marks every empty square with what playing there leads to for the player to move:
+W = win, D = draw, L = loss, with the number of moves to the end with best play (green,
+yellow and red, with the letters for colour-blind players). Where the board is too large to
+solve quickly, the hint is an estimate from a bounded search and says so.
+
+When the computer plays itself, Pause and Step let you follow the game move by move.
+
+Undo (Ctrl+Z) goes back to the last position where a human was to move; Redo (Ctrl+Y)
+replays, also after the game has ended. New game (N) starts over and can be undone too.
+
+On 3×3, best play from both sides always draws. Opening in a corner gives the opponent the
+most ways to go wrong: of the eight replies, only the centre holds the draw."""

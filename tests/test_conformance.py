@@ -1,0 +1,243 @@
+"""One suite for every registered game, found by discovery (OpenSpiel's RandomSimTest idea).
+
+Nothing here names a game: each test is parametrised over ``engine.registry.all_games()``
+and uses only what the descriptor declares (parameters, rules factory, agents, hints).
+A new game gets all of these checks by adding its ``descriptor.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from engine.ai.negamax import Negamax
+from engine.descriptor import GameDescriptor
+from engine.history import History
+from engine.registry import all_games
+from engine.rules import IllegalMove
+from engine.seats import Seat
+from engine.values import MoveValue
+
+GAMES = all_games()
+IDS = [g.id for g in GAMES]
+TWO_PLAYER = [g for g in GAMES if g.kind == "two-player"]
+NO_CANCEL = threading.Event()
+
+
+def small_params(game: GameDescriptor) -> list[Any]:
+    """The game's declared small variants (its default where it declares none)."""
+    spec = game.param_spec()
+    if spec is None:
+        return [None]
+    return [spec.decode(text) for text in game.small] or [spec.default()]
+
+
+def playout(game: GameDescriptor, params: Any, seed: int, max_plies: int = 400) -> list[Any]:
+    """The positions of one random game from the start (at most ``max_plies`` moves)."""
+    rng = random.Random(seed)
+    state = game.new_game(params, random.Random(seed))
+    states = [state]
+    for _ in range(max_plies):
+        if state.is_terminal():
+            break
+        state = state.play(rng.choice(list(state.legal_moves())))
+        states.append(state)
+    return states
+
+
+def test_discovery_finds_every_game_package_with_a_descriptor() -> None:
+    from pathlib import Path
+
+    packages = {p.parent.name for p in (Path(__file__).parent.parent / "games").glob(
+        "*/descriptor.py")}
+    assert len(GAMES) >= len(packages) >= 3
+    assert len(set(IDS)) == len(IDS)
+    for game in GAMES:
+        assert game.title and game.blurb and game.help_text().strip()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_parameters_round_trip_through_game_ids_and_settings(game: GameDescriptor) -> None:
+    spec = game.param_spec()
+    if spec is None:
+        pytest.skip(f"{game.id} has no parameters")
+    candidates = [p.params for p in spec.presets] + small_params(game) + [spec.default()]
+    assert spec.presets, "a game with parameters offers presets"
+    for params in candidates:
+        assert spec.validate(params) == params
+        text = spec.encode(params)
+        assert text and len(text) <= 40 and text == text.strip()
+        assert spec.decode(text) == params, text
+        assert spec.decode(f"  {text.upper()} ") == params, "IDs are read leniently"
+        assert spec.from_settings(spec.to_settings(params)) == params
+        assert spec.label(params) and spec.variant_id(params)
+    for bad in ("", "nonsense", "x" * 500, "0x0", "-1", "٣x٣", "9999999999"):
+        with pytest.raises(ValueError):
+            spec.decode(bad)
+    # Settings may be hand-edited: anything invalid gives the default, never an error.
+    for junk in (None, {}, {"rows": "many"}, {"no such field": 1}, {"rows": 10**9}):
+        assert spec.validate(spec.from_settings(junk)) is not None
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_random_playouts_keep_the_rules_interface(game: GameDescriptor) -> None:
+    for params in small_params(game):
+        for seed in range(12):
+            states = playout(game, params, seed)
+            for state in states:
+                hash(state)
+                terminal = state.is_terminal()
+                moves = list(state.legal_moves())
+                assert bool(moves) != terminal or game.is_puzzle, (state, moves)
+                if terminal:
+                    returns = state.returns()
+                    assert len(returns) == state.num_players
+                    assert all(r in (-1, 0, 1) for r in returns)
+                    if state.num_players == 2:
+                        assert sum(returns) == 0, "two-player games are zero-sum"
+                    continue
+                assert 0 <= state.current_player() < state.num_players
+                # Every legal move plays; the new state is a different object of the class.
+                rng = random.Random(seed)
+                for move in rng.sample(moves, min(6, len(moves))):
+                    after = state.play(move)
+                    assert type(after) is type(state)
+                assert state.play(moves[0]) == state.play(moves[0]), "play is deterministic"
+            if game.kind == "two-player" and len(states) > 1:
+                assert states[-1].is_terminal() or len(states) == 401
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_illegal_moves_are_refused(game: GameDescriptor) -> None:
+    state = game.new_game(small_params(game)[0], random.Random(1))
+    for junk in (object(), "move", (10**6, 10**6), -12345):
+        if junk in list(state.legal_moves()):
+            continue
+        with pytest.raises((IllegalMove, ValueError, TypeError)):
+            state.play(junk)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_undo_redo_round_trips_over_a_playout(game: GameDescriptor) -> None:
+    states = playout(game, small_params(game)[0], seed=3, max_plies=60)
+    history: History[Any] = History(states[0])
+    for state in states[1:]:
+        history.push(state)
+    while history.undo():
+        pass
+    assert history.current == states[0]
+    replay = [history.current]
+    while history.redo():
+        replay.append(history.current)
+    assert replay == states
+
+
+@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+def test_hint_values_equal_the_generic_negamax_on_small_boards(game: GameDescriptor) -> None:
+    """Every hint the game gives on its small variants is what plain negamax proves."""
+    hints = game.hint_function()
+    if hints is None:
+        pytest.skip(f"{game.id} offers no hints")
+    checked = 0
+    for params in small_params(game):
+        for seed in range(3):
+            states = playout(game, params, seed)
+            # The start and a few positions along the way (the start of a big board may be
+            # too slow for a search without the game's own hooks).
+            picks = [s for s in states[:-1] if len(list(s.legal_moves())) <= 9][:3]
+            for state in picks:
+                values = hints(state, None, 60.0)
+                plain = Negamax(remoteness=True, time_limit=60.0).move_values(state)
+                assert set(values) == set(plain), state
+                for move, value in values.items():
+                    expected = plain[move]
+                    assert isinstance(value, MoveValue)
+                    assert value.exact, (state, move)
+                    assert value.sign == expected.outcome, (state, move, value, expected)
+                    if value.remoteness is not None and value.outcome != "draw":
+                        assert value.remoteness == expected.plies, (state, move, value)
+                    checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+def test_every_level_plays_legal_moves_to_the_end(game: GameDescriptor) -> None:
+    params = small_params(game)[0]
+    for level in game.levels:
+        agents = [game.make_agent(params, Seat("computer", level), seed=i) for i in range(2)]
+        state = game.new_game(params, random.Random(0))
+        plies = 0
+        while not state.is_terminal() and plies < 300:
+            move = agents[state.current_player()].choose_move(state, NO_CANCEL)
+            assert move in list(state.legal_moves()), (level, move)
+            state = state.play(move)
+            plies += 1
+        assert state.is_terminal(), level
+
+
+@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+def test_perfect_level_never_loses_a_won_or_drawn_start_on_small_boards(
+        game: GameDescriptor) -> None:
+    """The top level against random play, from each small variant's start: its result is at
+    least the start's proven value."""
+    top = game.levels[-1]
+    for params in small_params(game)[:2]:
+        start = game.new_game(params, random.Random(0))
+        value = Negamax(remoteness=False, time_limit=60.0).solve(start).outcome
+        for seed in range(4):
+            perfect = game.make_agent(params, Seat("computer", top), seed=seed)
+            rng = random.Random(seed)
+            state = start
+            while not state.is_terminal():
+                if state.current_player() == 0:
+                    move = perfect.choose_move(state, NO_CANCEL)
+                else:
+                    move = rng.choice(list(state.legal_moves()))
+                state = state.play(move)
+            assert state.returns()[0] >= value, (params, seed)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_each_game_opens_draws_and_closes(app, game: GameDescriptor) -> None:
+    """What --smoke does per game, on the real scene: open, frames, a click, help, back."""
+    import pygame
+
+    scene = app.push(game.open_scene(app))
+    for _ in range(3):
+        app.step([])
+    centre = app.screen.get_rect().center
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1)])
+    app.help()
+    app.step([])
+    app.pop_to(type(scene))
+    assert app.top is scene
+    app.pop()
+    assert app.top is not scene
+    assert not [n for n in app.notices if "could not" in n.lower()], app.notices
+
+
+def test_smoke_opens_every_registered_game() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "main.py"), "--smoke"],
+                         capture_output=True, text=True, timeout=300, cwd=root)
+    assert out.returncode == 0, out.stderr[-2000:]
+    line = out.stdout.strip().splitlines()[-1]
+    opened = line[len("smoke: ok ("):-1].split(", ")
+    for game in IDS:
+        assert game in opened, (game, opened)
+
+
+def test_search_budgets_are_bounded() -> None:
+    """No declared hint function may be asked to run without a limit by the scenes."""
+    from engine.turn_scene import TurnBasedScene
+
+    assert math.isfinite(TurnBasedScene.hint_budget) and TurnBasedScene.hint_budget > 0
