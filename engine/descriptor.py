@@ -49,6 +49,8 @@ class ParamSpec:
 
     type: type
     presets: tuple[Preset, ...] = ()
+    # (label, field, lowest, highest) of the whole-number fields a set-up screen steps.
+    steppers: tuple[tuple[str, str, int, int], ...] = ()
 
     def default(self) -> Any:
         """The parameters of a first game."""

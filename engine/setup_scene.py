@@ -107,3 +107,92 @@ class SeatSetupOverlay(Overlay):
                 self.start()
                 return
         super().handle_event(event)
+
+
+class ParamsSetupOverlay(SeatSetupOverlay):
+    """A game's whole set-up from its descriptor: preset buttons, a stepper per numeric
+    parameter (the spec's ``steppers``), a row per seat, Start and Cancel.
+
+    Start validates the parameters with the game's ParamSpec (a refusal is shown and
+    changes nothing) and calls ``scene.restart(params, seats)``.
+    """
+
+    panel = (40.0, 30.0, 880.0, 660.0)
+    help_title = "Game set-up"
+
+    def __init__(self, app: Any, scene: Any) -> None:
+        super().__init__(app)
+        self.scene = scene
+        game = scene.game
+        self.spec = spec = game.param_spec()
+        self.params = scene.params
+        self.error: str | None = None
+        self.seats = list(scene.seats)
+        self.help_text = (f"Pick a {game.title} board: a preset or your own size. For each "
+                          "seat choose Human or Computer; for a computer, its level and how "
+                          "often it blunders on purpose. Start (Enter) begins a new game; "
+                          "Esc cancels and changes nothing.")
+        x0, y0, _w, _h = self.panel
+        ui = self.ui
+        ui.add(Label((x0 + 24, y0 + 16, 600, 40), f"{game.title}: set-up", size=26, bold=True,
+                     role="accent"))
+        ui.add(Label((x0 + 24, y0 + 64, 200, 26), "Board", size=18, bold=True))
+        for i, preset in enumerate(spec.presets[:6]):
+            bx, by = x0 + 24 + (i % 3) * 280, y0 + 94 + (i // 3) * 50
+            ui.add(Button((bx, by, 268, 42), preset.label,
+                          lambda p=preset: self.choose(p.params), size=16, name=preset.label,
+                          selected=lambda p=preset: self.params == p.params))
+        for i, (label, name, low, high) in enumerate(getattr(spec, "steppers", ())):
+            self._stepper(x0 + 24 + i * 280, y0 + 206, label, name, low, high)
+        titles = [scene.player_name(i) for i in range(len(self.seats))]
+        levels = game.levels
+        self.add_seat_rows(game.seat_keys[:len(self.seats)], titles, levels,
+                           SeatRowLayout(title_width=40, title_size=24, kind_x=64, level_x=322,
+                                         level_step=104, mistakes_x=742, mistakes_width=114),
+                           level_labels=dict(game.level_labels) or None)
+        self.add_footer(self._message, size=15)
+
+    def _stepper(self, x: float, y: float, label: str, name: str, low: int, high: int) -> None:
+        ui = self.ui
+        ui.add(Label((x, y, 120, 40), label, size=16))
+        ui.add(Button((x + 120, y, 40, 40), "−", lambda: self.bump(name, -1, low, high),
+                      name=f"{name}-"))
+        ui.add(Label((x + 164, y, 50, 40), lambda: str(getattr(self.params, name)), size=18,
+                     bold=True, align="center"))
+        ui.add(Button((x + 218, y, 40, 40), "+", lambda: self.bump(name, 1, low, high),
+                      name=f"{name}+"))
+
+    def _message(self) -> str:
+        if self.error:
+            return f"⚠ {self.error}"
+        return (f"{self.spec.label(self.params)}. Mistakes: the computer plays a random move "
+                "that often.")
+
+    def choose(self, params: Any) -> None:
+        """Take a preset."""
+        self.params, self.error = params, None
+
+    def bump(self, name: str, step: int, low: int, high: int) -> None:
+        """Change one numeric parameter by ``step`` within [low, high] (an unplayable
+        combination is refused with its reason and changes nothing)."""
+        value = max(low, min(high, getattr(self.params, name) + step))
+        try:
+            self.params = self.spec.validate(dataclasses.replace(self.params, **{name: value}))
+            self.error = None
+        except ValueError as exc:
+            self.error = str(exc)
+
+    def start(self) -> None:
+        """Validate, then replace the game with a new one of this set-up."""
+        try:
+            params = self.spec.validate(self.params)
+        except ValueError as exc:
+            self.error = str(exc)
+            return
+        self.close()
+        self.scene.restart(params, tuple(self.seats))
+
+    def debug_state(self) -> dict[str, Any]:
+        return {"scene": type(self).__name__, "overlay": True,
+                "params": self.spec.encode(self.params),
+                "seats": [s.describe() for s in self.seats], "error": self.error}

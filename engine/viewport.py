@@ -58,3 +58,15 @@ class Viewport:
     def content(self) -> pygame.Rect:
         """The whole design space on screen."""
         return self.rect(0, 0, *DESIGN_SIZE)
+
+
+def visible_design_rect(vp: Viewport) -> tuple[float, float, float, float]:
+    """The design-space rectangle ``(x, y, w, h)`` that the whole window covers.
+
+    It contains the 960×720 design space and, beyond it, the letterbox bands: a wide
+    window gives negative x and a width over 960, a tall one negative y and a height
+    over 720. Screens that lay themselves out in it use all of the window while
+    keeping the design space's units (and so its font sizes and line widths).
+    """
+    w, h = vp.window
+    return (-vp.offset_x / vp.scale, -vp.offset_y / vp.scale, w / vp.scale, h / vp.scale)

@@ -1,0 +1,99 @@
+"""Per-game settings in one shape (engine.game_settings), and files of the previous version."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.game_settings import load_params, load_seats, remember
+from engine.registry import find_game
+from engine.seats import Seat
+from engine.storage.settings import SettingsStore
+from tests.conftest import make_app
+
+# A settings file exactly as the version before descriptors wrote it: tic-tac-toe's board in
+# last_board_sizes, the other games' set-ups in variants.
+PREVIOUS = {
+    "version": 1,
+    "palette": "colourblind",
+    "window_size": [1024, 768],
+    "seats": {"tictactoe": {"X": "human", "O": "computer", "T": "human"},
+              "grundy": {"1": "computer", "2": "human"}},
+    "ai_levels": {"tictactoe": {"X": "hard", "O": "perfect@0.1", "T": "hard"},
+                  "grundy": {"1": "easy@0.2", "2": "perfect"}},
+    "last_board_sizes": {"tictactoe": {"rows": 7, "cols": 6, "k": 4, "players": 2}},
+    "show_hints": True,
+    "variants": {"grundy": {"game": "queen", "rows": 12, "cols": 9, "tokens": 2, "heap": 100,
+                            "max_take": 10, "nim": 0, "misere": 0, "graph": 0},
+                 "button-madness": {"n": 7}},
+    "a key from a newer version": {"kept": [1, 2, 3]},
+}
+
+
+def store_with(profile: Path, data: dict) -> SettingsStore:
+    profile.mkdir(parents=True, exist_ok=True)
+    (profile / "settings.json").write_text(json.dumps(data), encoding="utf-8")
+    store = SettingsStore(profile / "settings.json")
+    assert store.load() == []
+    return store
+
+
+def test_a_previous_version_file_loads_without_losing_anything(profile: Path) -> None:
+    store = store_with(profile, PREVIOUS)
+    ttt, grundy = find_game("tictactoe"), find_game("grundy")
+    config = load_params(store, ttt)
+    assert (config.rows, config.cols, config.k, config.players) == (7, 6, 4, 2)
+    assert load_seats(store, ttt, 2) == (Seat("human", "hard"), Seat("computer", "perfect", 0.1))
+    setup = load_params(store, grundy)
+    assert (setup.game, setup.rows, setup.cols, setup.tokens) == ("queen", 12, 9, 2)
+    assert load_seats(store, grundy) == (Seat("computer", "easy", 0.2), Seat("human", "perfect"))
+    assert load_params(store, find_game("button-madness")).n == 7
+    # Every key, known or not, is still there as it was read.
+    for key, value in PREVIOUS.items():
+        if key != "version":
+            assert store.get(key) == value if key in store.data else store.data[key] == value
+
+
+def test_remembering_moves_a_game_to_the_uniform_shape_and_keeps_the_rest(
+        profile: Path) -> None:
+    store = store_with(profile, PREVIOUS)
+    ttt = find_game("tictactoe")
+    spec = ttt.param_spec()
+    assert remember(store, ttt, spec.decode("5x5k4"), (Seat(), Seat("computer", "easy"))) is None
+    assert store.save() is None
+    again = SettingsStore(profile / "settings.json")
+    assert again.load() == []
+    assert load_params(again, ttt) == spec.decode("5x5k4")
+    assert again.get("variants")["tictactoe"] == {"rows": 5, "cols": 5, "k": 4, "players": 2}
+    assert "tictactoe" not in again.get("last_board_sizes")  # moved, not kept twice
+    assert again.get("variants")["grundy"] == PREVIOUS["variants"]["grundy"]
+    assert again.get("seats")["grundy"] == PREVIOUS["seats"]["grundy"]
+    assert again.data["a key from a newer version"] == {"kept": [1, 2, 3]}
+    assert again.get("palette") == "colourblind"
+
+
+def test_a_refused_value_changes_nothing(profile: Path) -> None:
+    store = store_with(profile, PREVIOUS)
+    ttt = find_game("tictactoe")
+    before = store.data
+    bad_seat = Seat("computer", "hard", 0.1)
+    object.__setattr__(bad_seat, "kind", "robot")  # what the validator must refuse
+    warning = remember(store, ttt, ttt.param_spec().decode("4x4k4"), (bad_seat, Seat()))
+    assert warning and "Could not remember" in warning
+    assert store.data == before
+
+
+def test_every_game_opens_with_its_remembered_set_up(profile: Path) -> None:
+    store_with(profile, PREVIOUS)
+    app = make_app(profile)
+    try:
+        for name, check in (("tictactoe", lambda s: s.variant_id() == "7x6k4"),
+                            ("grundy", lambda s: s.variant_id() == "queen-12x9-2t")):
+            scene = app.push(find_game(name).open_scene(app))
+            app.step([])
+            assert check(scene), scene.variant_id()
+            assert scene.seats[1].is_computer == (name == "tictactoe")
+            app.pop()
+    finally:
+        app.quit()
+        app.stats.close()
