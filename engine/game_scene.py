@@ -38,7 +38,10 @@ class GameScene(Scene):
         super().__init__(app)
         ui = self.ui
         ui.add(Button((16, 12, 110, 40), "← Back", self.back, name="Back"))
-        ui.add(Label((140, 12, 360, 40), lambda: self.title, size=26, bold=True, role="accent"))
+        # Up to the first game button (Setup at 316, or New game at 520 where there is
+        # none): a long title shrinks to one line rather than run under the buttons.
+        ui.add(Label((140, 12, 168, 40), lambda: self.title, size=26, bold=True, role="accent",
+                     fit_lines=1, min_size=16))
         ui.add(Button((520, 12, 140, 40), self.new_game_label, self.new_game,
                       name=self.new_game_label))
         ui.add(Button((670, 12, 100, 40), "Undo", self.undo, enabled=self.can_undo, name="Undo"))

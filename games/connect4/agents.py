@@ -1,0 +1,199 @@
+"""Connect Four's computer players, Easy to Perfect, and the factory for a seat.
+
+* :class:`EasyAgent`: a random column, but it never misses a win in one move.
+* :class:`MediumAgent`: wins when it can, blocks a win in one, avoids a move
+  that lets the opponent win at once (dropping a disc just below their
+  winning cell), and otherwise leans to the centre at random.
+* :class:`HardAgent`: the generic negamax, depth-limited with iterative
+  deepening under a time budget (~0.3 s), on the solver's bitboard position
+  with its threat-counting heuristic and threat-aware move ordering.
+* Perfect: :class:`engine.ai.perfect.PerfectAgent` on the solver's proven
+  values; where they take longer than its 2 s budget it plays Hard and says so.
+
+Every agent raises Cancelled promptly once its cancel event is set. No pygame
+here: these run on the AI runner's worker thread and in tests.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+from engine.ai.agent import Agent, Cancelled, MistakeAgent, checked_moves
+from engine.ai.negamax import Negamax
+from engine.ai.perfect import PerfectAgent
+from engine.rules import GameState, Move
+from engine.seats import Seat
+from games.connect4.rules import Connect4Config, Connect4State
+from games.connect4.solver import C4Search, ExactSolver, search_state
+
+__all__ = [
+    "HARD_BUDGET",
+    "LEVELS",
+    "LEVEL_LABELS",
+    "PERFECT_BUDGET",
+    "EasyAgent",
+    "HardAgent",
+    "MediumAgent",
+    "immediate_threats",
+    "make_agent",
+]
+
+LEVELS = ("easy", "medium", "hard", "perfect")
+LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"}
+# Seconds each searching level may think per move.
+HARD_BUDGET = 0.3
+PERFECT_BUDGET = 2.0
+# The Hard player's table: depth-limited searches of 0.3 s fill far fewer entries.
+_HARD_TABLE_CAP = 200_000
+
+
+def immediate_threats(state: Connect4State | C4Search) -> tuple[list[int], list[int], list[int]]:
+    """``(wins, blocks, unsafe)`` for the player to move, as columns left to right.
+
+    ``wins``: columns where the mover completes a line now. ``blocks``: where
+    the opponent would complete one on their next move. ``unsafe``: columns
+    whose disc would let the opponent complete a line directly on top of it.
+    """
+    search = search_state(state)
+    g = search.g
+    mask = search.mask
+    empty = g.board ^ mask
+    possible = (mask + g.bottom) & g.board
+    mine = g.spots(search.cur) & empty
+    theirs = g.spots(search.cur ^ mask) & empty
+
+    def columns(bits: int) -> list[int]:
+        return [c for c in range(g.cols) if bits & g.col_mask[c]]
+
+    return columns(mine & possible), columns(theirs & possible), columns(possible & (theirs >> 1))
+
+
+class EasyAgent:
+    """A random legal column, except that it always takes a win in one move."""
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """A winning column if there is one, else a uniformly random legal column."""
+        moves = checked_moves(state, cancel)
+        wins, _, _ = immediate_threats(state)  # type: ignore[arg-type]
+        return self._rng.choice(wins or moves)
+
+
+class MediumAgent:
+    """Wins, blocks, avoids handing over a win, and otherwise favours the centre.
+
+    It looks one move ahead for each side and no further: it cannot see a
+    double threat being built, which is what a mid-strength opponent should miss.
+    """
+
+    name = "medium"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """Win; else block; else a random safe column weighted towards the centre."""
+        moves = checked_moves(state, cancel)
+        wins, blocks, unsafe = immediate_threats(state)  # type: ignore[arg-type]
+        if wins:
+            return self._rng.choice(wins)
+        if blocks:
+            return self._rng.choice(blocks)
+        pool = [m for m in moves if m not in unsafe] or moves
+        cols = search_state(state).g.cols  # type: ignore[arg-type]
+        # Weight (columns from the edge)²: on 7 columns 16 for the centre, 9, 4, 1 outwards.
+        weights = [(min(c, cols - 1 - c) + 1) ** 2 for c in pool]
+        return self._rng.choices(pool, weights)[0]
+
+
+class HardAgent:
+    """Timed depth-limited alpha-beta with a threat-counting evaluation.
+
+    ``time_budget`` seconds per move (15 % is kept back: the last iteration
+    overruns by up to one poll); ``max_depth`` caps the plies looked ahead
+    (None: as deep as the budget allows; a cap makes play repeatable, for
+    tests); ``seed`` breaks ties between equally promising columns.
+    """
+
+    name = "hard"
+
+    def __init__(self, time_budget: float = HARD_BUDGET, seed: int | None = None,
+                 max_depth: int | None = None) -> None:
+        self.time_budget = time_budget
+        self.max_depth = max_depth
+        self._rng = random.Random(seed)
+        self.last_depth = 0
+        self.nodes = 0
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """Win now, block now, else the best column the timed search finds."""
+        if cancel.is_set():
+            raise Cancelled
+        start = time.monotonic()
+        checked_moves(state, cancel)
+        search = search_state(state)  # type: ignore[arg-type]
+        known = search.forced_outcome()
+        moves = search.ordered_moves()
+        self.last_depth = 0
+        if known is not None and known[0] > 0:
+            return self._rng.choice(moves)  # the winning columns
+        if known is not None:
+            # Lost against best play: block a win in one anyway (the opponent may miss
+            # the other), else play on at random.
+            _, blocks, unsafe = immediate_threats(search)
+            return self._rng.choice(blocks or [m for m in moves if m not in unsafe] or moves)
+        if len(moves) == 1:
+            return moves[0]
+        centre = (search.g.cols - 1) / 2
+        # Random order first, then the (stable) sort: exact ties are broken at random.
+        self._rng.shuffle(moves)
+        moves.sort(key=lambda c: (-search.spots_after(c), abs(c - centre)))
+        negamax = Negamax(remoteness=True, cancel=cancel,
+                          deadline=start + self.time_budget * 0.85, poll_interval=64,
+                          max_entries=_HARD_TABLE_CAP)
+        depth = search.max_remaining_plies()
+        if self.max_depth is not None:
+            depth = min(depth, self.max_depth)
+        result = negamax.iterative_deepening(search, max_depth=depth, moves=moves)
+        self.last_depth = result.depth
+        self.nodes = negamax.nodes
+        return result.move
+
+
+def _empty_cells(state: GameState) -> int:
+    if isinstance(state, C4Search):
+        return state.max_remaining_plies()
+    assert isinstance(state, Connect4State)
+    return state.config.cells - len(state.moves)
+
+
+def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> Agent:
+    """The computer player for ``seat`` (its level and mistake rate) on ``params``.
+
+    Perfect plays proven moves where it can prove them within 2 s and Hard
+    (saying so in ``last_note``) elsewhere. A mistake rate wraps any level in
+    a player that sometimes plays a random column on purpose.
+    """
+    level = seat.level
+    agent: Agent
+    if level == "easy":
+        agent = EasyAgent(seed=seed)
+    elif level == "medium":
+        agent = MediumAgent(seed=seed)
+    elif level == "hard":
+        agent = HardAgent(seed=seed)
+    elif level == "perfect":
+        agent = PerfectAgent(values=ExactSolver(), fallback=lambda: HardAgent(seed=seed),
+                             time_budget=PERFECT_BUDGET, seed=seed, fallback_label="Hard",
+                             remaining=_empty_cells)
+    else:
+        raise ValueError(f"no Connect Four level {level!r}: choose one of {', '.join(LEVELS)}")
+    if seat.mistakes > 0:
+        agent = MistakeAgent(agent, seat.mistakes, seed=seed)
+    return agent

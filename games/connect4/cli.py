@@ -1,0 +1,115 @@
+"""Connect Four's command-line subcommand: ``solve connect4``.
+
+``solve connect4 --cols C --rows R [--moves MOVES] [--time-limit SECONDS]``
+prints exactly one line on stdout and exits:
+
+* 0 with ``first player wins``, ``draw`` or ``second player wins``: the result
+  with perfect play from the position after MOVES (one 1-based column digit
+  per move, from the empty board), in absolute terms; a sequence that ends
+  the game prints how it ended;
+* 1 with a line starting ``could not solve`` when the time limit (default
+  60 s) runs out — on stdout too, as the only line, so a tool reading stdout
+  always gets exactly one line;
+* 2 with argparse's usage and a message on stderr (nothing on stdout) for bad
+  input: sizes out of range, a character that is not a column of the board, a
+  move into a full column or after the game has ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from engine.cli import int_in, positive_seconds
+from games.connect4.rules import (
+    DEFAULT_K,
+    MAX_COLS,
+    MAX_ROWS,
+    MIN_COLS,
+    MIN_K,
+    MIN_ROWS,
+    Connect4Config,
+    Connect4State,
+)
+
+__all__ = ["DEFAULT_TIME_LIMIT", "RESULTS", "add_solve_parsers", "parse_moves",
+           "solve_connect4_command"]
+
+RESULTS = {1: "first player wins", 0: "draw", -1: "second player wins"}
+DEFAULT_TIME_LIMIT = 60.0
+
+
+def add_solve_parsers(puzzles: Any) -> None:
+    """Add ``solve connect4 --cols C --rows R [--moves MOVES] [--time-limit S]``."""
+    parser = puzzles.add_parser(
+        "connect4", help="who wins a Connect Four position, with best play",
+        description="Solve a Connect Four position: the empty board, or the position after "
+                    "MOVES. Prints exactly one line: 'first player wins', 'draw' or 'second "
+                    "player wins' (exit 0); or, when the time limit runs out, a line starting "
+                    "'could not solve' (exit 1). Bad input: a message on stderr, exit 2.")
+    parser.add_argument("--cols", type=int_in(MIN_COLS, MAX_COLS), required=True, metavar="C",
+                        help=f"columns, {MIN_COLS} to {MAX_COLS}")
+    parser.add_argument("--rows", type=int_in(MIN_ROWS, MAX_ROWS), required=True, metavar="R",
+                        help=f"rows, {MIN_ROWS} to {MAX_ROWS}")
+    parser.add_argument("--k", type=int_in(MIN_K, max(MAX_COLS, MAX_ROWS)), default=DEFAULT_K,
+                        metavar="K", help=f"discs in a row to win (default {DEFAULT_K}; "
+                                          f"{MIN_K} to the shorter side)")
+    parser.add_argument("--moves", default="", metavar="MOVES",
+                        help="the columns played so far from the empty board, one digit "
+                             "1..C per move, e.g. 4453 (default: the empty board)")
+    parser.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT,
+                        metavar="SECONDS",
+                        help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}): "
+                             "prints 'could not solve …' and exits 1")
+    parser.set_defaults(handler=solve_connect4_command)
+
+
+def parse_moves(config: Connect4Config, text: str) -> Connect4State:
+    """The position after ``text`` (1-based column digits); ValueError saying which move
+    is wrong and why."""
+    state = Connect4State.new(config)
+    for number, ch in enumerate(text, start=1):
+        if not ("1" <= ch <= "9" and int(ch) <= config.cols):
+            raise ValueError(f"move {number} is {ch!r}, not a column 1 to {config.cols}")
+        if state.is_terminal():
+            raise ValueError(f"move {number} ({ch}) comes after the game has ended "
+                             f"({_ended(state)})")
+        col = int(ch) - 1
+        if state.height(col) >= config.rows:
+            raise ValueError(f"move {number} drops a disc into column {ch}, which is full")
+        state = state.play(col)
+    return state
+
+
+def _ended(state: Connect4State) -> str:
+    if state.winner is None:
+        return "the board is full"
+    return RESULTS[1 if state.winner == 0 else -1].replace("wins", "won")
+
+
+def solve_connect4_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Print the result with best play (exit 0), or ``could not solve …`` (exit 1)."""
+    try:
+        config = Connect4Config(args.cols, args.rows, args.k)
+    except ValueError as exc:
+        parser.error(str(exc))
+    try:
+        state = parse_moves(config, args.moves)
+    except ValueError as exc:
+        parser.error(f"--moves: {exc}")
+    if state.is_terminal():
+        print(RESULTS[0 if state.winner is None else 1 if state.winner == 0 else -1])
+        return 0
+    from engine.ai.negamax import SearchTimeout
+    from games.connect4.solver import solve_position
+
+    try:
+        value = solve_position(state, time_limit=args.time_limit)
+    except SearchTimeout:
+        where = f"after {args.moves}" if args.moves else "from the empty board"
+        print(f"could not solve {args.cols}x{args.rows} {where} within {args.time_limit:g} s")
+        return 1
+    # solve_position answers for the player to move; the first player moves at even plies.
+    first = value if state.current_player() == 0 else -value
+    print(RESULTS[first])
+    return 0

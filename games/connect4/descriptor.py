@@ -1,0 +1,29 @@
+"""Connect Four declares itself to the engine (found by engine.registry)."""
+
+from engine.descriptor import GameDescriptor
+
+GAME = GameDescriptor(
+    id="connect4",
+    title="Connect Four",
+    blurb="Drop discs into columns and line up four; boards from 4×4 to 9×8, "
+          "an exact solver behind Perfect and the hints.",
+    preview="games.connect4.preview_render:draw",
+    scene="games.connect4.scene:Connect4Scene",
+    params="games.connect4.params:SPEC",
+    rules="games.connect4.rules:new_game",
+    agents="games.connect4.agents:make_agent",
+    hints="games.connect4.solver:move_values",
+    help="games.connect4.help_text:HELP",
+    smoke="games.connect4.scene:smoke_variants",
+    cli="games.connect4.cli",
+    aliases=("connect-four", "c4"),
+    seat_keys=("X", "O"),
+    default_kinds=("human", "computer"),
+    levels=("easy", "medium", "hard", "perfect"),
+    level_labels={"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"},
+    default_level="medium",
+    small=("4x4", "5x4"),
+    order=15,
+)
+
+DESCRIPTORS = (GAME,)

@@ -1,0 +1,30 @@
+"""Connect Four's launcher tile: a 7×6 board where X has just made four in a row."""
+
+from __future__ import annotations
+
+import pygame
+
+from engine.board.geometry import BoardGeometry
+from engine.theme import Palette
+
+# (row from the top, column) of each side's discs in the picture.
+_X = ((5, 2), (5, 3), (4, 3), (3, 4), (5, 4), (2, 5), (5, 1))
+_O = ((4, 2), (4, 4), (3, 3), (4, 5), (3, 5), (5, 5))
+_WIN = ((5, 2), (4, 3), (3, 4), (2, 5))
+
+
+def draw(surface: pygame.Surface, rect: pygame.Rect, palette: Palette) -> None:
+    """A classic board with a diagonal four for X."""
+    geom = BoardGeometry(6, 7, rect)
+    pygame.draw.rect(surface, palette.accent, geom.rect, border_radius=max(2, rect.width // 30))
+    for r in range(6):
+        for c in range(7):
+            cell = geom.cell_rect(r, c)
+            colour = palette.background
+            if (r, c) in _X:
+                colour = palette.players[0]
+            elif (r, c) in _O:
+                colour = palette.players[1]
+            pygame.draw.circle(surface, colour, cell.center, cell.width * 0.4)
+    start, end = geom.cell_center(*_WIN[0]), geom.cell_center(*_WIN[-1])
+    pygame.draw.line(surface, palette.win_line, start, end, max(2, rect.width // 40))

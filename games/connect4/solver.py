@@ -1,0 +1,656 @@
+"""Exact Connect Four: a bitboard position with the generic negamax's search hooks.
+
+Every exact answer here comes from :class:`engine.ai.negamax.Negamax` searching
+:class:`C4Search`, a position built for speed after Pascal Pons's tutorial
+solver (http://blog.gamesolver.org):
+
+* **Bitboards, the Pons layout.** Column ``c`` occupies bits ``c * (rows + 1)``
+  to ``c * (rows + 1) + rows``, bottom cell first; the extra bit on top of each
+  column (the *sentinel*) is never set, so shifting a bitboard by 1 (up),
+  ``rows + 1`` (across) or ``rows + 1 ± 1`` (diagonals) can never run a line
+  from one column into the next. A position is two ints: ``cur``, the discs of
+  the player to move, and ``mask``, all discs. The disc a move drops is
+  ``(mask + bottom of its column) & its column``; the player swap after a
+  move is ``cur ^ mask``.
+* **Winning spots.** :func:`spots_function` gives, with a dozen shifts, every
+  cell that would complete ``k`` in a row for a set of discs. Everything
+  below is built on it.
+* ``forced_outcome``: a win in 1 ply when the mover can complete a line now;
+  a loss in 2 when the opponent has two playable winning spots, or when every
+  move the mover may make either leaves a playable spot unblocked or lands
+  directly below an opponent spot (the opponent then plays on top of it).
+  Both are exact remoteness too: nothing wins sooner, and the loser cannot
+  last longer.
+* ``ordered_moves``: only the moves that do not lose in 2 (the one block when
+  the opponent has a single playable spot), ordered by how many winning spots
+  the move gives the mover (Pons's score), centre columns first among equals.
+  The moves left out lose in 2, which no kept move can be worse than, so the
+  pruning is exact in remoteness mode as well.
+* ``search_key``: ``cur + mask`` (unique per position, as Pons shows: each
+  column reads as its discs plus one bit above them), canonical under the
+  left-right mirror (the smaller of the key and the mirrored key, both kept up
+  to date move by move).
+* ``max_remaining_plies``: the empty cells.
+
+The transposition table is bounded (``max_entries``) and every entry point has
+a time limit by default. Tests compare every value (outcome and remoteness)
+with an independent brute-force minimax (tests/test_connect4_solver.py).
+
+No pygame here.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
+
+from engine.ai.agent import Cancelled
+from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
+from engine.ai.perfect import negamax_values
+from engine.rules import IllegalMove
+from engine.values import MoveValue
+from games.connect4.rules import Connect4Config, Connect4State
+
+__all__ = [
+    "DEFAULT_SOLVE_LIMIT",
+    "DEFAULT_TABLE_CAP",
+    "HINT_LIMIT",
+    "C4Search",
+    "ExactSolver",
+    "Geometry",
+    "estimate_values",
+    "exact_values",
+    "geometry",
+    "move_values",
+    "search_state",
+    "solve_position",
+    "spots_function",
+]
+
+# Transposition-table entries at most (~200 bytes each with their keys: ~200 MB).
+DEFAULT_TABLE_CAP = 1_000_000
+# Seconds a solve may take unless told otherwise (never an endless run).
+DEFAULT_SOLVE_LIMIT = 60.0
+# Seconds the hint overlay waits for every move's value.
+HINT_LIMIT = 2.0
+# An estimated score beyond this margin reads as "good" (~W) or "bad" (~L) for the mover.
+ESTIMATE_MARGIN = 40
+
+_WIN_NOW = (1, 1)
+_LOSS_IN_TWO = (-1, 2)
+_first = itemgetter(0)
+
+
+# --- board geometry ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """Bit masks and functions for one board shape, shared by all its positions."""
+
+    cols: int
+    rows: int
+    k: int
+    size: int
+    bottom: int
+    board: int
+    col_mask: tuple[int, ...]
+    bottom_col: tuple[int, ...]
+    mirror: tuple[int, ...]
+    order: tuple[int, ...]
+    spots: Callable[[int], int]
+    aligned: Callable[[int], bool]
+    centre_masks: tuple[int, ...]
+    odd_rows: int
+
+
+@lru_cache(maxsize=16)
+def geometry(cols: int, rows: int, k: int) -> Geometry:
+    """The (cached) masks and functions of a ``cols`` × ``rows`` board with ``k`` in a row."""
+    Connect4Config(cols, rows, k)  # validates
+    h1 = rows + 1
+    bottom_col = tuple(1 << (c * h1) for c in range(cols))
+    column = (1 << rows) - 1
+    col_mask = tuple(column << (c * h1) for c in range(cols))
+    bottom = sum(bottom_col)
+    board = bottom * column
+    # Centre first, then outwards, left before right (Pons's order).
+    order = tuple(sorted(range(cols), key=lambda c: (abs(2 * c - (cols - 1)), c)))
+    # centre_masks[d]: the cells of columns within d of the centre (heuristic weights).
+    centre_masks = tuple(sum(col_mask[c] for c in range(cols) if abs(2 * c - (cols - 1)) <= 2 * d)
+                         for d in range((cols + 1) // 2))
+    # Rows 1, 3, 5, … counted from 1 at the bottom: bit rows 0, 2, 4, ….
+    odd_rows = sum(bottom << r for r in range(0, rows, 2))
+    return Geometry(cols, rows, k, cols * rows, bottom, board, col_mask, bottom_col,
+                    tuple(cols - 1 - c for c in range(cols)), order, spots_function(rows, k),
+                    _aligned_function(rows, k), centre_masks, odd_rows)
+
+
+def spots_function(rows: int, k: int, unrolled: bool = True) -> Callable[[int], int]:
+    """``spots(discs)``: every cell that would complete ``k`` in a row for ``discs``.
+
+    The result is not restricted to empty cells or to the board: callers mask
+    it with the empty cells. For k = 4 this is Pons's shift formula, unrolled;
+    other k (and ``unrolled=False``, which tests compare with it) use the same
+    idea with runs built one shift at a time.
+    """
+    h1 = rows + 1
+    if k == 4 and unrolled:
+        a1, a2, a3 = h1, 2 * h1, 3 * h1
+        b1, b2, b3 = h1 - 1, 2 * (h1 - 1), 3 * (h1 - 1)
+        c1, c2, c3 = h1 + 1, 2 * (h1 + 1), 3 * (h1 + 1)
+
+        def spots4(p: int) -> int:
+            # Up: three discs straight below.
+            r = (p << 1) & (p << 2) & (p << 3)
+            # Each other direction: two discs just before the cell and a third before
+            # them or just after it; or two just after and a third after them or just
+            # before it.
+            lo, hi = p << a1, p >> a1
+            r |= (lo & (p << a2) & ((p << a3) | hi)) | (hi & (p >> a2) & ((p >> a3) | lo))
+            lo, hi = p << b1, p >> b1
+            r |= (lo & (p << b2) & ((p << b3) | hi)) | (hi & (p >> b2) & ((p >> b3) | lo))
+            lo, hi = p << c1, p >> c1
+            r |= (lo & (p << c2) & ((p << c3) | hi)) | (hi & (p >> c2) & ((p >> c3) | lo))
+            return r
+
+        return spots4
+
+    steps = (h1, h1 - 1, h1 + 1)
+
+    def spots(p: int) -> int:
+        # Up: k - 1 discs straight below.
+        r = p << 1
+        for i in range(2, k):
+            r &= p << i
+        for s in steps:
+            # before[j]: j discs in a row just before the cell; after[j]: just after it.
+            before = [-1]
+            after = [-1]
+            for j in range(1, k):
+                before.append(before[-1] & (p << (j * s)))
+                after.append(after[-1] & (p >> (j * s)))
+            for j in range(k):
+                r |= before[j] & after[k - 1 - j]
+        return r
+
+    return spots
+
+
+def _aligned_function(rows: int, k: int) -> Callable[[int], bool]:
+    """``aligned(discs)``: whether ``discs`` hold k in a row somewhere."""
+    steps = (1, rows + 1, rows, rows + 2)
+    if k == 4:
+        def aligned4(p: int) -> bool:
+            for s in steps:
+                m = p & (p >> s)
+                if m & (m >> (2 * s)):
+                    return True
+            return False
+
+        return aligned4
+
+    def aligned(p: int) -> bool:
+        for s in steps:
+            m = p
+            for i in range(1, k):
+                m &= p >> (i * s)
+            if m:
+                return True
+        return False
+
+    return aligned
+
+
+# --- the search position ---------------------------------------------------------------------
+
+
+class C4Search:
+    """An immutable Connect Four position for the negamax, with its search hooks.
+
+    Moves are columns (0-based). Build one with :meth:`new` or
+    :func:`search_state`. The private slots cache what ``forced_outcome``
+    and ``ordered_moves`` work out, for the moves that follow (the search
+    calls them in that order on each node, and then plays the children).
+    """
+
+    __slots__ = ("g", "cur", "mask", "mcur", "mmask", "n", "won",
+                 "_mine", "_theirs", "_nonlosing", "_child")
+
+    num_players = 2
+
+    g: Geometry
+    cur: int
+    mask: int
+    mcur: int
+    mmask: int
+    n: int
+    won: bool
+    _mine: int | None
+    _theirs: int | None
+    _nonlosing: int | None
+    _child: list[int | None] | None
+
+    @classmethod
+    def new(cls, cols: int = 7, rows: int = 6, k: int = 4) -> C4Search:
+        """The empty board, first player to move."""
+        return cls._make(geometry(cols, rows, k), 0, 0, 0, 0, 0, False)
+
+    @classmethod
+    def _make(cls, g: Geometry, cur: int, mask: int, mcur: int, mmask: int, n: int,
+              won: bool) -> C4Search:
+        s = object.__new__(cls)
+        s.g = g
+        s.cur, s.mask, s.mcur, s.mmask = cur, mask, mcur, mmask
+        s.n = n
+        s.won = won
+        s._mine = s._theirs = s._nonlosing = None
+        s._child = None
+        return s
+
+    @classmethod
+    def from_rules(cls, state: Connect4State) -> C4Search:
+        """The search position of a rules state (same board, same player to move)."""
+        cfg = state.config
+        g = geometry(cfg.cols, cfg.rows, cfg.k)
+        h1 = cfg.rows + 1
+        first = second = mask = 0
+        for c, discs in enumerate(state.columns):
+            for h, owner in enumerate(discs):
+                bit = 1 << (c * h1 + h)
+                mask |= bit
+                if owner == 0:
+                    first |= bit
+                else:
+                    second |= bit
+        n = len(state.moves)
+        cur = first if n % 2 == 0 else second
+        mirror_cur = _mirror(g, cur)
+        mirror_mask = _mirror(g, mask)
+        # The last mover (the other player) has a line exactly when the game was won.
+        return cls._make(g, cur, mask, mirror_cur, mirror_mask, n, g.aligned(cur ^ mask))
+
+    # --- GameState --------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """0 for the first player, 1 for the second."""
+        return self.n & 1
+
+    def legal_moves(self) -> list[int]:
+        """Columns that are not full, left to right; none once someone has won."""
+        if self.won:
+            return []
+        g = self.g
+        free = (self.mask + g.bottom) & g.board
+        return [c for c in range(g.cols) if free & g.col_mask[c]]
+
+    def play(self, col: int) -> C4Search:
+        """The position after the mover drops a disc into column ``col``."""
+        g = self.g
+        if self.won or not 0 <= col < g.cols:
+            raise IllegalMove(f"column {col!r} is not a legal move here")
+        mask = self.mask
+        bit = (mask + g.bottom_col[col]) & g.col_mask[col]
+        if not bit:
+            raise IllegalMove(f"column {col} is full")
+        mine = self.cur | bit
+        new_mask = mask | bit
+        m = g.mirror[col]
+        mmask = self.mmask
+        mbit = (mmask + g.bottom_col[m]) & g.col_mask[m]
+        new_mmask = mmask | mbit
+        # Did the mover just complete a line? Free when forced_outcome already knows the spots.
+        spots = self._mine
+        won = g.aligned(mine) if spots is None else bool(spots & bit)
+        s = object.__new__(self.__class__)
+        s.g = g
+        s.cur = mine ^ new_mask
+        s.mask = new_mask
+        s.mcur = (self.mcur | mbit) ^ new_mmask
+        s.mmask = new_mmask
+        s.n = self.n + 1
+        s.won = won
+        # The opponent's discs did not change: their spots are the child's mover's,
+        # less the cell just filled.
+        theirs = self._theirs
+        s._mine = None if theirs is None else theirs & ~bit
+        s._nonlosing = None
+        s._child = None
+        child = self._child
+        # ordered_moves worked out the mover's spots after each move: the child's "theirs".
+        s._theirs = None if child is None else child[col]
+        return s
+
+    def is_terminal(self) -> bool:
+        """Over when the last mover completed a line or the board is full."""
+        return self.won or self.n == self.g.size
+
+    def returns(self) -> tuple[float, float]:
+        """(1, -1) or (-1, 1) when someone has won, (0, 0) otherwise."""
+        if not self.won:
+            return (0.0, 0.0)
+        # The last mover won: the player not to move.
+        return (-1.0, 1.0) if self.n & 1 == 0 else (1.0, -1.0)
+
+    # --- search hooks ---------------------------------------------------------------------
+
+    def search_key(self) -> int:
+        """``cur + mask``, the smaller of it and its mirror image."""
+        a = self.cur + self.mask
+        b = self.mcur + self.mmask
+        return a if a < b else b
+
+    def forced_outcome(self) -> tuple[int, int] | None:
+        """Win in 1 when the mover can complete a line; loss in 2 when every move the
+        mover may make lets the opponent complete one (module docstring)."""
+        g = self.g
+        mask = self.mask
+        board = g.board
+        empty = board ^ mask
+        possible = (mask + g.bottom) & board
+        mine = self._mine
+        if mine is None:
+            mine = self._mine = g.spots(self.cur) & empty
+        if mine & possible:
+            return _WIN_NOW
+        theirs = self._theirs
+        if theirs is None:
+            theirs = self._theirs = g.spots(self.cur ^ mask) & empty
+        forced = theirs & possible
+        if forced:
+            if forced & (forced - 1):
+                self._nonlosing = 0
+                return _LOSS_IN_TWO
+            possible = forced
+        # Never play directly below an opponent's spot: they would play on top and win.
+        nonlosing = possible & ~(theirs >> 1)
+        self._nonlosing = nonlosing
+        if not nonlosing:
+            return _LOSS_IN_TWO
+        return None
+
+    def ordered_moves(self) -> list[int]:
+        """The moves that do not lose at once, those creating most winning spots first.
+
+        Where the mover can win at once: the winning columns. Where every move
+        loses at once: all legal moves (they are all equally lost).
+        """
+        nonlosing = self._nonlosing
+        if nonlosing is None:
+            self.forced_outcome()
+            nonlosing = self._nonlosing
+        g = self.g
+        mask = self.mask
+        possible = (mask + g.bottom) & g.board
+        mine = self._mine
+        assert mine is not None
+        if mine & possible:
+            return [c for c in g.order if mine & possible & g.col_mask[c]]
+        if not nonlosing:
+            return [c for c in g.order if possible & g.col_mask[c]]
+        spots = g.spots
+        col_mask = g.col_mask
+        board = g.board
+        cur = self.cur
+        child: list[int | None] = [None] * g.cols
+        scored = []
+        for col in g.order:
+            bit = nonlosing & col_mask[col]
+            if bit:
+                after = spots(cur | bit) & (board ^ (mask | bit))
+                child[col] = after
+                scored.append((after.bit_count(), col))
+        self._child = child
+        if len(scored) > 1:
+            # Stable: equal scores keep the centre-first order.
+            scored.sort(key=_first, reverse=True)
+        return [c for _, c in scored]
+
+    def spots_after(self, col: int) -> int:
+        """How many empty cells would complete a line for the mover after playing ``col``
+        (the move-ordering score; reuses what ``ordered_moves`` worked out)."""
+        child = self._child
+        known = None if child is None else child[col]
+        if known is None:
+            g = self.g
+            bit = (self.mask + g.bottom_col[col]) & g.col_mask[col]
+            known = g.spots(self.cur | bit) & (g.board ^ (self.mask | bit))
+        return known.bit_count()
+
+    def max_remaining_plies(self) -> int:
+        """Empty cells: no game lasts longer."""
+        return self.g.size - self.n
+
+    def heuristic(self) -> int:
+        """Estimate for the mover, for depth-limited search (the Hard player, estimates).
+
+        Called after ``forced_outcome`` (so neither side can win at once). Counts:
+
+        * winning spots (cells completing k in a row), 16 each, mover's minus
+          opponent's — the threats that decide most games;
+        * 4 more for a spot on a row of the owner's parity (rows 1, 3, 5, …
+          from the bottom for the first player, 2, 4, … for the second): by the
+          zugzwang argument (Allis) those are the threats that can be cashed in
+          at the end, when the columns fill up;
+        * discs near the centre (they lie on more lines), 1 per column nearer.
+        """
+        g = self.g
+        mask = self.mask
+        empty = g.board ^ mask
+        mine = self._mine
+        if mine is None:
+            mine = self._mine = g.spots(self.cur) & empty
+        theirs = self._theirs
+        if theirs is None:
+            theirs = self._theirs = g.spots(self.cur ^ mask) & empty
+        odd = g.odd_rows
+        if self.n & 1:  # the second player moves: theirs are the first player's
+            good_mine, good_theirs = mine & ~odd, theirs & odd
+        else:
+            good_mine, good_theirs = mine & odd, theirs & ~odd
+        score = 16 * (mine.bit_count() - theirs.bit_count())
+        score += 4 * (good_mine.bit_count() - good_theirs.bit_count())
+        cur = self.cur
+        opp = cur ^ mask
+        for centre in g.centre_masks:
+            score += (cur & centre).bit_count() - (opp & centre).bit_count()
+        return score
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def discs(self) -> tuple[int, int]:
+        """The first and the second player's discs."""
+        other = self.cur ^ self.mask
+        return (self.cur, other) if self.n % 2 == 0 else (other, self.cur)
+
+    def __repr__(self) -> str:
+        g = self.g
+        first, second = self.discs()
+        h1 = g.rows + 1
+        rows = []
+        for r in reversed(range(g.rows)):
+            rows.append("".join("X" if first >> (c * h1 + r) & 1 else
+                                "O" if second >> (c * h1 + r) & 1 else "."
+                                for c in range(g.cols)))
+        return f"C4Search({'/'.join(rows)}, k={g.k})"
+
+
+def _mirror(g: Geometry, bits: int) -> int:
+    """``bits`` reflected left to right."""
+    h1 = g.rows + 1
+    out = 0
+    for c in range(g.cols):
+        column = (bits >> (c * h1)) & ((1 << h1) - 1)
+        out |= column << ((g.cols - 1 - c) * h1)
+    return out
+
+
+def search_state(state: Connect4State | C4Search) -> C4Search:
+    """The search position of a rules state (a search position is returned as is)."""
+    return state if isinstance(state, C4Search) else C4Search.from_rules(state)
+
+
+# --- solving -------------------------------------------------------------------------------
+
+
+def solve_position(state: Connect4State | C4Search,
+                   time_limit: float | None = DEFAULT_SOLVE_LIMIT,
+                   max_entries: int = DEFAULT_TABLE_CAP,
+                   cancel: threading.Event | None = None) -> int:
+    """+1 if the player to move wins with best play, 0 for a draw, -1 if they lose.
+
+    Sign-only search (no remoteness: more cut-offs). A finished game is a
+    loss for the player to move when someone won (the last mover), a draw
+    otherwise. Raises SearchTimeout past ``time_limit`` seconds (None: no
+    limit) and Cancelled when ``cancel`` is set.
+    """
+    search = search_state(state)
+    if search.is_terminal():
+        return -1 if search.won else 0
+    negamax = Negamax(remoteness=False, cancel=cancel, time_limit=time_limit,
+                      max_entries=max_entries)
+    return negamax.solve(search).outcome
+
+
+def _exact(search: C4Search, negamax: Negamax) -> dict[int, MoveValue]:
+    # A drawn game only ends on a full board: its remoteness is the empty cells.
+    return negamax_values(negamax, search, draw_remoteness=search.max_remaining_plies())
+
+
+def exact_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,
+                 deadline: float | None = None,
+                 max_entries: int = DEFAULT_TABLE_CAP) -> dict[int, MoveValue]:
+    """Proven value of every legal move (an :data:`engine.ai.perfect.ValueFunction`).
+
+    Remoteness counts plies to the end with best play, this move included (a
+    draw: the empty cells). ``deadline`` is a ``time.monotonic()`` instant;
+    raises SearchTimeout when it passes first and Cancelled when ``cancel`` is
+    set. A finished game has no moves: ``{}``.
+    """
+    search = search_state(state)
+    if search.is_terminal():
+        return {}
+    negamax = Negamax(remoteness=True, cancel=cancel, deadline=deadline,
+                      max_entries=max_entries)
+    return _exact(search, negamax)
+
+
+class ExactSolver:
+    """:func:`exact_values` with a transposition table kept between calls.
+
+    For one player (the Perfect agent) or one hint worker: each instance owns
+    its tables (not shared between threads). They are dropped when the board
+    shape changes or a table is full.
+    """
+
+    def __init__(self, max_entries: int = DEFAULT_TABLE_CAP) -> None:
+        self.max_entries = max_entries
+        self._negamax: Negamax | None = None
+        self._shape: Geometry | None = None
+
+    def __call__(self, state: Connect4State | C4Search, cancel: threading.Event | None,
+                 deadline: float | None) -> dict[int, MoveValue]:
+        """Like :func:`exact_values`, reusing what earlier calls proved."""
+        search = search_state(state)
+        if search.is_terminal():
+            return {}
+        negamax = self._negamax
+        # A full table stores nothing new (positions of earlier moves would crowd out the
+        # current ones): start afresh, as on a new board.
+        signs = getattr(negamax, "_signs", None)  # move_values' sign-only helper and table
+        if (negamax is None or self._shape is not search.g
+                or len(negamax.tt) >= self.max_entries
+                or (signs is not None and len(signs.tt) >= self.max_entries)):
+            negamax = self._negamax = Negamax(remoteness=True, max_entries=self.max_entries)
+            self._shape = search.g
+        negamax.cancel = cancel
+        negamax.deadline = deadline
+        return _exact(search, negamax)
+
+
+def move_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,
+                time_limit: float | None = HINT_LIMIT) -> dict[int, MoveValue]:
+    """Value of every legal move for the hint overlay: proven where it can be, in time.
+
+    About two thirds of ``time_limit`` go to the exact search (outcome and
+    remoteness); if it does not finish, the rest goes to a depth-limited
+    estimate of every move (``exact=False``, labels ``~W`` / ``~D`` / ``~L``).
+    The whole call stays within ``time_limit`` plus a few milliseconds.
+    ``time_limit=None`` waits for the exact answer. Raises Cancelled when
+    ``cancel`` is set.
+    """
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
+    search = search_state(state)
+    if search.is_terminal():
+        return {}
+    if time_limit is None:
+        return exact_values(search, cancel, None)
+    start = time.monotonic()
+    try:
+        return exact_values(search, cancel, start + time_limit * 2 / 3)
+    except SearchTimeout:
+        pass
+    left = time_limit - (time.monotonic() - start)
+    return estimate_values(search, cancel, max(0.0, left))
+
+
+def estimate_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,
+                    time_limit: float = 1.0) -> dict[int, MoveValue]:
+    """Estimated value of every legal move (``exact=False``), within ``time_limit`` seconds.
+
+    Every move first gets a one-ply score (so even a very short budget
+    answers for all of them), then iterative deepening over all moves with a
+    full window each; the deepest completed depth wins. A win or loss the
+    search saw through to the end keeps its plies as remoteness; otherwise
+    the sign of the score beyond a small margin reads as win (good), draw
+    (even) or loss (bad).
+    """
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
+    search = search_state(state)
+    if search.is_terminal():
+        return {}
+    legal = search.legal_moves()
+    scores: dict[int, int] = {}
+    for move in legal:
+        scores[move] = _one_ply_score(search, move)
+    negamax = Negamax(remoteness=True, cancel=cancel, time_limit=time_limit, poll_interval=64)
+    order = [m for m in search.ordered_moves() if m in scores]
+    order += [m for m in legal if m not in order]
+    if time_limit > 0:
+        result = negamax.iterative_deepening(search, max_depth=search.max_remaining_plies(),
+                                             moves=order, all_values=True)
+        scores.update(result.values)
+    return {m: _estimate(scores[m]) for m in legal}
+
+
+def _one_ply_score(search: C4Search, move: int) -> int:
+    """The mover's root-relative score of ``move`` by the opponent's static view."""
+    child = search.play(move)
+    if child.won:
+        return WIN - 1
+    if child.is_terminal():
+        return 0
+    known = child.forced_outcome()
+    if known is not None:
+        outcome, plies = known
+        return -outcome * (WIN - 1 - plies)
+    return -child.heuristic()
+
+
+def _estimate(score: int) -> MoveValue:
+    if score >= MATE_MIN:
+        return MoveValue("win", WIN - score, exact=False)
+    if score <= -MATE_MIN:
+        return MoveValue("loss", WIN + score, exact=False)
+    if score > ESTIMATE_MARGIN:
+        return MoveValue("win", exact=False)
+    if score < -ESTIMATE_MARGIN:
+        return MoveValue("loss", exact=False)
+    return MoveValue("draw", exact=False)
+
