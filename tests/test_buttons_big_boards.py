@@ -56,11 +56,11 @@ class Gate:
     """Holds every background code conversion (boards above CODE_INLINE_MAX_N) until released."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        import games.buttons.scene as scene_module
+        import games.buttons.codes as codes_module
 
         self.opened = threading.Event()
         self.started: list[Board] = []
-        real = scene_module.format_code
+        real = codes_module.format_code
 
         def gated(board: Board) -> str:
             if board.n > CODE_INLINE_MAX_N:
@@ -68,7 +68,7 @@ class Gate:
                 self.opened.wait(30)
             return real(board)
 
-        monkeypatch.setattr(scene_module, "format_code", gated)
+        monkeypatch.setattr(codes_module, "format_code", gated)
 
     def release(self) -> None:
         self.opened.set()
@@ -209,7 +209,7 @@ def test_small_board_code_is_shown_at_once(app, n: int) -> None:
 
 
 def test_code_is_worked_out_once_per_board(app, monkeypatch: pytest.MonkeyPatch) -> None:
-    import games.buttons.scene as scene_module
+    import games.buttons.codes as codes_module
 
     calls: list[Board] = []
 
@@ -217,7 +217,7 @@ def test_code_is_worked_out_once_per_board(app, monkeypatch: pytest.MonkeyPatch)
         calls.append(board)
         return format_code(board)
 
-    monkeypatch.setattr(scene_module, "format_code", counting)
+    monkeypatch.setattr(codes_module, "format_code", counting)
     scene = open_scene(app, random_board(60))
     idle_frames(app, 10)
     scene.debug_state()
@@ -271,7 +271,7 @@ def test_frame_times_and_background_code_on_a_1000_by_1000_board(app) -> None:
     # The code is worked out off the frame loop; frames keep coming meanwhile.
     state = scene.debug_state()
     assert state["code"] is None and state["code_pending"]
-    assert scene.is_active() and scene.code_worker.busy
+    assert scene.is_active() and scene.codes.worker.busy
     wait_for_code(app, scene)
     app.step([])
     assert scene.debug_state()["code"] == format_code(board) == shown_code(scene)
@@ -284,7 +284,7 @@ def test_frame_times_and_background_code_on_a_1000_by_1000_board(app) -> None:
     wait_for_code(app, scene)
     app.step([])
     assert scene.debug_state()["code"] == format_code(board.press(*cell)) == shown_code(scene)
-    assert not scene.code_worker.busy and not scene.code_pending()
+    assert not scene.codes.worker.busy and not scene.code_pending()
 
 
 def test_working_out_the_code_is_said_in_the_side_panel(app, gate: Gate) -> None:
@@ -317,7 +317,7 @@ def test_a_stale_code_is_dropped(app, gate: Gate) -> None:
     final = board.press(*first).press(*second)
     assert gate.started == [board, final]
     assert scene.board == final and scene.code_text() == format_code(final)
-    assert [known for known, _code in scene._codes] == [final]
+    assert scene.codes.boards == [final]
 
 
 # --- Copy -------------------------------------------------------------------------------------
@@ -500,3 +500,27 @@ def test_solution_frames_on_a_60_by_60_board_draw_frames_round_cells(app) -> Non
     # The middle of a marked cell still shows the button's own colour.
     rect = geom.cell_rect(*marked)
     assert app.screen.get_at(rect.center)[:3] != accent
+
+
+def test_a_thousand_presses_on_a_1000_by_1000_board_keep_no_boards(app) -> None:
+    """The history keeps a press as its cell: as boards, 1,000 presses would be 125 MB."""
+    import tracemalloc
+
+    board = random_board(1000)
+    scene = open_scene(app, board)
+    rng = random.Random(9)
+    cells = [(rng.randrange(1000), rng.randrange(1000)) for _ in range(1000)]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for cell in cells:
+            scene.press(*cell)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 5_000_000, f"1,000 presses took {grown / 1e6:.1f} MB"
+    assert scene.presses() == 1000 and scene.history.index == 1000
+    assert all(step.state is None for step in scene.history.entries if step.move is not None)
+    for _ in range(1000):
+        scene.undo()
+    assert scene.board == board

@@ -9,6 +9,7 @@ import pygame
 
 from engine.launcher import LauncherScene
 from engine.overlays import TextEntryDialog
+from engine.widgets import Button
 from games.buttons.board import Board, parse_code
 from games.buttons.scene import BOARD_AREA, ButtonMadnessScene, WinOverlay
 from tests.conftest import click, click_widget, grid_centre, key, run_until, type_text
@@ -110,7 +111,7 @@ def test_show_solution_marks_follow_the_clicks(app) -> None:
     run_until(app, lambda: scene.marks is not None)
     assert other in scene.solution_cells()
     assert Board.apply(scene.board, scene.solution_cells()).is_solved
-    assert scene.helped
+    assert scene.puzzle.helped
 
 
 def test_marks_are_a_grid_and_solution_cells_list_it_row_major(app) -> None:
@@ -140,7 +141,7 @@ def test_hint_reveals_one_button_at_a_time(app) -> None:
     run_until(app, lambda: len(scene.hinted) == 1)
     key(app, pygame.K_h)
     assert len(scene.hinted) == 2 and scene.hinted <= set(scene.solution_cells())
-    assert scene.helped
+    assert scene.puzzle.helped
     # The first two solution buttons in row-major order.
     assert scene.hinted == set(scene.solution_cells()[:2])
 
@@ -228,21 +229,24 @@ def test_statistics_screen_shows_puzzle_results(app) -> None:
 
 def test_undo_redo_keep_boards_exact_while_history_keeps_only_presses(app) -> None:
     """A seeded walk of presses, undo, redo, restart and new boards against a model that
-    keeps every board; press steps must not store a board (125 kB each on 1000×1000)."""
+    keeps every board, its puzzle's start and the presses of its attempt; press steps must
+    not store a board (125 kB each on 1000×1000)."""
     import random
 
     scene = open_board(app, "5x5:12345")
     rng = random.Random(3)
-    model, index = [scene.board], 0
+    # (board, the start Restart returns to, presses in the attempt) per history step.
+    model, index = [(scene.board, scene.board, 0)], 0
     for _ in range(400):
         action = rng.choice(["press", "press", "press", "undo", "undo", "redo", "restart", "new"])
+        board, start, presses = model[index]
         if action == "press":
             row, col = rng.randrange(scene.board.n), rng.randrange(scene.board.n)
             scene.press(row, col)
             if isinstance(app.top, WinOverlay):
                 app.pop()
             del model[index + 1:]
-            model.append(model[index].press(row, col))
+            model.append((board.press(row, col), start, presses + 1))
             index += 1
         elif action == "undo" and scene.can_undo():
             scene.undo()
@@ -252,18 +256,20 @@ def test_undo_redo_keep_boards_exact_while_history_keeps_only_presses(app) -> No
             index += 1
         elif action == "restart":
             scene.restart()  # does nothing on an untouched board
-            if scene.history.index != index:
+            if presses:
                 del model[index + 1:]
-                model.append(scene.origin)
+                model.append((start, start, 0))
                 index += 1
         elif action == "new":
             scene.generate_new()
             del model[index + 1:]
-            model.append(scene.board)
+            model.append((scene.board, scene.board, 0))
             index += 1
-        assert scene.board == model[index], action
+        assert (scene.board, scene.puzzle.start, scene.presses()) == model[index], action
         assert scene.history.index == index
-    assert all(entry.board is None for entry in scene.history.entries if entry.press)
+    steps = scene.puzzle.history.entries
+    assert any(step.move is not None for step in steps)
+    assert all(step.state is None for step in steps if step.move is not None)
 
 
 def test_undo_to_a_smaller_board_drops_hints_that_are_off_it(app) -> None:
@@ -283,3 +289,168 @@ def test_undo_to_a_smaller_board_drops_hints_that_are_off_it(app) -> None:
     app.step([])
     assert all(r < 4 and c < 4 for r, c in scene.hinted)
     assert set(scene.hinted) <= set(scene.solution_cells())
+
+
+# --- help used, Play again and the clock (the puzzle midend under the scene) -----------------
+
+
+class FakeClock:
+    """Seconds that pass only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def solve_by_clicking(app, scene: ButtonMadnessScene) -> None:
+    """Click the buttons of the shown board's fewest-press solution (worked out here)."""
+    from games.buttons.solver import solve
+
+    presses = solve(scene.board).presses
+    assert presses
+    for cell in presses:
+        click(app, *button(scene, *cell))
+
+
+def puzzle_results(app) -> list[tuple[str, str, int, int]]:
+    """(game, variant, solves, helped solves) per puzzle variant in the statistics."""
+    return [(s.game, s.variant, s.solved, s.helped) for s in app.stats.puzzle_summary()]
+
+
+def test_restart_after_showing_the_solution_still_counts_as_helped(app) -> None:
+    """Play-test finding: show the solution, Restart, solve: it was recorded as done alone."""
+    scene = open_board(app, "12345")
+    start = scene.board
+    key(app, pygame.K_s)
+    run_until(app, lambda: scene.marks is not None)
+    key(app, pygame.K_s)  # hidden again
+    assert not scene.show_solution and scene.puzzle.helped
+    click(app, *button(scene, 0, 0))
+    key(app, pygame.K_r)
+    assert scene.board == start and scene.presses() == 0
+    assert scene.puzzle.helped and scene.debug_state()["helped"]
+    solve_by_clicking(app, scene)
+    overlay = app.top
+    assert isinstance(overlay, WinOverlay) and overlay.helped
+    assert puzzle_results(app) == [("button-madness", "4x4", 1, 1)]
+    assert app.stats.best_puzzle("button-madness", "4x4") is None
+
+
+def test_a_hint_then_undoing_every_press_still_counts_as_helped(app) -> None:
+    scene = open_board(app, "12345")
+    click(app, *button(scene, 2, 2))
+    key(app, pygame.K_h)
+    run_until(app, lambda: len(scene.hinted) == 1)
+    key(app, pygame.K_z, CTRL)
+    assert not scene.can_undo() and scene.board == parse_code("12345")
+    assert scene.puzzle.helped
+    solve_by_clicking(app, scene)
+    assert isinstance(app.top, WinOverlay) and app.top.helped
+    assert puzzle_results(app) == [("button-madness", "4x4", 1, 1)]
+
+
+def test_generate_starts_unhelped_and_undo_finds_the_old_board_helped(app) -> None:
+    scene = open_board(app, "12345")
+    key(app, pygame.K_h)
+    run_until(app, lambda: len(scene.hinted) == 1)
+    key(app, pygame.K_g)
+    assert scene.board != parse_code("12345")
+    assert not scene.puzzle.helped and scene.hinted == set()
+    key(app, pygame.K_z, CTRL)
+    assert scene.board == parse_code("12345") and scene.puzzle.helped
+    key(app, pygame.K_y, CTRL)
+    assert not scene.puzzle.helped
+    solve_by_clicking(app, scene)
+    assert isinstance(app.top, WinOverlay) and not app.top.helped
+    assert puzzle_results(app) == [("button-madness", "4x4", 1, 0)]
+
+
+def test_generate_with_the_solution_on_screen_counts_as_helped(app) -> None:
+    scene = open_board(app, "12345")
+    click_widget(app, "Show solution")
+    click_widget(app, "Generate")
+    assert scene.show_solution and scene.puzzle.helped
+    run_until(app, lambda: scene.marks is not None)
+    solve_by_clicking(app, scene)
+    assert isinstance(app.top, WinOverlay) and app.top.helped
+    assert puzzle_results(app) == [("button-madness", "4x4", 1, 1)]
+
+
+def test_play_again_restarts_the_same_board_undoably(app) -> None:
+    start = parse_code("65535").press(1, 2)
+    scene = app.push(ButtonMadnessScene(app, start, seed=7))
+    app.step([])
+    click(app, *button(scene, 0, 0))
+    click(app, *button(scene, 0, 0))
+    click(app, *button(scene, 1, 2))
+    assert isinstance(app.top, WinOverlay) and app.top.presses == 3
+    assert [b.name for b in app.top.ui.widgets if isinstance(b, Button)] == [
+        "Play again", "Generate", "Close"]
+    click_widget(app, "Play again")
+    assert app.top is scene and scene.board == start and scene.presses() == 0
+    key(app, pygame.K_z, CTRL)  # Play again is a step like Restart: undo it
+    assert scene.board.is_solved and scene.presses() == 3
+    assert app.top is scene, "undoing back to the solved board records nothing again"
+    key(app, pygame.K_y, CTRL)
+    assert scene.board == start
+    click(app, *button(scene, 1, 2))  # a new attempt: recorded again
+    assert isinstance(app.top, WinOverlay) and app.top.presses == 1
+    assert puzzle_results(app) == [("button-madness", "4x4", 2, 0)]
+    assert app.stats.best_puzzle("button-madness", "4x4")[0] == 1
+
+
+def test_the_clock_stops_while_another_screen_covers_the_board(app) -> None:
+    clock = FakeClock()
+    start = parse_code("65535").press(1, 2)
+    scene = app.push(ButtonMadnessScene(app, start, seed=7, clock=clock))
+    app.step([])
+    clock.advance(40)  # before the first press: not timed
+    click(app, *button(scene, 0, 0))
+    clock.advance(10)
+    app.step([])
+    assert scene.debug_state()["elapsed"] == 10 and scene.is_active()
+    key(app, pygame.K_F1)  # help over the board
+    assert app.top is not scene and scene.puzzle.paused
+    clock.advance(100)
+    app.step([])
+    assert scene.puzzle.elapsed == 10
+    key(app, pygame.K_F1)  # help closed
+    assert app.top is scene and not scene.puzzle.paused
+    clock.advance(5)
+    assert scene.puzzle.elapsed == 15
+    click_widget(app, "Enter code")  # the code dialog
+    clock.advance(50)
+    app.step([])
+    key(app, pygame.K_ESCAPE)
+    assert app.top is scene
+    click_widget(app, "Which sizes?")  # the chart is a screen of its own
+    clock.advance(20)
+    app.step([])
+    key(app, pygame.K_ESCAPE)
+    assert app.top is scene
+    clock.advance(3)
+    assert scene.puzzle.elapsed == 18
+    click(app, *button(scene, 0, 0))
+    click(app, *button(scene, 1, 2))
+    assert isinstance(app.top, WinOverlay) and app.top.seconds == 18
+    assert app.stats.best_puzzle("button-madness", "4x4") == (3, 18.0)
+    clock.advance(60)
+    click_widget(app, "Close")
+    assert scene.puzzle.elapsed == 18 and not scene.is_active(), "a solved board's clock stops"
+
+
+def test_the_clock_stops_when_the_game_is_left(app) -> None:
+    clock = FakeClock()
+    scene = app.push(ButtonMadnessScene(app, parse_code("12345"), clock=clock))
+    app.step([])
+    click(app, *button(scene, 0, 0))
+    clock.advance(7)
+    key(app, pygame.K_ESCAPE)  # back to the launcher
+    assert app.top is not scene and scene.puzzle.paused and not scene.puzzle.timing
+    clock.advance(500)
+    assert scene.puzzle.elapsed == 7

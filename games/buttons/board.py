@@ -24,6 +24,10 @@ Python refuses to convert numbers longer than 4,300 digits to and from text, and
 does it in quadratic time anyway; a 1000×1000 code has 301,030 digits, so the
 conversions here split the number in halves (divide and conquer) instead.
 
+A :class:`Board` is also a one-player :class:`engine.rules.GameState` (a move is a
+``(row, column)`` pair, and ``is_terminal()`` means solved), which is what the puzzle
+midend, the generic breadth-first search and the conformance tests work with.
+
 No pygame here: rules run with no display.
 """
 
@@ -32,11 +36,14 @@ from __future__ import annotations
 import decimal
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import overload
 
 import numpy as np
+
+from engine.rules import IllegalMove
 
 MAX_N = 1000
 
@@ -154,6 +161,52 @@ def bits_to_presses(n: int, press_bits: int) -> list[tuple[int, int]]:
     return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
 
+class Cells(Sequence[tuple[int, int]]):
+    """Every button of an n×n board as ``(row, column)``, row-major, listed lazily.
+
+    A board's legal moves: a million tuples for 1000×1000 would be ~100 MB, so they are
+    made only when read, and ``in`` is a range check.
+    """
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n * self.n
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, int]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
+        if isinstance(index, slice):
+            return [divmod(i, self.n) for i in range(len(self))[index]]
+        i = range(len(self))[index]  # IndexError and negative indices as for a list
+        return divmod(i, self.n)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        n = self.n
+        return ((r, c) for r in range(n) for c in range(n))
+
+    def __contains__(self, move: object) -> bool:
+        return _is_cell(move, self.n)
+
+    def __repr__(self) -> str:
+        return f"Cells({self.n})"
+
+
+def _is_cell(move: object, n: int) -> bool:
+    """Whether ``move`` is a (row, column) pair of whole numbers on an n×n board."""
+    if not isinstance(move, tuple) or len(move) != 2:
+        return False
+    return all(isinstance(v, int | np.integer) and not isinstance(v, bool) and 0 <= v < n
+               for v in move)
+
+
 @dataclass(frozen=True)
 class Board:
     """An n×n Button Madness board: bit n·r + c of ``bits`` set means that button is red."""
@@ -222,6 +275,38 @@ class Board:
                 bits ^= press_mask(self.n, r, c)
             return Board(self.n, bits)
         return Board(self.n, self.bits ^ press_effect(self.n, presses_to_bits(self.n, cells)))
+
+    # --- the one-player GameState interface (engine.rules) --------------------------
+    @property
+    def num_players(self) -> int:
+        """One: a puzzle."""
+        return 1
+
+    def current_player(self) -> int:
+        """Always the one player, 0."""
+        return 0
+
+    def legal_moves(self) -> Cells:
+        """Every button, solved or not: pressing on after a win is allowed (and undoable)."""
+        return Cells(self.n)
+
+    def play(self, move: tuple[int, int]) -> Board:
+        """The board after pressing ``move`` = (row, column); IllegalMove if it is off the board.
+
+        A press undoes itself, so ``play`` is also its own inverse (the midend's history
+        keeps only the pressed cell).
+        """
+        if not _is_cell(move, self.n):
+            raise IllegalMove(f"{move!r} is not a button of the {self.n}×{self.n} board")
+        return self.press(int(move[0]), int(move[1]))
+
+    def is_terminal(self) -> bool:
+        """Solved: every button red."""
+        return self.is_solved
+
+    def returns(self) -> tuple[float, ...]:
+        """(1.0,) once solved, (0.0,) before."""
+        return (1.0,) if self.is_solved else (0.0,)
 
 
 # --- generation -------------------------------------------------------------

@@ -1,95 +1,57 @@
-"""Button Madness on screen: press buttons on a torus until every one is red."""
+"""Button Madness on screen: input and drawing over the engine's puzzle midend.
+
+Everything that is not input or drawing lives elsewhere: the history, Restart, the
+move count, the clock, the "helped" flag and win detection in
+:class:`engine.puzzle.PuzzleMidend`; working out solutions and hints in
+:class:`engine.puzzle.PuzzleHelp`; the board code's cache and worker in
+:mod:`games.buttons.codes`; the rules in :mod:`games.buttons.board`.
+"""
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pygame
 
-from engine.ai.runner import AIRunner
 from engine.board.draw import draw_cell_text, outline_cell
 from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
 from engine.game_scene import GameScene
+from engine.game_settings import load_params, remember
 from engine.history import History
 from engine.overlays import Overlay, TextEntryDialog
+from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.widgets import Button, Label
-from games.buttons.board import (
-    Board,
-    CodeError,
-    bits_to_grid,
-    format_code,
-    generate,
-    parse_code,
-)
+from games.buttons.board import Board, CodeError, bits_to_grid, generate, parse_code
+from games.buttons.codes import CODE_INLINE_MAX_N, BoardCodes, canonical_code
+from games.buttons.descriptor import GAME
+from games.buttons.help_text import HELP
+from games.buttons.params import SPEC, ButtonParams, menu_size
 
 if TYPE_CHECKING:
+    import threading
+
     from engine.app import App
     from games.buttons.solver import GridSolution
 
-GAME_ID = "button-madness"
+__all__ = ["BOARD_AREA", "CODE_INLINE_MAX_N", "CODE_LINES", "STATE_MARKS", "WORKING_OUT_CODE",
+           "ButtonMadnessScene", "WinOverlay", "canonical_code", "open_scene", "smoke_variants",
+           "wrap_code"]
+
 BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
-MIN_N, MAX_MENU_N = 2, 20
 # Above this size buttons are drawn as one scaled picture: a 1000×1000 board from a code
 # would otherwise be a million rectangles a frame.
 VECTOR_LIMIT = 40
-FLASH_SECONDS = 0.18
 # The side panel shows at most this many lines of the board code.
 CODE_LINES = 7
-# format_code converts an n²-bit number to decimal: about 1.6 ms at 200×200, 5 ms at
-# 300×300 and 100 ms at 1000×1000. Up to this side it is done on the frame loop (once per
-# board, then cached); bigger boards have their code worked out on a background thread.
-CODE_INLINE_MAX_N = 200
-# Codes remembered per scene (a 1000×1000 code is 301 KB): enough for undo/redo back and
-# forth over a few boards without converting them again.
-CODE_CACHE_SIZE = 8
-# solution_cells reads the marks grid about this many cells (whole rows) at a time, so a
-# capped list stops early instead of listing all 500,000 marks of a 1000×1000 solution.
-_CELL_BLOCK = 4096
 # debug_state lists at most this many marks (there are up to 500,000), and their count.
 STATE_MARKS = 1000
 WORKING_OUT_CODE = "working out the code…"
-
-HELP = """Every button is red or green. Pressing a button flips it and its four neighbours
-(left, right, up, down). The board is a torus: a neighbour past an edge is the button on the
-opposite edge. Turn every button red. Green buttons carry a ring, so the two states differ in
-shape as well as colour.
-
-Order does not matter and pressing a button twice undoes it, so a solution is a set of
-buttons. Generate (G) makes a new board by pressing random buttons on an all-red board, seeded
-from the clock, so it can always be solved. The board's code (top left) reproduces it: Copy
-puts it on the clipboard, Enter code (E) loads one. 4×4 codes are numbers 0-65535 (bit 4·r+c
-set = red); other sizes are written NxN:NUMBER.
-
-Restart (R) returns to the generated or entered board; it can be undone like every press.
-Show solution (S) marks every button you still need to press, and the marks follow your clicks.
-Hint (H) reveals one button of the solution at a time. Either counts as solved with help.
-
-Some sizes (3, 5, 6, 9, 10, ...) have boards that cannot be solved; Which sizes? shows them and
-the theorems behind them. Keyboard: arrows and Enter press buttons, -/+ change the size."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One history step: a press, or the board of a new attempt (new, code, restart).
-
-    A press keeps only its cell: pressing again undoes it, and a stored board
-    would cost n²/8 bytes a press (125 kB on 1000×1000). An attempt keeps its
-    board and the one it replaced, to undo back to.
-    """
-
-    press: tuple[int, int] | None = None
-    board: Board | None = None  # the new attempt's board
-    before: Board | None = None  # the board shown before that attempt
-
-    @property
-    def start(self) -> bool:
-        """Whether this step started an attempt."""
-        return self.board is not None
 
 
 def wrap_code(code: str, font: pygame.font.Font, width: int,
@@ -133,71 +95,61 @@ def wrap_code(code: str, font: pygame.font.Font, width: int,
     return lines
 
 
-def canonical_code(text: str, board: Board) -> str:
-    """The code :func:`format_code` gives ``board``, read off the text it was parsed from.
+def _solve(board: Board, cancel: threading.Event, progress: Callable[[float], None]
+           ) -> GridSolution:
+    """The midend's solve hook (on the solver's thread).
 
-    ``text`` must be a valid code of ``board`` (``parse_code(text) == board``). The
-    canonical form only drops whitespace and leading zeros and spells the size ``NxN``
-    (no size for 4×4), so a big entered board shows its code without the decimal
-    conversion.
+    solve_grid, not solve: the marks arrive as one n×n read-only grid, with no tuple per
+    press for the frame loop to hold and later free (a 1000×1000 solution has ~500,000).
     """
-    code = text.strip()
-    number = code.split(":", 1)[1] if ":" in code else code
-    number = number.lstrip("0") or "0"
-    return number if board.n == 4 else f"{board.n}x{board.n}:{number}"
+    from games.buttons.solver import solve_grid
+
+    return solve_grid(board, cancel, progress=progress)
+
+
+def open_scene(app: App, params: ButtonParams | None = None, **options: Any
+               ) -> ButtonMadnessScene:
+    """The descriptor's scene factory: a generated board of ``params``' size (None: the
+    size last chosen in the menu). ``options``: ``board``, ``seed``, ``clock``."""
+    return ButtonMadnessScene(app, params=params, **options)
 
 
 class ButtonMadnessScene(GameScene):
-    """The puzzle: board, code, generate/enter/restart, solution marks, hints, win screen."""
+    """The puzzle's screen: board, code, generate/enter/restart, solution marks, hints."""
 
     help_title = "Button Madness: rules"
     help_text = HELP
     new_game_label = "Generate"
 
-    def __init__(self, app: App, board: Board | None = None, seed: int | None = None) -> None:
+    def __init__(self, app: App, board: Board | None = None, seed: int | None = None, *,
+                 params: ButtonParams | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``board`` to play (None: generate one of ``params``' size, by default the menu
+        size last chosen); ``seed`` makes generated boards repeatable; ``clock`` times."""
         super().__init__(app)
         self.title = "Button Madness"
-        stored = app.settings.get("variants").get(GAME_ID, {})
-        n = stored.get("n", 4) if isinstance(stored.get("n", 4), int) else 4
-        self.n = max(MIN_N, min(MAX_MENU_N, n))
+        if params is None:
+            params = ButtonParams(menu_size(load_params(app.settings, GAME).n))
         self.seed = seed
         if board is None:
-            board = self._generate(self.n)
-        self.history: History[Entry] = History(Entry(board=board))
-        self._board = board
-        self.origin = board
-        self.solver = AIRunner()
-        # Show solution, for the shown board: an n×n read-only bool grid (True: press it),
-        # made on the solver's thread, and its number of Trues. A grid, not a set of cells:
-        # a 1000×1000 solution has ~500,000 marks, which as a set and a tuple of tuples
-        # took ~70 MB (resident memory ~+120 MB) and 0.1-0.2 s of a frame to free when the
-        # next solution replaced them; the grid is 1 MB.
-        self.marks: np.ndarray | None = None
-        self.mark_count = 0
-        self.show_solution = False
-        self.hinted: set[tuple[int, int]] = set()
-        self._want_hint = False  # a hint asked for before the solution arrived
-        self.helped = False
-        self.solution_note: str | None = None
-        self.unsolvable = False
-        self.progress = 0.0
-        self._asked: Board | None = None
-        self.started_at: float | None = None
-        self.finished: set[int] = set()
-        self.flash: dict[tuple[int, int], float] = {}
+            board = self._generate(params.n)
+        # A press undoes itself, so the history keeps presses, not 125 kB boards.
+        self.puzzle: PuzzleMidend[Board] = PuzzleMidend(board, inverse=Board.play, clock=clock)
+        self.helper: PuzzleHelp[Board, GridSolution] = PuzzleHelp(
+            self.puzzle, _solve, moves_of=lambda solution: solution.cells(),
+            solvable=lambda solution: solution.grid is not None)
+        self.puzzle.add_listener(self._changed)
+        self.codes = BoardCodes()
         self.pointer = GridPointer()
-        # The board code, worked out off the frame loop for big boards (see code_text).
-        self.code_worker = AIRunner()
-        self._codes: list[tuple[Board, str]] = []  # most recently used last
-        self._code_failed: Board | None = None
-        self._copy_pending: Board | None = None  # Copy pressed before its code was ready
         self._parsed: tuple[str, Board] | None = None  # the code dialog's last valid text
-        # Per-frame drawing caches: wrapped code lines, best result, big-board picture.
+        # Per-frame drawing caches: wrapped code lines, best result, big-board picture,
+        # the "no marks" grid of an unsolvable board.
         self._wrapped: tuple[tuple[str, int, int, Any], list[pygame.Surface]] | None = None
         self._best: tuple[str, tuple[int, float] | None] | None = None
         self._picture: tuple[Board, Any, pygame.Surface] | None = None
         # (window key, picture, the marks grid drawn): see _draw_marks_picture.
         self._marks_picture: tuple[Any, pygame.Surface, np.ndarray] | None = None
+        self._no_marks: np.ndarray | None = None
         ui = self.ui
         ui.add(Button((16, 76, 92, 34), "Copy", self.copy_code, size=15, name="Copy"))
         ui.add(Button((112, 76, 92, 34), "Enter code", self.enter_code, size=14,
@@ -215,144 +167,130 @@ class ButtonMadnessScene(GameScene):
         ui.add(Button((16, 452, 188, 40), "Which sizes?", self.open_explorer,
                       name="Which sizes?"))
 
-    # --- state -------------------------------------------------------------------------------
+    # --- what is shown (read from the midend) ----------------------------------------------
     @property
     def board(self) -> Board:
         """The board on screen."""
-        return self._board
+        return self.puzzle.state
+
+    @property
+    def history(self) -> History[Any]:
+        """The midend's undo history (its ``index`` tells undo/redo positions apart)."""
+        return self.puzzle.history
 
     def presses(self) -> int:
         """Presses in this attempt (since the last new board or restart), up to now."""
-        count = 0
-        for entry in reversed(self.history.entries[: self.history.index + 1]):
-            if entry.start:
-                break
-            count += 1
-        return count
+        return self.puzzle.moves
 
-    def attempt_id(self) -> int:
-        """History index where the current attempt started (identifies the attempt)."""
-        for i in range(self.history.index, -1, -1):
-            if self.history.entries[i].start:
-                return i
-        return 0
+    @property
+    def helped(self) -> bool:
+        """Whether help was used on this board (the midend keeps it with the board)."""
+        return self.puzzle.helped
 
-    def _generate(self, n: int) -> Board:
-        # Seeded from the current time in milliseconds, as in the source document.
-        seed = self.seed if self.seed is not None else int(time.time() * 1000)
-        board, _presses = generate(n, random.Random(seed))
-        if self.seed is not None:
-            self.seed += 1
-        return board
+    @property
+    def show_solution(self) -> bool:
+        """Whether the solution's marks are shown."""
+        return self.helper.showing
 
-    def _start(self, board: Board) -> None:
-        """A new attempt on ``board`` (undoable)."""
-        self.origin = board
-        self._push_attempt(board)
+    @property
+    def hinted(self) -> set[tuple[int, int]]:
+        """Buttons revealed by Hint and not pressed since."""
+        return self.helper.hinted
 
-    def _push_attempt(self, board: Board) -> None:
-        self.history.push(Entry(board=board, before=self._board))
-        self._board = board
-        self._new_attempt()
+    @property
+    def unsolvable(self) -> bool:
+        """Whether the solver found that no presses turn this board all red."""
+        return self.helper.unsolvable
 
-    def _new_attempt(self) -> None:
-        self.started_at = None
-        self.helped = False
-        self.hinted = set()
-        self._changed()
+    @property
+    def marks(self) -> np.ndarray | None:
+        """The solution as an n×n read-only bool grid (True: press it); None until known.
 
-    def _changed(self) -> None:
-        self.flash = {}
-        self.marks = None
-        self.mark_count = 0
-        self._asked = None
-        self.solver.cancel()
-        self.unsolvable = False
-        if self._copy_pending is not None and self._copy_pending != self.board:
-            self._copy_pending = None
-            self.app.notify("The board changed before its code was worked out, so nothing "
-                            "was copied: press Copy again.")
-        # A new size (Generate, +/-, a code, undo across sizes) may leave the hovered or
-        # keyboard cell outside the board: forget it rather than draw or press it.
+        A grid, not a set of cells: a 1000×1000 solution has ~500,000 marks, which as a
+        set and a tuple of tuples took ~70 MB and 0.1-0.2 s of a frame to free when the
+        next solution replaced them; the grid is 1 MB. All False for an unsolvable board.
+        """
+        solution = self.helper.solution
+        if solution is None:
+            return None
+        if solution.grid is not None:
+            return solution.grid
         n = self.board.n
-        for attr in ("hover", "cursor"):
-            cell = getattr(self.pointer, attr)
-            if cell is not None and not (cell[0] < n and cell[1] < n):
-                setattr(self.pointer, attr, None)
-        # Undo or redo across attempts keeps the hints (a new attempt clears them), but
-        # only those on the board shown: a 5×5 hint has no cell on a 4×4 board.
-        self.hinted = {cell for cell in self.hinted if cell[0] < n and cell[1] < n}
+        if self._no_marks is None or self._no_marks.shape[0] != n:
+            self._no_marks = np.zeros((n, n), dtype=bool)
+            self._no_marks.flags.writeable = False
+        return self._no_marks
 
-    # --- actions -----------------------------------------------------------------------
+    @property
+    def mark_count(self) -> int:
+        """How many buttons the shown solution marks."""
+        solution = self.helper.solution
+        return 0 if solution is None else solution.count
+
+    def solution_cells(self, limit: int | None = None) -> list[tuple[int, int]]:
+        """The solution's buttons as (row, column), row-major; at most ``limit``.
+
+        Empty while there is no solution (not worked out yet, or unsolvable). Read off the
+        grid lazily: the first 1,000 of a 1000×1000 board take ~0.5 ms, all ~500,000 ~0.1 s.
+        """
+        solution = self.helper.solution
+        if solution is None:
+            return []
+        return list(islice(solution.cells(), limit))
+
+    def geometry(self) -> BoardGeometry:
+        """Board placement for the current window size."""
+        return BoardGeometry(self.board.n, self.board.n, self.app.viewport.map_rect(BOARD_AREA))
+
+    # --- actions -------------------------------------------------------------------------------
     def press(self, row: int, col: int) -> None:
-        """Press one button (undoable)."""
-        before = self.board
-        after = before.press(row, col)
-        if self.started_at is None:
-            self.started_at = time.monotonic()
-        self.history.push(Entry(press=(row, col)))
-        self._board = after
-        changed = before.bits ^ after.bits
-        n = before.n
-        if n <= VECTOR_LIMIT:
-            self.flash = {divmod(i, n): FLASH_SECONDS for i in range(n * n) if changed >> i & 1}
-        self.hinted.discard((row, col))
-        self._changed()
-        if after.is_solved:
-            self._won()
+        """Press one button (undoable); a solve is recorded and shown once per attempt."""
+        solved = self.puzzle.play((row, col))
+        if solved is not None:
+            self._won(solved)
 
     def generate_new(self) -> None:
-        """A new solvable board of the current size, seeded from the clock."""
-        self._start(self._generate(self.board.n))
-
-    def change_size(self, step: int) -> None:
-        """Pick another size from the menu (2 to 20) and generate a board of it."""
-        n = max(MIN_N, min(MAX_MENU_N, self.board.n + step))
-        if n == self.board.n:
-            return
-        self._remember_size(n)
-        self._start(self._generate(n))
-
-    def _remember_size(self, n: int) -> None:
-        try:
-            table = self.app.settings.get("variants")
-            table[GAME_ID] = {"n": n}
-            self.app.settings.set("variants", table)
-        except ValueError:
-            return
-        self.app.save_settings()
-
-    def restart(self) -> None:
-        """Back to the generated or entered board (undoable)."""
-        if self.board == self.origin and self.presses() == 0:
-            return
-        self._push_attempt(self.origin)
-
-    def undo(self) -> None:
-        step = self.history.current
-        if self.history.undo():
-            self._board = step.before if step.board is not None else self._pressed(step)
-            self._changed()
-
-    def redo(self) -> None:
-        if self.history.redo():
-            step = self.history.current
-            self._board = step.board if step.board is not None else self._pressed(step)
-            self._changed()
-
-    def _pressed(self, step: Entry) -> Board:
-        """The board on screen with ``step``'s press applied (a press undoes itself)."""
-        assert step.press is not None
-        return self._board.press(*step.press)
-
-    def can_undo(self) -> bool:
-        return self.history.can_undo
-
-    def can_redo(self) -> bool:
-        return self.history.can_redo
+        """A new solvable board of the current size, seeded from the clock (undoable)."""
+        self.puzzle.new_puzzle(self._generate(self.board.n))
 
     def new_game(self) -> None:
         self.generate_new()
+
+    def change_size(self, step: int) -> None:
+        """Pick another size from the menu (2 to 20), remember it, and generate a board of it."""
+        n = menu_size(self.board.n + step)
+        if n == self.board.n:
+            return
+        warning = remember(self.app.settings, GAME, ButtonParams(n))
+        if warning:
+            self.app.notify(warning)
+        else:
+            self.app.save_settings()
+        self.puzzle.new_puzzle(self._generate(n))
+
+    def restart(self) -> None:
+        """Back to the generated or entered board (undoable; help used stays used)."""
+        self.puzzle.restart()
+
+    def undo(self) -> None:
+        self.puzzle.undo()
+
+    def redo(self) -> None:
+        self.puzzle.redo()
+
+    def can_undo(self) -> bool:
+        return self.puzzle.can_undo
+
+    def can_redo(self) -> bool:
+        return self.puzzle.can_redo
+
+    def toggle_solution(self) -> None:
+        """Mark (or unmark) every button that must be pressed."""
+        self.helper.toggle_solution()
+
+    def hint(self) -> None:
+        """Reveal one more button of the solution."""
+        self.helper.hint()
 
     def copy_code(self) -> None:
         """Put the board's code on the clipboard (or say where to read it).
@@ -360,17 +298,16 @@ class ButtonMadnessScene(GameScene):
         While a big board's code is still being worked out, says so and copies it as soon
         as it is ready (unless the board changes first).
         """
-        code = self.code_text()
-        if code is None:
-            board = self.board
-            if board == self._code_failed:
-                self.app.notify("This board's code could not be worked out.")
-                return
-            self._copy_pending = board
+        board = self.board
+        code = self.codes.text(board)
+        if code is not None:
+            self._put_on_clipboard(code)
+        elif self.codes.failed(board):
+            self.app.notify("This board's code could not be worked out.")
+        else:
+            self.codes.copy_when_ready(board)
             self.app.notify(f"The code of this {board.n}×{board.n} board is still being "
                             "worked out; it will be copied as soon as it is ready.")
-            return
-        self._put_on_clipboard(code)
 
     def _put_on_clipboard(self, code: str) -> None:
         try:
@@ -396,65 +333,13 @@ class ButtonMadnessScene(GameScene):
                                       self.load_code, validate, max_length=400_000))
 
     def load_code(self, text: str) -> None:
-        """Load the board of a (valid) code as a new attempt."""
+        """Load the board of a (valid) code as a new puzzle (undoable)."""
         parsed, self._parsed = self._parsed, None
         board = parsed[1] if parsed is not None and parsed[0] == text else parse_code(text)
         if board.n > CODE_INLINE_MAX_N:
             # The entered text already is the code, up to spelling: no conversion needed.
-            self._remember_code(board, canonical_code(text, board))
-        self._start(board)
-
-    def toggle_solution(self) -> None:
-        """Mark (or unmark) every button that must be pressed."""
-        self.show_solution = not self.show_solution
-        if self.show_solution:
-            self.helped = True
-
-    def hint(self) -> None:
-        """Reveal one more button of the solution."""
-        self.helped = True
-        if self.marks is None:
-            self._want_hint = True
-            return
-        self._add_hint()
-
-    def _add_hint(self) -> None:
-        """Hint the first solution button (row-major) not hinted yet, if any is left."""
-        if self.marks is None:
-            return
-        flat = self.marks.ravel()  # a view: the grid is C-contiguous
-        n = self.marks.shape[1]
-        start = 0
-        # Each argmax finds the next mark from ``start``; only the few hinted marks are
-        # skipped, so this scans no further than the hint it finds.
-        while start < flat.size:
-            index = start + int(np.argmax(flat[start:]))
-            if not flat[index]:
-                return  # no mark left from start on
-            cell = divmod(index, n)
-            if cell not in self.hinted:
-                self.hinted.add(cell)
-                return
-            start = index + 1
-
-    def solution_cells(self, limit: int | None = None) -> list[tuple[int, int]]:
-        """The shown solution's buttons as (row, column), row-major; at most ``limit``.
-
-        Empty while there is no solution (not worked out yet, or unsolvable). Built from
-        the marks grid on each call: cheap for a small board or a capped list (the first
-        1,000 of a 1000×1000 board: ~0.5 ms), ~0.1 s for all its ~500,000.
-        """
-        grid = self.marks
-        if grid is None:
-            return []
-        cells: list[tuple[int, int]] = []
-        step = max(1, _CELL_BLOCK // grid.shape[1])
-        for top in range(0, grid.shape[0], step):
-            rows, cols = np.nonzero(grid[top:top + step])
-            cells.extend(zip((rows + top).tolist(), cols.tolist(), strict=True))
-            if limit is not None and len(cells) >= limit:
-                return cells[:limit]
-        return cells
+            self.codes.remember(board, canonical_code(text, board))
+        self.puzzle.new_puzzle(board)
 
     def open_explorer(self) -> None:
         """The chart of which sizes have unsolvable boards."""
@@ -462,149 +347,85 @@ class ButtonMadnessScene(GameScene):
 
         self.app.push(ExplorerScene(self.app))
 
-    def _won(self) -> None:
-        attempt = self.attempt_id()
-        if attempt in self.finished:
-            return
-        self.finished.add(attempt)
-        seconds = time.monotonic() - (self.started_at or time.monotonic())
-        n = self.board.n
-        best_before = self.app.stats.best_puzzle(GAME_ID, f"{n}x{n}")
-        warning = self.app.stats.record_puzzle(GAME_ID, f"{n}x{n}", self.presses(), seconds,
-                                               self.helped)
+    def _generate(self, n: int) -> Board:
+        # Seeded from the current time in milliseconds, as in the source document.
+        seed = self.seed if self.seed is not None else int(time.time() * 1000)
+        board, _presses = generate(n, random.Random(seed))
+        if self.seed is not None:
+            self.seed += 1
+        return board
+
+    def _won(self, solved: Solved) -> None:
+        variant = SPEC.variant_id(ButtonParams(self.board.n))
+        recorded = solved.record(self.app.stats, GAME.id, variant)
         self._best = None  # the side panel reads the best result again
-        if warning:
-            self.app.notify(warning)
-        self.app.push(WinOverlay(self.app, self, self.presses(), seconds, self.helped,
-                                 best_before))
+        if recorded.warning:
+            self.app.notify(recorded.warning)
+        self.app.push(WinOverlay(self.app, self, solved, recorded))
 
-    # --- the board code ----------------------------------------------------------------------
-    def code_text(self) -> str | None:
-        """The shown board's code, or None while it is being worked out (or failed).
-
-        Boards are immutable (a press makes a new one), so a code is cached per board.
-        Small boards are converted here on first use; bigger ones (side above
-        :data:`CODE_INLINE_MAX_N`) by :attr:`code_worker`, started from :meth:`update`.
-        """
+    def _changed(self, _change: Change) -> None:
+        """After every change of board (the midend calls this): screen-side clean-up."""
         board = self.board
-        for i, (known, code) in enumerate(self._codes):
-            if known is board or known == board:
-                if i != len(self._codes) - 1:
-                    self._codes.append(self._codes.pop(i))
-                return code
-        if board.n > CODE_INLINE_MAX_N:
-            return None
-        code = format_code(board)
-        self._remember_code(board, code)
-        return code
+        if self.codes.board_changed(board):
+            self.app.notify("The board changed before its code was worked out, so nothing "
+                            "was copied: press Copy again.")
+        # A new size (Generate, +/-, a code, undo across sizes) may leave the hovered or
+        # keyboard cell outside the board: forget it rather than draw or press it.
+        n = board.n
+        for attr in ("hover", "cursor"):
+            cell = getattr(self.pointer, attr)
+            if cell is not None and not (cell[0] < n and cell[1] < n):
+                setattr(self.pointer, attr, None)
+
+    # --- the board code (drawing's cache; see games.buttons.codes) --------------------------
+    def code_text(self) -> str | None:
+        """The shown board's code, or None while it is being worked out (or failed)."""
+        return self.codes.text(self.board)
 
     def code_pending(self) -> bool:
         """Whether the shown board's code is still being worked out off the frame loop."""
-        return self.board != self._code_failed and self.code_text() is None
+        return self.codes.pending(self.board)
 
-    def _remember_code(self, board: Board, code: str) -> None:
-        self._codes = [(b, c) for b, c in self._codes if b != board][-(CODE_CACHE_SIZE - 1):]
-        self._codes.append((board, code))
-
-    def _update_code(self) -> None:
-        """Collect a finished code and start the next one; one conversion at a time."""
-        if self.code_worker.busy:
-            result = self.code_worker.poll()
-            if result is None:
-                return  # still converting (perhaps an older board: its result is dropped)
-            if result.error is not None:
-                self._code_failed = result.tag
-                self.app.notify(f"The board code could not be worked out: {result.error}")
-            elif result.tag == self.board:
-                self._remember_code(result.tag, result.move)
-            # Otherwise the board changed meanwhile: the stale code is dropped.
-            if self._copy_pending is not None and result.tag == self._copy_pending:
-                self._copy_pending = None
-                if result.error is None:
-                    self._put_on_clipboard(result.move)
-        # A stale conversion is not cancelled when the board changes but left to finish
-        # (it cannot stop midway): starting another beside it would only slow both.
-        if self.code_pending() and not self.code_worker.busy:
-            board = self.board
-            self.code_worker.submit(lambda _cancel: format_code(board), tag=board)
-
-    # --- solving off the frame loop -------------------------------------------------------------
+    # --- frames --------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         super().update(dt)
-        self._update_code()
-        for cell in list(self.flash):
-            self.flash[cell] -= dt
-            if self.flash[cell] <= 0:
-                del self.flash[cell]
-        wanted = self.show_solution or self.hinted or self._want_hint
-        board = self.board
-        if not wanted or board.is_solved:
-            return
-        if self.solver.busy:
-            result = self.solver.poll()
-            if result is None:
-                return
-            if result.error is not None:
-                self.app.notify(f"The solver failed: {result.error}")
-            elif result.tag == board:
-                self._take_solution(result.move)
-            return
-        if self.marks is None and self._asked != board:
-            from games.buttons.solver import solve_grid
-
-            self._asked = board
-            self.progress = 0.0
-
-            # solve_grid, not solve: the marks arrive as one n×n grid, with no tuple per
-            # press for the frame loop to hold and later free.
-            self.solver.submit(lambda cancel: solve_grid(board, cancel,
-                                                         progress=self._set_progress),
-                               tag=board)
-
-    def _set_progress(self, fraction: float) -> None:
-        self.progress = fraction  # written by the solver thread, read by the frame loop
-
-    def _take_solution(self, solution: GridSolution) -> None:
-        self.solution_note = solution.method
-        if solution.grid is None:
-            # No marks (an empty grid, so "not worked out yet" stays marks is None).
-            n = self.board.n
-            self.marks = np.zeros((n, n), dtype=bool)
-            self.mark_count = 0
-            self.unsolvable = True
-            return
-        self.marks, self.mark_count = solution.grid, solution.count
-        # Hints already given stay marked while they are still part of the solution.
-        self.hinted = {cell for cell in self.hinted if self.marks[cell]}
-        if self._want_hint:
-            self._want_hint = False
-            self._add_hint()
+        # The clock runs only while the board is on screen: not under help, a dialog or
+        # the chart (the app tells a covered scene nothing, so look every frame).
+        if self.app.top is self:
+            self.puzzle.resume()
+        else:
+            self.puzzle.pause()
+        news = self.codes.update(self.board)
+        if news.error:
+            self.app.notify(news.error)
+        if news.copy is not None:
+            self._put_on_clipboard(news.copy)
+        error = self.helper.poll()
+        if error:
+            self.app.notify(error)
 
     def busy_label(self) -> str | None:
-        if self.solver.busy:
-            return f"solving… {round(self.progress * 100)}%"
+        if self.helper.busy:
+            return f"solving… {round(self.helper.progress * 100)}%"
         return super().busy_label()
 
     def is_active(self) -> bool:
-        return super().is_active() or self.solver.busy or bool(self.flash) or \
-            self.code_worker.busy or self.code_pending() or \
-            self.started_at is not None and not self.board.is_solved
+        # A running clock is redrawn every frame (its seconds tick).
+        return super().is_active() or self.helper.busy or self.codes.worker.busy or \
+            self.code_pending() or self.puzzle.timing
 
     def leave(self) -> None:
         super().leave()
-        self.solver.cancel()
-        self.code_worker.cancel()
-        self._copy_pending = None
+        self.puzzle.pause()
+        self.helper.cancel()
+        self.codes.cancel()
 
     def resume(self) -> None:
         super().resume()
+        self.puzzle.resume()
         self._best = None  # a screen above (win screen) may have recorded a result
 
     # --- input ---------------------------------------------------------------------------------
-    def geometry(self) -> BoardGeometry:
-        """Board placement for the current window size."""
-        return BoardGeometry(self.board.n, self.board.n, self.app.viewport.map_rect(BOARD_AREA))
-
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
             keys = {pygame.K_g: self.generate_new, pygame.K_r: self.restart,
@@ -631,8 +452,9 @@ class ButtonMadnessScene(GameScene):
         text = f"{greens} green button{'s' if greens != 1 else ''} left; {self.presses()} presses."
         if self.unsolvable:
             return text + " This board cannot be solved: no set of presses turns it all red."
-        if self.show_solution and self.marks is not None:
-            text += f" Solution: {self.mark_count} more presses ({self.solution_note})."
+        solution = self.helper.solution
+        if self.show_solution and solution is not None:
+            text += f" Solution: {solution.count} more presses ({solution.method})."
         return text
 
     def draw_board(self, surface: pygame.Surface) -> None:
@@ -656,21 +478,17 @@ class ButtonMadnessScene(GameScene):
                     if not red:  # a ring on green: the state is not told by hue alone
                         pygame.draw.circle(surface, p.background, rect.center,
                                            rect.width * 0.22, max(1, round(rect.width / 14)))
-                    if (r, c) in self.flash:
-                        glow = pygame.Surface(rect.size, pygame.SRCALPHA)
-                        alpha = round(160 * self.flash[(r, c)] / FLASH_SECONDS)
-                        glow.fill((255, 255, 255, alpha))
-                        surface.blit(glow, rect)
         marks: list[tuple[int, int]] = []
-        if self.marks is not None and self.show_solution and n > VECTOR_LIMIT:
+        grid = self.marks
+        if grid is not None and self.show_solution and n > VECTOR_LIMIT:
             # Up to n²/2 marks (500,000 on 1000×1000): one cached picture, not a rectangle
             # per mark per frame (that took 0.1 s a frame at 200×200, 3 s at 1000×1000).
-            self._draw_marks_picture(surface, geom, self.marks)
-        elif self.marks is not None:
+            self._draw_marks_picture(surface, geom, grid)
+        elif grid is not None:
             # At most VECTOR_LIMIT² cells listed here; hints are few and, once the solution
-            # is in, all marked (see _take_solution), but are checked against it anyway.
+            # is in, all marked (PuzzleHelp keeps only those), but are checked anyway.
             marks = self.solution_cells() if self.show_solution else \
-                [cell for cell in self.hinted if self.marks[cell]]
+                [cell for cell in self.hinted if grid[cell]]
         font = theme.font(max(8.0, geom.cell_size * 0.45), bold=True)
         for cell in marks:
             outline_cell(surface, geom, cell, p.accent, max(2, round(geom.cell_size / 10)))
@@ -739,20 +557,17 @@ class ButtonMadnessScene(GameScene):
         else:
             for i, rendered in enumerate(self._code_lines(code)):
                 surface.blit(rendered, vp.point(16, 136 + i * 20))
-        elapsed = 0.0
-        if self.started_at is not None:
-            elapsed = time.monotonic() - self.started_at
         n = self.board.n
-        variant = f"{n}x{n}"
+        variant = SPEC.variant_id(ButtonParams(n))
         if self._best is None or self._best[0] != variant:
             # An SQLite query: once per size and after each recorded result, not per frame.
-            self._best = (variant, self.app.stats.best_puzzle(GAME_ID, variant))
+            self._best = (variant, self.app.stats.best_puzzle(GAME.id, variant))
         best = self._best[1]
-        lines = [f"Presses: {self.presses()}", f"Time: {elapsed:.0f} s"]
+        lines = [f"Presses: {self.presses()}", f"Time: {self.puzzle.elapsed:.0f} s"]
         lines.append(f"Best {n}×{n}: {best[0]} presses, {best[1]:.0f} s" if best
                      else f"Best {n}×{n}: not solved yet")
         if self.helped:
-            lines.append("Help used this time")
+            lines.append("Help used on this board")
         y = 510.0
         for line in lines:
             surface.blit(small.render(line, True, p.text), vp.point(16, y))
@@ -793,7 +608,9 @@ class ButtonMadnessScene(GameScene):
                 "marks": [list(m) for m in self.solution_cells(STATE_MARKS)],
                 "mark_count": self.mark_count,
                 "hinted": sorted(list(m) for m in self.hinted), "helped": self.helped,
-                "unsolvable": self.unsolvable, "status": self.status_text()}
+                "unsolvable": self.unsolvable, "status": self.status_text(),
+                "moves": self.puzzle.moves, "elapsed": round(self.puzzle.elapsed, 1),
+                "paused": self.puzzle.paused}
 
 
 def _marks_layer(geom: BoardGeometry, grid: np.ndarray,
@@ -834,35 +651,43 @@ def _marks_layer(geom: BoardGeometry, grid: np.ndarray,
 
 
 class WinOverlay(Overlay):
-    """The win screen: presses, time, help used, best result for the size."""
+    """The win screen: presses, time, help used, best result; Play again, Generate, Close."""
 
     panel = (230.0, 200.0, 500.0, 300.0)
     help_title = "Solved"
-    help_text = "Generate makes a new board; Close returns to the solved board."
+    help_text = ("Play again returns to the start of this board (Undo brings the solved board "
+                 "back); Generate makes a new board; Close returns to the solved board.")
 
-    def __init__(self, app: App, game: ButtonMadnessScene, presses: int, seconds: float,
-                 helped: bool, best_before: tuple[int, float] | None) -> None:
+    def __init__(self, app: App, game: ButtonMadnessScene, solved: Solved,
+                 recorded: Recorded) -> None:
         super().__init__(app)
         self.game = game
-        self.presses, self.seconds, self.helped = presses, seconds, helped
+        self.presses, self.seconds, self.helped = solved.moves, solved.seconds, solved.helped
+        best = recorded.best_before
         x, y, w, h = self.panel
         record = ""
-        if not helped and (best_before is None or (presses, seconds) < best_before):
+        if recorded.new_best:
             record = "A new best for this size!"
-        elif best_before is not None:
-            record = f"Best for this size: {best_before[0]} presses, {best_before[1]:.1f} s."
-        lines = [f"All red in {presses} presses and {seconds:.1f} s.",
-                 "Solved with help (solution or hint)." if helped else "Solved without help.",
+        elif best is not None:
+            record = f"Best for this size: {best[0]} presses, {best[1]:.1f} s."
+        lines = [f"All red in {self.presses} presses and {self.seconds:.1f} s.",
+                 "Solved with help (solution or hint)." if self.helped
+                 else "Solved without help.",
                  record]
         self.ui.add(Label((x + 24, y + 20, w - 48, 50), "Solved!", size=34, bold=True,
                           role="accent", align="center"))
         self.ui.add(Label((x + 24, y + 80, w - 48, 130), "\n\n".join(filter(None, lines)),
                           size=18, align="center"))
-        self.ui.add(Button((x + 40, y + h - 70, 190, 46), "Generate", self._generate,
-                           name="Generate"))
-        self.ui.add(Button((x + w - 230, y + h - 70, 190, 46), "Close", self.close,
-                           name="Close"))
+        for i, (label, action) in enumerate((("Play again", self._play_again),
+                                             ("Generate", self._generate),
+                                             ("Close", self.close))):
+            self.ui.add(Button((x + 24 + i * 154, y + h - 70, 144, 46), label, action,
+                               name=label))
         self.ui.focus_index = 0
+
+    def _play_again(self) -> None:
+        self.close()
+        self.game.restart()
 
     def _generate(self) -> None:
         self.close()

@@ -55,7 +55,8 @@ improves; reported with ``minimal=False``.
 
 **The source's method** (:func:`bfs_solve_4x4`) is kept as an oracle and as the
 benchmark's reference: the graph of all 2^16 4×4 boards with 16 edges each,
-searched breadth-first from the given board to 65535.
+searched breadth-first from the given board to 65535 by the engine's generic
+:func:`engine.ai.bfs.bfs_solve`.
 
 No pygame here.
 """
@@ -63,13 +64,14 @@ No pygame here.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.ai.agent import Cancelled
+from engine.ai.bfs import bfs_solve
 from games.buttons.board import (
     MAX_N,
     Board,
@@ -87,6 +89,8 @@ _MAX_SWEEPS = 6
 # Systems kept: n = 1000 (bad) takes about 9 MB (E: 0.5 MB, 64 null vectors: 8 MB);
 # a good n keeps four ring elements.
 _CACHE_SIZE = 12
+# GridSolution.cells reads the grid about this many cells (whole rows) at a time.
+_CELL_BLOCK = 4096
 
 ProgressFn = Callable[[float], None]
 
@@ -533,6 +537,29 @@ class GridSolution:
     method: str
     nullity: int
 
+    def cells(self) -> Iterator[tuple[int, int]]:
+        """The presses as (row, column), row-major, read off the grid a block at a time.
+
+        Lazy, so taking the first few (a hint, a capped list) stops early instead of
+        listing all ~500,000 presses of a 1000×1000 solution. Nothing when unsolvable.
+        """
+        grid = self.grid
+        if grid is None:
+            return
+        step = max(1, _CELL_BLOCK // grid.shape[1])
+        for top in range(0, grid.shape[0], step):
+            rows, cols = np.nonzero(grid[top:top + step])
+            yield from zip((rows + top).tolist(), cols.tolist(), strict=True)
+
+    def __contains__(self, cell: object) -> bool:
+        """Whether ``cell`` (a (row, column) pair) is one of the presses."""
+        grid = self.grid
+        if grid is None or not isinstance(cell, tuple) or len(cell) != 2:
+            return False
+        r, c = cell
+        n = grid.shape[0]
+        return 0 <= r < n and 0 <= c < n and bool(grid[r, c])
+
 
 def solve_grid(board: Board, cancel: threading.Event | None = None,
                progress: ProgressFn | None = None) -> GridSolution:
@@ -647,32 +674,17 @@ def build_graph_4x4() -> np.ndarray:
 def bfs_solve_4x4(board: Board) -> list[tuple[int, int]]:
     """The source document's solver: BFS in the graph of all 4×4 boards to 65535.
 
-    Builds the graph (each call, as the source's program does), searches
-    breadth-first from the board, and walks the parent links back: a shortest
-    list of clicks, in the order found.
+    Builds the graph (each call, as the source's program does) and searches it
+    breadth-first from the board with :func:`engine.ai.bfs.bfs_solve`, a board being its
+    16-bit code and a move an edge 4·r + c: a shortest list of clicks, in the order found.
     """
     if board.n != 4:
         raise ValueError(f"the BFS solver handles 4×4 boards only, got {board.n}×{board.n}")
     graph = build_graph_4x4().tolist()
-    start = board.bits
-    parent = [-1] * (1 << 16)
-    click = [-1] * (1 << 16)
-    parent[start] = start
-    queue = deque([start])
-    while queue and parent[_FULL_4X4] < 0:
-        state = queue.popleft()
-        for edge, nxt in enumerate(graph[state]):
-            if parent[nxt] < 0:
-                parent[nxt] = state
-                click[nxt] = edge
-                queue.append(nxt)
-    path = []
-    state = _FULL_4X4
-    while state != start:
-        path.append(divmod(click[state], 4))
-        state = parent[state]
-    path.reverse()
-    return path
+    path = bfs_solve(board.bits, successors=lambda state: enumerate(graph[state]),
+                     is_goal=lambda state: state == _FULL_4X4, max_states=1 << 16)
+    assert path is not None, "4 is a good size: every 4×4 board is solvable"
+    return [divmod(edge, 4) for edge in path]
 
 
 def bfs_distances_4x4() -> np.ndarray:

@@ -1,0 +1,23 @@
+"""Button Madness declares itself to the engine (found by engine.registry)."""
+
+from engine.descriptor import GameDescriptor
+
+GAME = GameDescriptor(
+    id="button-madness",
+    title="Button Madness",
+    blurb="Lights Out on a torus: each press flips a button and its four neighbours. "
+          "Turn every button red.",
+    kind="puzzle",
+    preview="games.buttons.preview_render:draw",
+    scene="games.buttons.scene:open_scene",
+    params="games.buttons.params:SPEC",
+    rules="games.buttons.params:new_game",
+    help="games.buttons.help_text:HELP",
+    smoke="games.buttons.scene:smoke_variants",
+    cli="games.buttons.cli",
+    aliases=("buttons", "lights-out"),
+    small=("2x2", "3x3", "4x4"),
+    order=30,
+)
+
+DESCRIPTORS = (GAME,)
