@@ -58,6 +58,28 @@ def draw_value_mark(surface: pygame.Surface, rect: pygame.Rect, value: MoveValue
     surface.blit(tick, tick.get_rect(topright=(rect.right - 2, rect.top)))
 
 
+def draw_value_badge(surface: pygame.Surface, centre: tuple[float, float], radius: float,
+                     value: MoveValue, theme: Theme) -> None:
+    """A round badge of ``radius`` at ``centre`` for a piece or node to play: a drawn tick
+    for a win, ``=`` for a draw (nothing for a loss), in the outcome's colour."""
+    if value.outcome not in ("win", "draw"):
+        return
+    p = theme.palette
+    colour = outcome_colour(p, value.outcome)
+    r = max(5.0, radius)
+    pygame.draw.aacircle(surface, colour, centre, r)
+    pygame.draw.aacircle(surface, p.background, centre, r, max(1, round(r / 5)))
+    x, y = centre
+    width = max(2, round(r / 3))
+    if value.outcome == "win":
+        tick = [(x - r * 0.5, y), (x - r * 0.1, y + r * 0.4), (x + r * 0.5, y - r * 0.4)]
+        pygame.draw.lines(surface, p.background, False, tick, width)
+    else:
+        for dy in (-r * 0.22, r * 0.22):
+            pygame.draw.line(surface, p.background, (x - r * 0.45, y + dy), (x + r * 0.45, y + dy),
+                             max(1, width - 1))
+
+
 def draw_values(surface: pygame.Surface, geom: BoardGeometry,
                 cells: Sequence[tuple[Cell, MoveValue]], theme: Theme,
                 style: str = "fill") -> None:

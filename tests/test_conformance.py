@@ -248,3 +248,38 @@ def test_search_budgets_are_bounded() -> None:
     from engine.turn_scene import TurnBasedScene
 
     assert math.isfinite(TurnBasedScene.hint_budget) and TurnBasedScene.hint_budget > 0
+
+
+PUZZLES = [g for g in GAMES if g.is_puzzle]
+
+
+@pytest.mark.parametrize("game", PUZZLES, ids=[g.id for g in PUZZLES])
+def test_puzzles_round_trip_through_the_midend(game: GameDescriptor) -> None:
+    """Random moves, Restart and a new puzzle on the midend; undo all the way back and redo
+    all the way forward give the same positions; help survives Restart."""
+    from engine.puzzle import PuzzleMidend
+
+    params = small_params(game)[-1]
+    rng = random.Random(5)
+    midend = PuzzleMidend(game.new_game(params, random.Random(1)))
+    seen = [midend.state]
+    for step in range(40):
+        if step == 15:
+            midend.mark_helped()
+            midend.restart()
+            assert midend.helped and midend.moves == 0 and midend.state == seen[0]
+        elif step == 30:
+            midend.new_puzzle(game.new_game(params, random.Random(2)))
+            assert not midend.helped
+        else:
+            midend.play(rng.choice(list(midend.state.legal_moves())))
+        seen.append(midend.state)
+    back = [midend.state]
+    while midend.undo():
+        back.append(midend.state)
+    assert back[::-1] == seen
+    assert midend.helped, "undo back to the first puzzle finds it still helped"
+    forward = [midend.state]
+    while midend.redo():
+        forward.append(midend.state)
+    assert forward == seen

@@ -11,6 +11,8 @@ import pygame
 from engine.board.draw import hatch
 from engine.seats import Seat
 from engine.theme import Colour
+from engine.value_overlay import draw_value_badge
+from engine.values import MoveValue
 from engine.widgets import wrap_text
 from games.grundy.colour_render import text_colour, value_colour
 from games.grundy.family_scene import GrundyScene
@@ -358,13 +360,8 @@ class GraphScene(GrundyScene):
         pygame.draw.aacircle(surface, colour, c, r + vp.px(4), vp.px(4))
         if text == "✓":
             # A round badge up-left (the value's tag is up-right) with a drawn tick.
-            b = max(vp.px(8), round(r * 0.36))
-            bc = (c[0] - r * 0.85, c[1] - r * 0.85)
-            pygame.draw.aacircle(surface, colour, bc, b)
-            pygame.draw.aacircle(surface, p.background, bc, b, max(1, b // 5))
-            pts = [(bc[0] - b * 0.5, bc[1]), (bc[0] - b * 0.1, bc[1] + b * 0.4),
-                   (bc[0] + b * 0.5, bc[1] - b * 0.4)]
-            pygame.draw.lines(surface, p.background, False, pts, max(2, b // 3))
+            draw_value_badge(surface, (c[0] - r * 0.85, c[1] - r * 0.85),
+                             max(vp.px(8), round(r * 0.36)), MoveValue("win"), theme)
             return
         font = theme.font(14 * vp.scale, bold=True)
         img = font.render(text, True, p.background)

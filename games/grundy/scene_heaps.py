@@ -12,6 +12,8 @@ import pygame
 from engine.board.draw import hatch
 from engine.seats import Seat
 from engine.theme import Colour
+from engine.value_overlay import draw_value_badge
+from engine.values import MoveValue
 from engine.widgets import Button, Label, draw_text_block
 from games.grundy.family_scene import GrundyScene
 from games.grundy.heaps import HeapConfig, HeapState
@@ -31,6 +33,7 @@ BUTTONS_Y, BUTTONS_H = 596.0, 40.0
 MAX_PEBBLE = 44.0
 MAX_QUICK_TAKE = 10  # "Take 1".."Take k" buttons only while they fit in one row
 HEAP_NAMES = "ABCDEFGH"
+WINNING = MoveValue("win")  # the badge of a winning take
 STONE: Colour = (206, 186, 150)
 STONE_EDGE: Colour = (112, 92, 66)
 
@@ -376,14 +379,8 @@ class HeapScene(GrundyScene):
 
     def _tick(self, surface: pygame.Surface, centre: tuple[int, int], radius: int) -> None:
         """A ✓ badge at the top right of the pebble to click for a winning move."""
-        p = self.app.theme.palette
-        r = max(5, round(radius * 0.5))
-        c = (centre[0] + radius * 0.75, centre[1] - radius * 0.75)
-        pygame.draw.aacircle(surface, p.good, c, r)
-        pygame.draw.aacircle(surface, p.background, c, r, max(1, r // 4))
-        pts = [(c[0] - r * 0.5, c[1]), (c[0] - r * 0.1, c[1] + r * 0.4),
-               (c[0] + r * 0.5, c[1] - r * 0.4)]
-        pygame.draw.lines(surface, p.background, False, pts, max(2, r // 3))
+        draw_value_badge(surface, (centre[0] + radius * 0.75, centre[1] - radius * 0.75),
+                         round(radius * 0.5), WINNING, self.app.theme)
 
     def _draw_heap_labels(self, surface: pygame.Surface, piles: tuple[Pile, ...],
                           values: tuple[int, ...] | None) -> None:
