@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import __version__
+from engine.registry import all_games, find_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,10 +99,9 @@ def test_play_opens_the_game_directly(profile: Path, monkeypatch) -> None:
     assert seen == [["LauncherScene", "TicTacToeScene"]]
 
 
-@pytest.mark.parametrize("family,scene", [("tictactoe", "TicTacToeScene"),
-                                          ("button-madness", "ButtonMadnessScene")])
+@pytest.mark.parametrize("family", [g.id for g in all_games()])
 def test_family_entry_opens_its_game_and_back_leads_to_its_own_launcher(
-        profile: Path, monkeypatch, family, scene) -> None:
+        profile: Path, monkeypatch, family) -> None:
     """A one-family executable (``main(family=…)``) starts in its game; Esc leads to a
     launcher with only that family's tile (statistics, palette and Quit stay reachable)."""
     import pygame
@@ -113,7 +113,7 @@ def test_family_entry_opens_its_game_and_back_leads_to_its_own_launcher(
 
     def play_then_escape(self: App, max_frames: int | None = None) -> None:
         self.step([])
-        seen.append([type(s).__name__ for s in self.scenes])
+        seen.append([type(self.scenes[0]).__name__, type(self.top).__module__])
         self.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0,
                                       unicode="\x1b", scancode=0)])
         seen.append([type(s).__name__ for s in self.scenes])
@@ -122,8 +122,10 @@ def test_family_entry_opens_its_game_and_back_leads_to_its_own_launcher(
 
     monkeypatch.setattr(App, "run", play_then_escape)
     assert cli.main(["--profile", str(profile)], family=family) == 0
-    assert seen == [["LauncherScene", scene], ["LauncherScene"],
-                    [{"id": family}]]
+    # The game's own screen, from its package, on top of its one-game launcher.
+    package = find_game(family).scene.partition(":")[0].rsplit(".", 1)[0]
+    assert seen[0][0] == "LauncherScene" and seen[0][1].startswith(package + "."), seen
+    assert seen[1:] == [["LauncherScene"], [{"id": family}]]
 
 
 def test_family_command_line_has_its_own_commands_only() -> None:
@@ -135,6 +137,7 @@ def test_family_command_line_has_its_own_commands_only() -> None:
         return set(sub.choices)
 
     assert commands(build_parser()) == {"play", "solve", "analyze", "grundy"}
+    assert commands(build_parser(find_game("connect4"))) == {"solve"}
     assert commands(build_parser(find_game("ttt"))) == {"solve"}
     assert commands(build_parser(find_game("grundy"))) == {"grundy"}
     assert commands(build_parser(find_game("buttons"))) == {"solve", "analyze"}

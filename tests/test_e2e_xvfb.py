@@ -18,7 +18,7 @@ import pytest
 
 from tests.e2e_support import ArcadeApp, running_app, top_scene
 
-TILE_CENTRE = (170, 340)  # the Tic-tac-toe tile, x=30..310, y=130..550
+TILE_CENTRE = (130, 340)  # the Tic-tac-toe tile (first of four), x=30..232, y=144..564
 BACK_CENTRE = (71, 32)  # the game toolbar's Back button, (16, 12, 110, 40)
 QUIT_CENTRE = (870, 624)  # the launcher's Quit button, (810, 600, 120, 48)
 BOARD_X, BOARD_Y, BOARD_SIZE = 220.0, 84.0, 560.0
