@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import threading
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine.rules import GameState, Move
@@ -55,6 +56,34 @@ def checked_moves(state: GameState, cancel: threading.Event) -> list[Move]:
     if not moves:
         raise ValueError("no legal move: the game is over")
     return moves
+
+
+def immediate_wins(state: GameState) -> list[Move]:
+    """The moves that win the game at once for the player to move (any game)."""
+    me = state.current_player()
+    wins = []
+    for move in state.legal_moves():
+        after = state.play(move)
+        if after.is_terminal() and after.returns()[me] > 0:
+            wins.append(move)
+    return wins
+
+
+class EasyAgent:
+    """A random legal move, except that it always takes a win in one move (every family's
+    Easy level). ``wins(state)`` may give the winning moves faster than trying each."""
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None,
+                 wins: Callable[[GameState], Sequence[Move]] = immediate_wins) -> None:
+        self._rng = random.Random(seed)
+        self._wins = wins
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """A winning move if there is one, else a uniformly random legal move."""
+        moves = checked_moves(state, cancel)
+        return self._rng.choice(list(self._wins(state)) or moves)
 
 
 class MistakeAgent:

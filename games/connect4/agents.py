@@ -21,6 +21,7 @@ import threading
 import time
 
 from engine.ai.agent import Agent, Cancelled, MistakeAgent, checked_moves
+from engine.ai.agent import EasyAgent as GenericEasyAgent
 from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
 from engine.rules import GameState, Move
@@ -70,19 +71,11 @@ def immediate_threats(state: Connect4State | C4Search) -> tuple[list[int], list[
     return columns(mine & possible), columns(theirs & possible), columns(possible & (theirs >> 1))
 
 
-class EasyAgent:
+class EasyAgent(GenericEasyAgent):
     """A random legal column, except that it always takes a win in one move."""
 
-    name = "easy"
-
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
-        """A winning column if there is one, else a uniformly random legal column."""
-        moves = checked_moves(state, cancel)
-        wins, _, _ = immediate_threats(state)  # type: ignore[arg-type]
-        return self._rng.choice(wins or moves)
+        super().__init__(seed, wins=lambda state: immediate_threats(state)[0])
 
 
 class MediumAgent:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import threading
 
+from engine.ai.agent import EasyAgent as GenericEasyAgent
 from engine.ai.agent import checked_moves
 from engine.rules import GameState, Move
 from games.tictactoe.rules import EMPTY, TicTacToeState
@@ -129,20 +130,11 @@ def winning_moves(state: TicTacToeState, player: int | None = None) -> list[int]
     return [m for m in probe.legal_moves() if probe.play(m).winner == who]
 
 
-class EasyAgent:
+class EasyAgent(GenericEasyAgent):
     """A random legal move, except that it always takes a win in one move."""
 
-    name = "easy"
-
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
-        """A winning move if there is one, else a uniformly random legal move."""
-        moves = checked_moves(state, cancel)
-        assert isinstance(state, TicTacToeState)
-        wins = winning_moves(state)
-        return self._rng.choice(wins or moves)
+        super().__init__(seed, wins=winning_moves)
 
 
 class MediumAgent:
