@@ -26,6 +26,7 @@ import pytest
 
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import SearchTimeout
+from engine.rules import IllegalMove
 from engine.values import MoveValue
 from games.connect4.rules import Connect4Config, Connect4State
 from games.connect4.solver import (
@@ -239,7 +240,7 @@ def test_search_state_agrees_with_rules_along_random_games() -> None:
                     search.ordered_moves()
                 col = rng.choice(state.legal_moves())
                 state, search = state.play(col), search.play(col)
-            with pytest.raises(Exception):  # noqa: B017 - IllegalMove, a ValueError
+            with pytest.raises(IllegalMove):
                 search.play(0)
 
 

@@ -1,0 +1,226 @@
+"""Connect Four solver benchmark (not part of the test suite).
+
+Prints Markdown tables comparing :func:`games.connect4.solver.solve_position`
+(the generic negamax on the bitboard :class:`~games.connect4.solver.C4Search`:
+threat pruning, Pons's move ordering, mirror-canonical transposition table)
+with a reference written here: a plain negamax with alpha-beta on a
+list-of-lists board, columns tried left to right, no transposition table, no
+other pruning. Both prove the win / draw / loss value of the same positions
+(sign only) in the same run; the table gives each one's time and node count,
+and the ratio. The reference gives up at a cap ("> cap").
+
+* Empty small boards.
+* 7×6 positions from one fixed opening (seeded; both sides play a 4-ply
+  search with a random choice among near-best moves; the first such game
+  still drawn with best play after 30 moves), cut at decreasing disc counts.
+* How few discs our solver needs on 7×6 to prove the value within 2 s (the
+  hint budget), on a few such openings.
+
+    python tests/benchmarks/bench_connect4.py            # everything (several minutes)
+    python tests/benchmarks/bench_connect4.py --quick    # fewer rows, lower caps
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from engine.ai.negamax import Negamax, SearchTimeout  # noqa: E402
+from games.connect4.rules import Connect4Config, Connect4State  # noqa: E402
+from games.connect4.solver import C4Search  # noqa: E402
+
+RESULT = {1: "win", 0: "draw", -1: "loss"}
+HINT_BUDGET = 2.0
+
+
+# --- the reference ---------------------------------------------------------------------------
+
+
+class ReferenceTimeout(Exception):
+    """The reference ran past its cap."""
+
+
+class PlainAlphaBeta:
+    """Negamax with alpha-beta over a list-of-lists board (``grid[col]`` bottom up).
+
+    Columns left to right, no table, no ordering, no threat detection: the
+    textbook search, for comparison.
+    """
+
+    def __init__(self, cols: int, rows: int, k: int, cap: float) -> None:
+        self.cols, self.rows, self.k = cols, rows, k
+        self.deadline = time.monotonic() + cap
+        self.nodes = 0
+
+    def completes(self, grid: list[list[int]], col: int, player: int) -> bool:
+        height = len(grid[col]) - 1
+        for dc, dh in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                c, h = col + sign * dc, height + sign * dh
+                while 0 <= c < self.cols and 0 <= h < len(grid[c]) and grid[c][h] == player:
+                    run += 1
+                    c, h = c + sign * dc, h + sign * dh
+            if run >= self.k:
+                return True
+        return False
+
+    def value(self, grid: list[list[int]], player: int, empty: int, alpha: int = -1,
+              beta: int = 1) -> int:
+        """+1 / 0 / -1 for ``player`` to move (fail-hard within (alpha, beta))."""
+        self.nodes += 1
+        if not self.nodes & 1023 and time.monotonic() > self.deadline:
+            raise ReferenceTimeout
+        best = -2
+        for col in range(self.cols):
+            if len(grid[col]) == self.rows:
+                continue
+            grid[col].append(player)
+            if self.completes(grid, col, player):
+                v = 1
+            elif empty == 1:
+                v = 0
+            else:
+                v = -self.value(grid, 1 - player, empty - 1, -beta, -alpha)
+            grid[col].pop()
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+
+def reference_solve(state: Connect4State, cap: float) -> tuple[int | None, float, int]:
+    """(value for the mover or None past the cap, seconds, nodes)."""
+    cfg = state.config
+    search = PlainAlphaBeta(cfg.cols, cfg.rows, cfg.k, cap)
+    grid = [list(column) for column in state.columns]
+    start = time.monotonic()
+    try:
+        value = search.value(grid, state.current_player(), cfg.cells - len(state.moves))
+    except ReferenceTimeout:
+        return None, time.monotonic() - start, search.nodes
+    return value, time.monotonic() - start, search.nodes
+
+
+def our_solve(state: Connect4State, cap: float) -> tuple[int | None, float, int]:
+    """(value for the mover or None past the cap, seconds, nodes) by our solver."""
+    negamax = Negamax(remoteness=False, time_limit=cap, max_entries=1_000_000)
+    start = time.monotonic()
+    try:
+        value = negamax.solve(C4Search.from_rules(state)).outcome
+    except SearchTimeout:
+        return None, time.monotonic() - start, negamax.nodes
+    return value, time.monotonic() - start, negamax.nodes
+
+
+# --- positions ------------------------------------------------------------------------------
+
+
+def opening(plies: int, seed: int) -> tuple[Connect4State, int]:
+    """A 7×6 game of ``plies`` moves where both sides play a 4-ply search and pick at
+    random among moves within a small margin of the best: the first seed from ``seed`` on
+    whose game is still undecided at the end, that is a draw with best play (neither side
+    has a forced win yet; most such games are decided long before 30 discs). Returns the
+    game and its seed."""
+    cfg = Connect4Config()
+    while True:
+        rng = random.Random(seed)
+        state = Connect4State.new(cfg)
+        while len(state.moves) < plies and not state.is_terminal():
+            scores = Negamax(remoteness=True).move_scores(C4Search.from_rules(state), depth=4)
+            best = max(scores.values())
+            state = state.play(rng.choice(sorted(m for m, s in scores.items() if s >= best - 12)))
+        if not state.is_terminal() and our_solve(state, 10.0)[0] == 0:
+            return state, seed
+        seed += 1
+
+
+def fmt_time(seconds: float, done: bool, cap: float) -> str:
+    return f"{seconds:.3f} s" if done else f"> {cap:g} s"
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+
+def compare(rows: list[tuple[str, Connect4State]], ours_cap: float, ref_cap: float) -> None:
+    print("| position | result (mover) | ours | nodes | plain alpha-beta | nodes | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for label, state in rows:
+        ours, t_ours, n_ours = our_solve(state, ours_cap)
+        ref, t_ref, n_ref = reference_solve(state, ref_cap)
+        if ours is not None and ref is not None and ours != ref:
+            raise SystemExit(f"MISMATCH on {label}: ours {ours}, reference {ref}")
+        value = ours if ours is not None else ref
+        result = RESULT[value] if value is not None else "?"
+        if ours is not None and ref is not None:
+            ratio = f"{t_ref / max(t_ours, 1e-6):.0f}×"
+        elif ours is not None:
+            ratio = f"> {ref_cap / max(t_ours, 1e-6):.0f}×"
+        else:
+            ratio = "?"
+        print(f"| {label} | {result} | {fmt_time(t_ours, ours is not None, ours_cap)} "
+              f"| {n_ours:,} | {fmt_time(t_ref, ref is not None, ref_cap)} | {n_ref:,} "
+              f"| {ratio} |", flush=True)
+
+
+def sweep(openings: int, start: int, stop: int, cap: float) -> None:
+    """Our time on 7×6 at decreasing disc counts, per opening, until past the hint budget."""
+    print(f"| opening (first {start} moves) | discs | result (mover) | ours | nodes |")
+    print("|---|---|---|---|---|")
+    lowest: list[int] = []
+    seed = 1
+    for _ in range(openings):
+        game, seed = opening(start, seed)
+        seed += 1
+        moves = "".join(str(m + 1) for m in game.moves)
+        best = None
+        for discs in range(start, stop - 1, -2):
+            state = Connect4State.from_moves(game.config, game.moves[:discs])
+            value, seconds, nodes = our_solve(state, cap)
+            shown = RESULT[value] if value is not None else "?"
+            print(f"| {moves} | {discs} | {shown} | {fmt_time(seconds, value is not None, cap)} "
+                  f"| {nodes:,} |", flush=True)
+            if value is None or seconds > HINT_BUDGET:
+                break
+            best = discs
+        lowest.append(best if best is not None else start)
+    print()
+    print(f"Fewest discs proven within {HINT_BUDGET:g} s, per opening: "
+          f"{', '.join(str(d) for d in lowest)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rows and lower caps")
+    args = parser.parse_args()
+    quick = args.quick
+    ref_cap = 10.0 if quick else 60.0
+    ours_cap = 30.0 if quick else 120.0
+
+    print("## Empty boards (sign only)\n")
+    sizes = [(4, 4), (5, 4), (4, 5)] + ([] if quick else [(5, 5), (6, 4), (4, 6)])
+    compare([(f"{c}×{r} empty", Connect4State.new(Connect4Config(c, r))) for c, r in sizes],
+            ours_cap, ref_cap)
+
+    print("\n## 7×6 positions from one opening\n")
+    game, _ = opening(30, seed=1)
+    print(f"Opening: {''.join(str(m + 1) for m in game.moves)} (columns 1-7)\n")
+    counts = [30, 26, 22, 20] + ([] if quick else [18, 16])
+    compare([(f"7×6, {d} discs", Connect4State.from_moves(game.config, game.moves[:d]))
+             for d in counts], ours_cap, ref_cap)
+
+    print(f"\n## How low on 7×6 within {HINT_BUDGET:g} s\n")
+    sweep(1 if quick else 3, 30, 8, cap=10.0 if quick else 30.0)
+
+
+if __name__ == "__main__":
+    main()
