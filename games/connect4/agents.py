@@ -26,6 +26,7 @@ from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
 from engine.rules import GameState, Move
 from engine.seats import Seat
+from games.connect4.descriptor import GAME
 from games.connect4.rules import Connect4Config, Connect4State
 from games.connect4.solver import C4Search, ExactSolver, search_state
 
@@ -41,8 +42,9 @@ __all__ = [
     "make_agent",
 ]
 
-LEVELS = ("easy", "medium", "hard", "perfect")
-LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"}
+# Declared once, in the descriptor.
+LEVELS = GAME.levels
+LEVEL_LABELS = GAME.level_labels
 # Seconds each searching level may think per move.
 HARD_BUDGET = 0.3
 PERFECT_BUDGET = 2.0

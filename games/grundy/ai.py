@@ -108,8 +108,3 @@ class ImpartialAgent(PerfectAgent):
             raise AssertionError("the impartial player has no fallback")
 
         super().__init__(values, never, time_budget=float("inf"), seed=seed)
-
-    def choose_move(self, state: ImpartialState, cancel: threading.Event) -> Move:
-        """The best move; among equally good ones a random one. Raises Cancelled if asked."""
-        _check(cancel)
-        return super().choose_move(state, cancel)

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.descriptor import ParamSpec, Preset
+from games.grundy.descriptor import GAME
 
-LEVELS = ("easy", "perfect")
+LEVELS = GAME.levels  # declared once, in the descriptor
 BOARD_GAMES = ("king", "rook", "queen", "knight")
 GAMES = (*BOARD_GAMES, "bachet", "nim", "graph")
 GAME_LABELS = {"king": "King", "rook": "Rook", "queen": "Queen", "knight": "Knight",
@@ -77,12 +78,6 @@ class GrundySetup:
             heaps = ".".join(map(str, NIM_PRESETS[self.nim]))
             return f"nim-{heaps}" + ("-misere" if self.misere else "")
         return f"graph-{self.graph}"
-
-    def to_settings(self) -> dict[str, str | int]:
-        """The stored form (text and whole numbers only)."""
-        return {"game": self.game, "rows": self.rows, "cols": self.cols, "tokens": self.tokens,
-                "heap": self.heap, "max_take": self.max_take, "nim": self.nim,
-                "misere": int(self.misere), "graph": self.graph}
 
     @classmethod
     def from_settings(cls, stored: dict[str, Any] | None) -> GrundySetup:

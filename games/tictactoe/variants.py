@@ -6,11 +6,13 @@ import re
 from typing import Any
 
 from engine.descriptor import ParamSpec, Preset
+from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import CLASSIC, MNKConfig
 
 MIN_SIDE, MAX_SIDE = 3, 15
-LEVELS = ("easy", "medium", "hard", "perfect")
-LEVEL_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"}
+# The computer's levels are declared once, in the descriptor.
+LEVELS = GAME.levels
+LEVEL_LABELS = GAME.level_labels
 
 
 PRESETS: tuple[Preset, ...] = (
@@ -64,11 +66,6 @@ def config_from_settings(stored: dict | None) -> MNKConfig:
                                int(s.get("players", 2)))
     except (KeyError, TypeError, ValueError):
         return CLASSIC
-
-
-def config_to_settings(config: MNKConfig) -> dict[str, int]:
-    """The stored form of a board."""
-    return {"rows": config.rows, "cols": config.cols, "k": config.k, "players": config.players}
 
 
 class TicTacToeParams(ParamSpec):
