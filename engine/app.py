@@ -6,18 +6,20 @@ import json
 import os
 import sys
 import time
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pygame
 
+from engine.audio import Audio
 from engine.memory import limit_arenas, release_free_memory
 from engine.scene import Scene
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
 from engine.theme import Theme
-from engine.viewport import Viewport
+from engine.viewport import MIN_WINDOW, Viewport
 
 FPS = 60
 # With nothing moving, wait for input this long per loop instead of redrawing.
@@ -41,9 +43,19 @@ class App:
         # Only what we use: pygame.init() would also open audio, which we do not need.
         pygame.display.init()
         pygame.font.init()
-        size = window_size or tuple(settings.get("window_size"))
+        want = window_size or tuple(settings.get("window_size"))
+        # Below the minimum, text could not be read; the window manager enforces it too.
+        size = (max(MIN_WINDOW[0], want[0]), max(MIN_WINDOW[1], want[1]))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        try:
+            with warnings.catch_warnings():
+                # pygame-ce warns about surface rendering through Window; we only set a size.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pygame.Window.from_display_module().minimum_size = MIN_WINDOW
+        except (pygame.error, AttributeError):
+            pass  # a backend without windows (or an older SDL): the clamp above still holds
         pygame.display.set_caption(TITLE)
+        self.audio = Audio(settings)
         self.theme = Theme(settings.get("palette"))
         self.scenes: list[Scene] = []
         self.running = True

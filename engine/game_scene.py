@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pygame
+from pygame import FRect
 
 from engine.ai.agent import Agent
 from engine.ai.runner import AIResult, AIRunner
+from engine.animation import Timeline
+from engine.game_layout import Tool, bars, toolbar
 from engine.rules import GameState
 from engine.scene import Scene
 from engine.widgets import Button, Label
@@ -15,8 +19,8 @@ from engine.widgets import Button, Label
 if TYPE_CHECKING:
     from engine.app import App
 
-TOOLBAR_H = 64.0
-STATUS_Y = 664.0
+# Width of the busy badge at the right end of the status bar.
+BADGE_W = 160.0
 
 
 class GameScene(Scene):
@@ -37,20 +41,74 @@ class GameScene(Scene):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         ui = self.ui
-        ui.add(Button((16, 12, 110, 40), "← Back", self.back, name="Back"))
-        # Up to the first game button (Setup at 316, or New game at 520 where there is
-        # none): a long title shrinks to one line rather than run under the buttons.
-        ui.add(Label((140, 12, 168, 40), lambda: self.title, size=26, bold=True, role="accent",
-                     fit_lines=1, min_size=16))
-        ui.add(Button((520, 12, 140, 40), self.new_game_label, self.new_game,
-                      name=self.new_game_label))
-        ui.add(Button((670, 12, 100, 40), "Undo", self.undo, enabled=self.can_undo, name="Undo"))
-        ui.add(Button((780, 12, 100, 40), "Redo", self.redo, enabled=self.can_redo, name="Redo"))
-        ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))
-        self.status = ui.add(Label((24, STATUS_Y + 8, 912, 40), self.status_text, size=20,
+        self._left_tools: list[Tool] = []
+        self._right_tools: list[Tool] = []
+        self._layout_key: object = None
+        self._layout: dict[str, FRect] = {}
+        # Animations: input finishes them at once, "Reduce motion" skips them.
+        self.anim = Timeline(lambda: bool(app.settings.get("reduce_motion")))
+        self.add_tool(Button(self.place("Back"), "← Back", self.back, name="Back"), 100,
+                      left=True)
+        # Between the two groups of buttons: a long title shrinks, then shortens.
+        ui.add(Label(self.place("title"), lambda: self.title, size=26, bold=True,
+                     role="accent", fit_lines=1, min_size=16))
+        self.add_tool(Button(self.place(self.new_game_label), self.new_game_label, self.new_game,
+                             name=self.new_game_label), 120)
+        self.add_tool(Button(self.place("Undo"), "Undo", self.undo, enabled=self.can_undo,
+                             name="Undo"), 80)
+        self.add_tool(Button(self.place("Redo"), "Redo", self.redo, enabled=self.can_redo,
+                             name="Redo"), 80)
+        self.add_tool(Button(self.place("?"), "?", app.help, name="?"), 44)
+        self.status = ui.add(Label(self.place("status"), self.status_text, size=20,
                                    align="center", fit_lines=2, min_size=16))
         self.ai = AIRunner()
         self._spin = 0.0
+
+    # layout -----------------------------------------------------------------------------
+    def add_tool(self, button: Button, width: float, left: bool = False,
+                 before: str | None = None) -> Button:
+        """Put ``button`` on the toolbar (right group unless ``left``), ``width`` design units
+        wide; in the right group it goes before the tool named ``before`` (default: before
+        New game, so the game's own tools come first)."""
+        tools = self._left_tools if left else self._right_tools
+        tool = Tool(button.name, width)
+        anchor = before or self.new_game_label
+        names = [t.name for t in tools]
+        tools.insert(names.index(anchor) if anchor in names else len(tools), tool)
+        self._layout_key = None
+        self.ui.add(button)
+        return button
+
+    def place(self, name: str) -> Callable[[], tuple[float, float, float, float]]:
+        """A widget place that follows the layout entry ``name`` (see :meth:`layout`)."""
+        return lambda: tuple(self.layout()[name])  # type: ignore[return-value]
+
+    def layout(self) -> dict[str, FRect]:
+        """Named design-space rectangles for the current window, worked out once per size."""
+        vp = self.app.viewport
+        key = (vp.window, self.layout_key())
+        if key != self._layout_key:
+            area = vp.area
+            top, body, status = bars(area)
+            rects, title = toolbar(area, self._left_tools, self._right_tools)
+            rects.update(toolbar=top, body=body, status_bar=status, title=title,
+                         status=FRect(status.x + 24, status.y + 8, status.w - 48 - BADGE_W, 40),
+                         badge=FRect(status.right - 16 - BADGE_W, status.y + 12, BADGE_W, 32))
+            rects.update(self.layout_body(body))
+            self._layout, self._layout_key = rects, key
+        return self._layout
+
+    def layout_key(self) -> object:
+        """What else the layout depends on (override when it changes with the game)."""
+        return None
+
+    def layout_body(self, body: FRect) -> dict[str, FRect]:
+        """Named rectangles inside the body; the default is one "board" filling it."""
+        return {"board": body.inflate(-32, -32)}
+
+    def area(self, name: str) -> pygame.Rect:
+        """The layout rectangle ``name`` on screen."""
+        return self.app.viewport.map_rect(tuple(self.layout()[name]))
 
     # computer moves -----------------------------------------------------------------
     def think(self, agent: Agent, state: GameState, tag: object = None) -> None:
@@ -70,6 +128,7 @@ class GameScene(Scene):
 
     def update(self, dt: float) -> None:
         self._spin += dt
+        self.anim.update(dt)
         if self.ai.busy:
             result = self.ai.poll()
             if result is not None:
@@ -79,7 +138,7 @@ class GameScene(Scene):
         self.ai.cancel()
 
     def is_active(self) -> bool:
-        return self.ai.busy
+        return self.ai.busy or self.anim.active
 
     # actions for subclasses ------------------------------------------------------
     def new_game(self) -> None:
@@ -112,6 +171,8 @@ class GameScene(Scene):
 
     # plumbing -------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
+            self.anim.finish_all()  # input never waits for an animation
         if event.type == pygame.KEYDOWN:
             ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
             shift = event.mod & pygame.KMOD_SHIFT
@@ -132,12 +193,12 @@ class GameScene(Scene):
         self.board_event(event)
 
     def draw(self, surface: pygame.Surface) -> None:
-        vp, p = self.app.viewport, self.app.theme.palette
+        p = self.app.theme.palette
         surface.fill(p.background)
-        pygame.draw.rect(surface, p.panel, vp.rect(0, 0, 960, TOOLBAR_H))
-        pygame.draw.rect(surface, p.panel, vp.rect(0, STATUS_Y, 960, 720 - STATUS_Y))
+        pygame.draw.rect(surface, p.panel, self.area("toolbar"))
+        pygame.draw.rect(surface, p.panel, self.area("status_bar"))
         self.draw_board(surface)
-        self.ui.draw(surface, vp, self.app.theme)
+        self.ui.draw(surface, self.app.viewport, self.app.theme)
         label = self.busy_label()
         if label:
             self._draw_thinking(surface, label)
@@ -152,7 +213,7 @@ class GameScene(Scene):
 
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        rect = vp.rect(780, STATUS_Y + 12, 160, 32)
+        rect = self.area("badge")
         pygame.draw.rect(surface, p.accent, rect, border_radius=vp.px(16))
         font = theme.font(16 * vp.scale, bold=True)
         label = font.render(text, True, p.background)

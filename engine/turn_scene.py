@@ -13,10 +13,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
 from engine.ai.agent import Agent
 from engine.ai.runner import AIResult, AIRunner
 from engine.descriptor import GameDescriptor
+from engine.game_layout import BUTTON_H, GAP, split_body
 from engine.game_scene import GameScene
 from engine.game_settings import load_seats, remember
 from engine.history import History
@@ -31,11 +33,11 @@ if TYPE_CHECKING:
 
     from engine.app import App
 
-# Seconds between moves when the computer plays the computer, so people can follow.
-CVC_DELAY = 0.6
+# Seconds between moves when the computer plays the computer, so people can follow,
+# at each speed the player can choose.
+CVC_DELAYS = {"slow": 1.5, "normal": 0.6, "fast": 0.15}
 # Seconds before the computer answers a human, so the human sees their own move land.
 REPLY_DELAY = 0.15
-CARD_X, CARD_Y, CARD_W, CARD_H, CARD_GAP = 16.0, 84.0, 188.0, 124.0, 140.0
 
 
 class TurnBasedScene(GameScene):
@@ -87,15 +89,55 @@ class TurnBasedScene(GameScene):
         self.hint_extra_value: Any = None
         self._hint_for: int | None = None
         ui = self.ui
-        ui.add(Button((316, 12, 96, 40), "Setup", self.open_setup, name="Setup"))
-        ui.add(Button((420, 12, 92, 40), self.hint_label, self.toggle_hints, name="Hint",
-                      enabled=self.hints_available, selected=lambda: self.show_hints))
+        self.add_tool(Button(self.place("Setup"), "Setup", self.open_setup, name="Setup"), 84)
+        self.add_tool(Button(self.place("Hint"), self.hint_label, self.toggle_hints, name="Hint",
+                             enabled=self.hints_available, selected=lambda: self.show_hints), 80)
         cvc = self.all_computers
-        pause_y = CARD_Y + CARD_GAP * len(chosen) + 8
-        ui.add(Button((24, pause_y, 84, 40), lambda: "Resume" if self.paused else "Pause",
-                      self.toggle_pause, name="Pause", visible=cvc))
-        ui.add(Button((116, pause_y, 84, 40), "Step", self.step_once, name="Step",
-                      visible=cvc, enabled=lambda: self.paused))
+        running = lambda: not self.state.is_terminal()  # noqa: E731
+        ui.add(Button(self.place("pause"), lambda: "Resume" if self.paused else "Pause",
+                      self.toggle_pause, name="Pause", visible=cvc, enabled=running))
+        ui.add(Button(self.place("step"), "Step", self.step_once, name="Step", visible=cvc,
+                      enabled=lambda: self.paused and running()))
+        ui.add(Button(self.place("speed"), lambda: f"Speed: {self.speed}", self.cycle_speed,
+                      name="Speed", visible=cvc, size=16))
+
+    # --- layout ------------------------------------------------------------------------
+    def extras_height(self) -> float:
+        """Design height the game's extras box needs (variant label and hint legend)."""
+        return 300.0
+
+    def layout_key(self) -> object:
+        return (self.extras_height(), self.all_computers())
+
+    def layout_body(self, body: FRect) -> dict[str, FRect]:
+        """Board, a card per seat, the computer-against-computer controls and the extras."""
+        lay = split_body(body, len(self.seats), self.extras_height(),
+                         controls=self.all_computers())
+        rects = {"board": lay.board, "controls": lay.controls, "extras": lay.extras}
+        rects.update({f"card{i}": card for i, card in enumerate(lay.cards)})
+        c = lay.controls
+        half = (c.w - GAP) / 2
+        rects.update(pause=FRect(c.x, c.y, half, BUTTON_H),
+                     step=FRect(c.x + half + GAP, c.y, half, BUTTON_H),
+                     speed=FRect(c.x, c.y + BUTTON_H + GAP, c.w, BUTTON_H))
+        return rects
+
+    @property
+    def speed(self) -> str:
+        """Pace of computer-against-computer play: slow, normal or fast (remembered)."""
+        speed = self.app.settings.get("cvc_speed")
+        return speed if speed in CVC_DELAYS else "normal"
+
+    def cycle_speed(self) -> None:
+        """Switch to the next speed (slow → normal → fast → slow) and remember it."""
+        names = list(CVC_DELAYS)
+        chosen = names[(names.index(self.speed) + 1) % len(names)]
+        try:
+            self.app.settings.set("cvc_speed", chosen)
+            self.app.save_settings()
+        except ValueError:
+            pass
+        self._wait = min(self._wait, CVC_DELAYS[chosen])
 
     @property
     def game_id(self) -> str:
@@ -182,17 +224,42 @@ class TurnBasedScene(GameScene):
         s = self.state
         return not s.is_terminal() and self.seats[s.current_player()].is_computer
 
-    def push(self, state: Any) -> None:
+    def push(self, state: Any, by_computer: bool = False) -> None:
         """Make ``state`` the current position (undoable); record a finished game."""
+        before = self.state
         self.history.push((self.serial, state))
+        self.app.audio.play("computer" if by_computer else self.move_sound(before, state))
+        self.on_moved(before, state)
         if state.is_terminal():
+            self.app.audio.play(self.result_sound(state))
             self._record(state)
         self._changed()
 
+    def move_sound(self, before: Any, after: Any) -> str:
+        """The effect for a human's move (see engine.audio.SOUNDS); "place" by default."""
+        return "place"
+
+    def on_moved(self, before: Any, after: Any) -> None:
+        """A move was just played (by anyone): start its animation here (override)."""
+
+    def result_sound(self, state: Any) -> str:
+        """Win, loss or draw, heard from the (first) human's side."""
+        humans = [i for i, s in enumerate(self.seats) if not s.is_computer]
+        result = state.returns()[humans[0] if humans else 0]
+        if result == 0:
+            return "draw"
+        return "win" if result > 0 or not humans else "loss"
+
     def play_move(self, move: Any) -> bool:
-        """Play a human's move if it is a human's turn and the move is legal."""
+        """Play a human's move if it is a human's turn and the move is legal.
+
+        A click that is not a legal move gets the "illegal" sound and changes nothing.
+        """
         state = self.state
-        if self.computer_to_move() or state.is_terminal() or move not in state.legal_moves():
+        if self.computer_to_move() or state.is_terminal():
+            return False
+        if move not in state.legal_moves():
+            self.app.audio.play("illegal")
             return False
         self.push(state.play(move))
         return True
@@ -204,7 +271,7 @@ class TurnBasedScene(GameScene):
         self.hints = {}
         self.hint_extra_value = None
         self._hint_for = None
-        self._wait = CVC_DELAY if self.all_computers() else REPLY_DELAY
+        self._wait = CVC_DELAYS[self.speed] if self.all_computers() else REPLY_DELAY
 
     def _record(self, state: Any) -> None:
         if self.serial in self.recorded:
@@ -245,7 +312,7 @@ class TurnBasedScene(GameScene):
         note = getattr(self.agents[asked.current_player()], "last_note", None)
         if note:
             self.note = note
-        self.push(asked.play(result.move))
+        self.push(asked.play(result.move), by_computer=True)
 
     def toggle_pause(self) -> None:
         """Pause or resume a computer-versus-computer game."""
@@ -359,7 +426,8 @@ class TurnBasedScene(GameScene):
         name = self.player_name(player)
         if seat.is_computer:
             if self.paused:
-                return f"Paused. {name} ({seat.describe()}) is next: Step or Resume."
+                return (f"Paused: {name} ({seat.level_text()}) moves next. "
+                        "Space or Resume to go on, Step for one move.")
             text = f"{name} to move: the computer ({seat.level_text()})."
         else:
             text = f"{name} to move."
@@ -374,7 +442,10 @@ class TurnBasedScene(GameScene):
             if event.key == pygame.K_s:
                 self.open_setup()
                 return
-            if event.key == pygame.K_p and self.all_computers():
+            pause_keys = (pygame.K_p, pygame.K_SPACE)
+            if (event.key in pause_keys and self.all_computers() and not self.state.is_terminal()
+                    and (event.key == pygame.K_p or self.ui.focused is None)):
+                # Space pauses and resumes unless it is pressing a focused button.
                 self.toggle_pause()
                 return
         super().handle_event(event)
@@ -388,24 +459,25 @@ class TurnBasedScene(GameScene):
         over = state.is_terminal()
         returns = state.returns() if over else None
         for player, seat in enumerate(self.seats):
-            top = CARD_Y + player * CARD_GAP
-            rect = vp.rect(CARD_X, top, CARD_W, CARD_H)
+            card = self.layout()[f"card{player}"]
+            left, top = card.x, card.y
+            rect = vp.map_rect(tuple(card))
             to_move = not over and state.current_player() == player
             winner = bool(returns) and returns[player] > 0
             pygame.draw.rect(surface, p.panel, rect, border_radius=vp.px(10))
             edge = p.focus if (to_move or winner) else p.panel_edge
             pygame.draw.rect(surface, edge, rect, vp.px(4 if to_move or winner else 1),
                              border_radius=vp.px(10))
-            self.draw_player_badge(surface, vp.rect(24, top + 8, 64, 64), player)
+            self.draw_player_badge(surface, vp.rect(left + 8, top + 8, 64, 64), player)
             font = theme.font(20 * vp.scale, bold=True)
             surface.blit(font.render(self.player_name(player), True, p.text),
-                         vp.point(96, top + 14))
+                         vp.point(left + 80, top + 14))
             small = theme.font(13 * vp.scale)
             who = "Human" if not seat.is_computer else "Computer"
-            surface.blit(small.render(who, True, p.muted), vp.point(96, top + 42))
+            surface.blit(small.render(who, True, p.muted), vp.point(left + 80, top + 42))
             if seat.is_computer:
                 surface.blit(small.render(seat.level_text(), True, p.muted),
-                             vp.point(24, top + 78))
+                             vp.point(left + 8, top + 78))
             tag = ""
             if winner:
                 tag = "winner"
@@ -413,7 +485,7 @@ class TurnBasedScene(GameScene):
                 tag = "thinking…" if (seat.is_computer and self.ai.busy) else "to move"
             if tag:
                 surface.blit(theme.font(14 * vp.scale, bold=True).render(tag, True, p.accent),
-                             vp.point(24, top + 98))
+                             vp.point(left + 8, top + 98))
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": type(self).__name__, "status": self.status_text(),

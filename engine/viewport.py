@@ -1,6 +1,11 @@
-"""Logical-to-screen mapping, so every scene lays out once in a 960×720 design
-space and is scaled, centred and letterboxed into whatever window size the
-player chose. Fonts are re-rasterised at the scaled size, so text stays sharp.
+"""Logical-to-screen mapping in design units.
+
+The 960×720 design space is scaled (never below :data:`MIN_SCALE`, so text stays
+readable) and centred in the window. Screens lay themselves out in
+:attr:`Viewport.area`, the part of the design plane the window shows: wider than
+960 in a wide window, taller than 720 in a tall one, and as small as
+:data:`MIN_AREA` in the smallest window allowed. Fonts are re-rasterised at the
+scaled size, so text stays sharp.
 """
 
 from __future__ import annotations
@@ -10,6 +15,12 @@ from dataclasses import dataclass
 import pygame
 
 DESIGN_SIZE = (960, 720)
+# Smallest scale: below it 13-unit text would fall under ~10 pixels. Windows
+# smaller than the design space at this scale show a smaller area instead.
+MIN_SCALE = 0.8
+# The smallest window the app allows, and the design area it shows.
+MIN_WINDOW = (640, 480)
+MIN_AREA = (MIN_WINDOW[0] / MIN_SCALE, MIN_WINDOW[1] / MIN_SCALE)
 
 
 @dataclass(frozen=True)
@@ -25,7 +36,7 @@ class Viewport:
     def fit(cls, window_size: tuple[int, int]) -> Viewport:
         """The largest centred copy of the design space that fits the window."""
         w, h = max(1, window_size[0]), max(1, window_size[1])
-        scale = min(w / DESIGN_SIZE[0], h / DESIGN_SIZE[1])
+        scale = max(MIN_SCALE, min(w / DESIGN_SIZE[0], h / DESIGN_SIZE[1]))
         ox = round((w - DESIGN_SIZE[0] * scale) / 2)
         oy = round((h - DESIGN_SIZE[1] * scale) / 2)
         return cls(scale, ox, oy, (w, h))
@@ -55,6 +66,11 @@ class Viewport:
         return max(1, round(length * self.scale))
 
     @property
+    def area(self) -> pygame.FRect:
+        """The design-space rectangle the window shows (see :func:`visible_design_rect`)."""
+        return pygame.FRect(visible_design_rect(self))
+
+    @property
     def content(self) -> pygame.Rect:
         """The whole design space on screen."""
         return self.rect(0, 0, *DESIGN_SIZE)
@@ -63,10 +79,11 @@ class Viewport:
 def visible_design_rect(vp: Viewport) -> tuple[float, float, float, float]:
     """The design-space rectangle ``(x, y, w, h)`` that the whole window covers.
 
-    It contains the 960×720 design space and, beyond it, the letterbox bands: a wide
-    window gives negative x and a width over 960, a tall one negative y and a height
-    over 720. Screens that lay themselves out in it use all of the window while
-    keeping the design space's units (and so its font sizes and line widths).
+    A wide window gives negative x and a width over 960, a tall one negative y and a
+    height over 720; a window smaller than the design space at :data:`MIN_SCALE`
+    gives a rectangle inside it. Screens that lay themselves out in it use all of
+    the window while keeping the design space's units (and so font sizes and line
+    widths).
     """
     w, h = vp.window
     return (-vp.offset_x / vp.scale, -vp.offset_y / vp.scale, w / vp.scale, h / vp.scale)

@@ -15,6 +15,9 @@ from engine.theme import Theme
 from engine.viewport import Viewport
 
 Rect = tuple[float, float, float, float]
+# A widget's place: fixed, or worked out from the current layout each time it is needed,
+# so a screen re-lays itself out for any window without rebuilding its widgets.
+Place = Rect | Callable[[], Rect]
 
 
 def _as_bool(flag: bool | Callable[[], bool]) -> bool:
@@ -26,9 +29,19 @@ class Widget:
 
     focusable = False
 
-    def __init__(self, rect: Rect, visible: bool | Callable[[], bool] = True) -> None:
-        self.rect = rect
+    def __init__(self, rect: Place, visible: bool | Callable[[], bool] = True) -> None:
+        self.rect = rect  # type: ignore[assignment]
         self._visible = visible
+
+    @property
+    def rect(self) -> Rect:
+        """The design-space rectangle the widget occupies now."""
+        place = self._place
+        return tuple(place()) if callable(place) else place  # type: ignore[return-value]
+
+    @rect.setter
+    def rect(self, place: Place) -> None:
+        self._place = place
 
     @property
     def visible(self) -> bool:
@@ -51,7 +64,7 @@ class Label(Widget):
     """Text in a rectangle; ``text`` may be a callable for live values."""
 
     def __init__(
-        self, rect: Rect, text: str | Callable[[], str], size: float = 20, bold: bool = False,
+        self, rect: Place, text: str | Callable[[], str], size: float = 20, bold: bool = False,
         align: str = "left", role: str = "text", visible: bool | Callable[[], bool] = True,
         fit_lines: int | None = None, min_size: float | None = None,
     ) -> None:
@@ -94,7 +107,7 @@ class Button(Widget):
     focusable = True
 
     def __init__(
-        self, rect: Rect, label: str | Callable[[], str], on_click: Callable[[], None],
+        self, rect: Place, label: str | Callable[[], str], on_click: Callable[[], None],
         enabled: bool | Callable[[], bool] = True, size: float = 18,
         visible: bool | Callable[[], bool] = True, name: str | None = None,
         selected: bool | Callable[[], bool] = False,

@@ -15,7 +15,7 @@ from engine.ai.agent import Cancelled, RandomAgent
 from engine.ai.runner import AIRunner
 from engine.board.geometry import BoardGeometry
 from engine.history import History
-from engine.viewport import Viewport
+from engine.viewport import MIN_SCALE, Viewport
 from games.tictactoe.rules import TicTacToeState
 
 # --- history ---------------------------------------------------------------------
@@ -148,14 +148,21 @@ def test_geometry_rejects_bad_cells() -> None:
         BoardGeometry(0, 3, pygame.Rect(0, 0, 90, 90))
 
 
-@pytest.mark.parametrize("size", [(960, 720), (1920, 1080), (800, 900), (321, 400)])
+@pytest.mark.parametrize("size", [(960, 720), (1920, 1080), (800, 900), (640, 480),
+                                  (321, 400)])
 def test_viewport_scales_and_centres(size) -> None:
     vp = Viewport.fit(size)
     content = vp.content
-    assert content.width <= size[0] and content.height <= size[1]
     assert abs(content.left - (size[0] - content.right)) <= 1
     assert abs(content.top - (size[1] - content.bottom)) <= 1
-    assert min(abs(content.width - size[0]), abs(content.height - size[1])) <= 1  # fills one axis
+    if vp.scale > MIN_SCALE:
+        assert content.width <= size[0] and content.height <= size[1]
+        assert min(abs(content.width - size[0]), abs(content.height - size[1])) <= 1  # fills one
+    else:
+        assert vp.scale == MIN_SCALE  # never smaller: the area shown shrinks instead
+    area = vp.area  # the design rectangle the window shows, centred on the design space
+    assert abs(area.w * vp.scale - size[0]) < 1 and abs(area.h * vp.scale - size[1]) < 1
+    assert abs(area.centerx - 480) < 1 and abs(area.centery - 360) < 1
     x, y = vp.to_design(vp.point(123, 456))
     tol = 0.5 / vp.scale + 1e-9  # one rounded screen pixel, in design units
     assert abs(x - 123) <= tol and abs(y - 456) <= tol

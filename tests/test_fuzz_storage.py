@@ -188,8 +188,12 @@ def valid_value(rng: random.Random, key: str) -> Any:
         return rng.choice(["default", "colourblind"])
     if key == "window_size":
         return [rng.randint(320, 7680), rng.randint(320, 7680)]
-    if key == "show_hints":
+    if key in ("show_hints", "sound", "reduce_motion"):
         return rng.random() < 0.5
+    if key == "volume":
+        return rng.randint(0, 100)
+    if key == "cvc_speed":
+        return rng.choice(["slow", "normal", "fast"])
     if key == "seats":
         return {game: {"X": rng.choice(["human", "computer"])}}
     if key == "ai_levels":
@@ -214,6 +218,10 @@ def base_settings(folder: Path) -> tuple[bytes, dict[str, Any]]:
                                    "tictactoe": {"rows": 3, "cols": 3, "k": 3}})
     store.set("variants", {"grundy": {"game": "queen", "rows": 12},
                            "button-madness": {"size": 5, "name": "Ünïcode ♛"}})
+    store.set("sound", False)
+    store.set("volume", 35)
+    store.set("reduce_motion", True)
+    store.set("cvc_speed", "fast")
     assert store.save() is None
     # A key from a "newer version", which must survive too.
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -29,6 +29,8 @@ SETTINGS_VERSION = 1
 PALETTES = ("default", "colourblind")
 SEAT_KINDS = ("human", "computer")
 WINDOW_MIN = 320
+VOLUME_MIN, VOLUME_MAX = 0, 100
+CVC_SPEEDS = ("slow", "normal", "fast")
 WINDOW_MAX = 7680
 BOARD_SIZE_MIN = 1
 BOARD_SIZE_MAX = 1000
@@ -46,6 +48,10 @@ DEFAULTS: dict[str, Any] = {
     "last_board_sizes": {},
     "show_hints": False,
     "variants": {},
+    "sound": True,
+    "volume": 70,
+    "reduce_motion": False,
+    "cvc_speed": "normal",
 }
 
 
@@ -210,6 +216,19 @@ def _check_variants(value: object) -> dict[str, dict[str, Any]]:
     return _check_nested(value, _variant_leaf, "short text or a whole number")
 
 
+def _check_volume(value: object) -> int:
+    if not _is_int(value) or not VOLUME_MIN <= value <= VOLUME_MAX:
+        raise ValueError(f"must be a whole number from {VOLUME_MIN} to {VOLUME_MAX}, "
+                         f"not {_show(value)}")
+    return int(value)
+
+
+def _check_cvc_speed(value: object) -> str:
+    if value not in CVC_SPEEDS:
+        raise ValueError(f"must be one of {', '.join(map(repr, CVC_SPEEDS))}, not {_show(value)}")
+    return str(value)
+
+
 def _check_bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"must be true or false, not {_show(value)}")
@@ -224,6 +243,10 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
     "last_board_sizes": _check_board_sizes,
     "show_hints": _check_bool,
     "variants": _check_variants,  # {game_id: {name: text or number}}: last chosen variant
+    "sound": _check_bool,  # sound effects on or off
+    "volume": _check_volume,  # effects volume in percent
+    "reduce_motion": _check_bool,  # animations finish at once
+    "cvc_speed": _check_cvc_speed,  # pace of computer-against-computer games
 }
 
 
