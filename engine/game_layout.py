@@ -89,31 +89,38 @@ class BodyLayout:
 
 
 def split_body(body: FRect, seats: int, extras_h: float, extras_w: float = EXTRAS_W,
-               controls: bool = False) -> BodyLayout:
+               controls: bool = False, arrangement: str = "auto") -> BodyLayout:
     """Lay out a board, ``seats`` player cards, optional controls and an extras box.
 
     Beside: cards and controls in a column on the left, extras in a column on the
     right, the board centred between. Below: the board on top, then a strip with
     the cards in a row, the controls and the extras. Whichever gives the larger
-    square board wins (beside on a tie).
+    square board wins (beside on a tie); ``arrangement`` "beside" or "below" forces one.
     """
     controls_h = CONTROLS_H if controls else 0.0
-    # Beside.
-    column_h = seats * (CARD_H + CARD_GAP) + controls_h
+    # Beside. The controls go under the cards, or at the top of the extras column when
+    # the cards fill the left one (three players in a short window).
+    cards_h = seats * (CARD_H + CARD_GAP)
+    controls_left = cards_h + controls_h <= body.h - MARGIN
+    extras_room = body.h - 2 * MARGIN - (0.0 if controls_left else controls_h + GAP)
     beside_side = min(body.h - 2 * MARGIN, body.w - CARD_W - extras_w - 4 * MARGIN)
-    if column_h > body.h - MARGIN or extras_h > body.h - 2 * MARGIN:
+    if cards_h > body.h - MARGIN or extras_h > extras_room:
         beside_side = -1.0
     # Below.
     card_w = min(CARD_W, (body.w - 2 * MARGIN - (seats - 1) * CARD_GAP) / max(1, seats))
     strip_h = CARD_H + MARGIN + max(controls_h, extras_h)
     below_side = min(body.w - 2 * MARGIN, body.h - strip_h - 3 * MARGIN)
-    if beside_side >= below_side:
+    if arrangement == "beside" or (arrangement == "auto" and beside_side >= below_side):
         x = body.x + MARGIN
         cards = [FRect(x, body.y + MARGIN + i * (CARD_H + CARD_GAP), CARD_W, CARD_H)
                  for i in range(seats)]
-        ctrl = FRect(x, body.y + MARGIN + seats * (CARD_H + CARD_GAP), CARD_W, controls_h)
         extras = FRect(body.right - MARGIN - extras_w, body.y + MARGIN, extras_w,
                        body.h - 2 * MARGIN)
+        if controls_left:
+            ctrl = FRect(x, body.y + MARGIN + cards_h, CARD_W, controls_h)
+        else:
+            ctrl = FRect(extras.x, extras.y, extras_w, controls_h)
+            extras = FRect(extras.x, ctrl.bottom + GAP, extras_w, extras.bottom - ctrl.bottom - GAP)
         left = x + CARD_W + MARGIN
         right = extras.left - MARGIN
         side = beside_side
