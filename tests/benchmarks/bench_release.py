@@ -142,6 +142,9 @@ def _report(frames: list[tuple[float, float, bool]]) -> None:
     }))
 
 
+SCENES = ("tictactoe", "connect4", "king", "nim", "graph", "buttons")
+
+
 def _open_scene(app, name: str, seat_class):
     if name == "tictactoe":
         from games.tictactoe.rules import MNKConfig
@@ -149,6 +152,12 @@ def _open_scene(app, name: str, seat_class):
 
         seats = (seat_class("computer", "hard"), seat_class("computer", "hard"))
         return app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), seats, seed=1))
+    if name == "connect4":
+        from games.connect4.rules import Connect4Config
+        from games.connect4.scene import Connect4Scene
+
+        seats = (seat_class("computer", "hard"), seat_class("computer", "hard"))
+        return app.push(Connect4Scene(app, Connect4Config(7, 6), seats, seed=1))
     if name in ("king", "nim", "graph"):
         from games.grundy.scenes import scene_for
         from games.grundy.variants import GrundySetup
@@ -203,6 +212,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="per scene measurement")
     parser.add_argument("--exe", default=str(ROOT / "dist" / "arcade-of-strategy"))
+    parser.add_argument("--scenes", nargs="+", default=list(SCENES), choices=SCENES,
+                        help="which game scenes to measure (default: all)")
     args = parser.parse_args()
     exe = Path(args.exe)
     rows = []
@@ -230,7 +241,7 @@ def main() -> int:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     print(f"| bare pygame loop (reference) | {p99(bare['idle_work'])} | — "
           f"| {p99(bare['idle'])} | — | 1.00 | — |", flush=True)
-    for name in ("tictactoe", "king", "nim", "graph", "buttons"):
+    for name in args.scenes:
         result = measure(f"scene:{name}", args.seconds)
         print(f"| {name} | {p99(result['idle_work'])} | {p99(result['busy_work'])} "
               f"| {p99(result['idle'])} | {p99(result['busy'])} "
