@@ -15,10 +15,12 @@ import pygame
 
 from engine.audio import Audio
 from engine.memory import limit_arenas, release_free_memory
+from engine.saved_games import SavedGames, save_scene
 from engine.scene import Scene
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
 from engine.theme import Theme
+from engine.toasts import Toasts, column_for
 from engine.viewport import MIN_WINDOW, Viewport
 
 FPS = 60
@@ -40,7 +42,8 @@ class App:
     ) -> None:
         self.settings = settings
         self.stats = stats
-        # Only what we use: pygame.init() would also open audio, which we do not need.
+        # Only what we use (pygame.init() would start joystick and other subsystems too);
+        # the audio device is opened by Audio below.
         pygame.display.init()
         pygame.font.init()
         want = window_size or tuple(settings.get("window_size"))
@@ -56,11 +59,18 @@ class App:
             pass  # a backend without windows (or an older SDL): the clamp above still holds
         pygame.display.set_caption(TITLE)
         self.audio = Audio(settings)
+        # Open the device now, not at the first effect, so that one is not late; with no
+        # device the game is silent and says nothing (Audio never raises).
+        self.audio.open()
         self.theme = Theme(settings.get("palette"))
         self.scenes: list[Scene] = []
+        # Games left in progress, kept in the profile (engine.saved_games).
+        self.game_saves = SavedGames.beside(stats, settings)
         self.running = True
         self.frames = 0
-        self.notices: list[str] = []
+        # Notices ("toasts"): info fades by itself, warnings wait to be dismissed.
+        self.toasts = Toasts(lambda: bool(settings.get("reduce_motion")))
+        self._release_taken = False  # the press dismissed a notice: so is its release
         self.dump_state = dump_state
         self._last_dump: str | None = None
         self._dirty = True
@@ -70,7 +80,7 @@ class App:
         sys.setswitchinterval(0.001)
         limit_arenas()  # before any computer player's thread (see engine/memory.py)
         for message in notices:
-            self.notify(message)
+            self.notify(message, "warning")  # problems found opening the stores
 
     # --- scene stack ----------------------------------------------------------
     @property
@@ -95,6 +105,7 @@ class App:
         if not self.scenes:
             return None
         scene = self.scenes.pop()
+        save_scene(self, scene)  # a game left in progress is kept (Back, Esc, quit)
         scene.leave()
         if self.scenes:
             self.scenes[-1].resume()
@@ -105,6 +116,7 @@ class App:
         """Swap the top scene for ``scene``."""
         if self.scenes:
             old = self.scenes.pop()
+            save_scene(self, old)  # e.g. a game replaced by a new set-up
             old.leave()
             self._left(old)
         return self.push(scene)
@@ -122,17 +134,28 @@ class App:
             self.pop()
 
     # --- notices --------------------------------------------------------------
-    def notify(self, message: str) -> None:
-        """Show a message in the banner (and on stderr); clicked away by the player."""
-        print(f"arcade: {message}", file=sys.stderr)
-        self.notices.append(message)
+    def notify(self, message: str, level: str = "warning") -> None:
+        """Show a notice (and print it on stderr).
+
+        ``level`` "info" (something done: "Code copied") fades away by itself after a
+        few seconds; "warning" (something failed or needs attention: a file that could
+        not be saved) stays until clicked or dismissed with Esc. The same text again
+        within a few seconds shows once. See :mod:`engine.toasts`.
+        """
+        if self.toasts.add(message, level):
+            print(f"arcade: {message}", file=sys.stderr)
         self._dirty = True
 
+    @property
+    def notices(self) -> list[str]:
+        """The texts of the notices up now, oldest first (tests and --dump-state)."""
+        return self.toasts.texts
+
     def save_settings(self) -> None:
-        """Save settings; a failure becomes a banner notice, never a crash."""
+        """Save settings; a failure becomes a warning notice, never a crash."""
         warning = self.settings.save()
         if warning:
-            self.notify(warning)
+            self.notify(warning, "warning")
 
     def set_palette(self, name: str) -> None:
         """Switch palette and remember it."""
@@ -168,7 +191,7 @@ class App:
                 pass  # a window size outside what settings accept is simply not remembered
 
     def handle(self, event: pygame.event.Event) -> None:
-        """Dispatch one event: quit, resize, banner, global keys, then the top scene."""
+        """Dispatch one event: quit, resize, notices, global keys, then the top scene."""
         self._dirty = True
         if event.type == pygame.QUIT:
             self.quit()
@@ -178,10 +201,19 @@ class App:
             # viewport (derived from its size each frame) follows.
             self.screen = pygame.display.get_surface() or self.screen
             return
-        if self.notices and event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            if self._banner_rect().collidepoint(event.pos):
-                self.notices.pop(0)
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
+            # A click on a notice dismisses it and goes no further, release included.
+            taken, self._release_taken = self._release_taken, False
+            if event.type == pygame.MOUSEBUTTONUP and taken:
                 return
+            toast = self.toasts.hit(event.pos) if event.type == pygame.MOUSEBUTTONDOWN else None
+            if toast is not None:
+                self.toasts.dismiss(toast)
+                self._release_taken = True
+                return
+        if (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+                and self.toasts.dismiss_newest_warning()):
+            return  # Esc first clears warnings; with none up it reaches the screen
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
             self.help()
             return
@@ -199,23 +231,33 @@ class App:
             return
         for scene in list(self.scenes):
             scene.update(dt)
+        self.toasts.update(dt)
         self.draw()
         pygame.display.flip()
         self.frames += 1
         self._write_dump()
 
     def draw(self) -> None:
-        """Draw the top non-overlay scene and every overlay above it, then the banner."""
+        """Draw the top non-overlay scene and every overlay above it, then the notices."""
         start = len(self.scenes) - 1
         while start > 0 and self.scenes[start].overlay:
             start -= 1
         for scene in self.scenes[start:]:
             scene.draw(self.screen)
-        self._draw_banner()
+        if self.toasts.items:
+            self.toasts.draw(self.screen, self.viewport, self.theme, self.notice_column())
+        else:
+            self.toasts.placed = []
         self._dirty = False
 
+    def notice_column(self) -> pygame.FRect:
+        """Where notices go now (design units): off the toolbar and board of the game."""
+        return column_for(self.scenes, self.viewport)
+
     def _needs_frame(self) -> bool:
-        return self._dirty or any(scene.is_active() for scene in self.scenes)
+        # A notice counting down needs frames to expire; a warning alone does not.
+        return (self._dirty or self.toasts.active
+                or any(scene.is_active() for scene in self.scenes))
 
     def run(self, max_frames: int | None = None) -> None:
         """The frame loop: 60 fps while anything moves, asleep on input otherwise.
@@ -248,30 +290,6 @@ class App:
             else:
                 deadline = time.perf_counter()  # fell behind: do not race to catch up
         self.quit()
-
-    # --- banner -------------------------------------------------------------
-    def _banner_rect(self) -> pygame.Rect:
-        w, _h = self.screen.get_size()
-        font = self.theme.font(15 * self.viewport.scale)
-        return pygame.Rect(0, 0, w, font.get_linesize() * 2 + 12)
-
-    def _draw_banner(self) -> None:
-        if not self.notices:
-            return
-        p = self.theme.palette
-        rect = self._banner_rect()
-        pygame.draw.rect(self.screen, p.panel, rect)
-        pygame.draw.line(self.screen, p.bad, rect.bottomleft, rect.bottomright, 3)
-        font = self.theme.font(15 * self.viewport.scale)
-        more = f" (+{len(self.notices) - 1} more)" if len(self.notices) > 1 else ""
-        text = f"⚠ {self.notices[0]}{more}"
-        hint = font.render("click this bar to dismiss", True, p.muted)
-        from engine.widgets import wrap_text
-
-        lines = wrap_text(text, font, rect.width - hint.get_width() - 24)[:2]
-        for i, line in enumerate(lines):
-            self.screen.blit(font.render(line, True, p.text), (8, 6 + i * font.get_linesize()))
-        self.screen.blit(hint, (rect.right - hint.get_width() - 8, 6))
 
     # --- test support -------------------------------------------------------------
     def debug_state(self) -> dict[str, Any]:

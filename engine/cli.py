@@ -192,17 +192,18 @@ def run_app(args: argparse.Namespace, family: GameDescriptor | None = None) -> i
     from engine.app import TITLE, App
     from engine.launcher import LauncherScene
     from engine.registry import all_games, find_game, prefetch
+    from engine.saved_games import open_game
 
     app = App(settings, stats, notices, window_size=args.window,  # type: ignore[arg-type]
               dump_state=args.dump_state)
     if family is not None:
         pygame.display.set_caption(f"{family.title} · {TITLE}")
         app.push(LauncherScene(app, (family,)))
-        app.push(family.open_scene(app))
+        app.push(open_game(app, family))  # the game left last time, resumed
     else:
         app.push(LauncherScene(app))
         if args.command == "play":
-            app.push(find_game(args.game).open_scene(app))
+            app.push(open_game(app, find_game(args.game)))
     # Once the first frame is drawn, the games' modules load in the background.
     prefetch((family,) if family is not None else all_games(), lambda: app.frames > 0)
     try:

@@ -89,13 +89,16 @@ class BodyLayout:
 
 
 def split_body(body: FRect, seats: int, extras_h: float, extras_w: float = EXTRAS_W,
-               controls: bool = False, arrangement: str = "auto") -> BodyLayout:
+               controls: bool = False, arrangement: str = "auto",
+               aspect: float = 1.0) -> BodyLayout:
     """Lay out a board, ``seats`` player cards, optional controls and an extras box.
 
     Beside: cards and controls in a column on the left, extras in a column on the
     right, the board centred between. Below: the board on top, then a strip with
     the cards in a row, the controls and the extras. Whichever gives the larger
-    square board wins (beside on a tie); ``arrangement`` "beside" or "below" forces one.
+    board wins (beside on a tie); ``arrangement`` "beside" or "below" forces one.
+    The board is ``aspect`` times as wide as it is tall (square by default), so a
+    long board such as 4×15 uses the room a square one would leave empty.
     """
     controls_h = CONTROLS_H if controls else 0.0
     # Beside. The controls go under the cards, or at the top of the extras column when
@@ -103,13 +106,14 @@ def split_body(body: FRect, seats: int, extras_h: float, extras_w: float = EXTRA
     cards_h = seats * (CARD_H + CARD_GAP)
     controls_left = cards_h + controls_h <= body.h - MARGIN
     extras_room = body.h - 2 * MARGIN - (0.0 if controls_left else controls_h + GAP)
-    beside_side = min(body.h - 2 * MARGIN, body.w - CARD_W - extras_w - 4 * MARGIN)
+    # Board widths: the largest board of that shape in each arrangement's room.
+    beside_side = min((body.h - 2 * MARGIN) * aspect, body.w - CARD_W - extras_w - 4 * MARGIN)
     if cards_h > body.h - MARGIN or extras_h > extras_room:
         beside_side = -1.0
     # Below.
     card_w = min(CARD_W, (body.w - 2 * MARGIN - (seats - 1) * CARD_GAP) / max(1, seats))
     strip_h = CARD_H + MARGIN + max(controls_h, extras_h)
-    below_side = min(body.w - 2 * MARGIN, body.h - strip_h - 3 * MARGIN)
+    below_side = min(body.w - 2 * MARGIN, (body.h - strip_h - 3 * MARGIN) * aspect)
     if arrangement == "beside" or (arrangement == "auto" and beside_side >= below_side):
         x = body.x + MARGIN
         cards = [FRect(x, body.y + MARGIN + i * (CARD_H + CARD_GAP), CARD_W, CARD_H)
@@ -123,13 +127,13 @@ def split_body(body: FRect, seats: int, extras_h: float, extras_w: float = EXTRA
             extras = FRect(extras.x, ctrl.bottom + GAP, extras_w, extras.bottom - ctrl.bottom - GAP)
         left = x + CARD_W + MARGIN
         right = extras.left - MARGIN
-        side = beside_side
+        side, tall = beside_side, beside_side / aspect
         board = FRect(left + (right - left - side) / 2,
-                      body.y + MARGIN + (body.h - 2 * MARGIN - side) / 2, side, side)
+                      body.y + MARGIN + (body.h - 2 * MARGIN - tall) / 2, side, tall)
         beside = True
     else:
         side = max(0.0, below_side)
-        board = FRect(body.centerx - side / 2, body.y + MARGIN, side, side)
+        board = FRect(body.centerx - side / 2, body.y + MARGIN, side, side / aspect)
         top = board.bottom + MARGIN
         cards = [FRect(body.x + MARGIN + i * (card_w + CARD_GAP), top, card_w, CARD_H)
                  for i in range(seats)]
@@ -139,3 +143,20 @@ def split_body(body: FRect, seats: int, extras_h: float, extras_w: float = EXTRA
         extras = FRect(ex_left, row2, body.right - MARGIN - ex_left, body.bottom - MARGIN - row2)
         beside = False
     return BodyLayout(board, cards, ctrl, extras, beside)
+
+
+def extras_boxes(extras: FRect, heights: Sequence[float], width: float = EXTRAS_W) -> list[FRect]:
+    """Boxes for the game's own blocks (a variant label, a legend …) inside ``extras``.
+
+    Side by side, each ``width`` wide, when the box is wide enough (the strip under
+    the board in a tall window), else stacked in the column beside the board. So a
+    game needs ``max(heights)`` of extras height below the board, ``sum`` beside it.
+    """
+    if extras.w >= len(heights) * width + (len(heights) - 1) * 2 * MARGIN:
+        return [FRect(extras.x + i * (width + 2 * MARGIN), extras.y, width, h)
+                for i, h in enumerate(heights)]
+    boxes, y = [], extras.y
+    for h in heights:
+        boxes.append(FRect(extras.x, y, extras.w, h))
+        y += h + GAP
+    return boxes

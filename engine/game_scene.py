@@ -119,7 +119,7 @@ class GameScene(Scene):
     def on_ai_result(self, result: AIResult) -> None:
         """Receive a finished computer move (override); errors become a notice."""
         if result.error is not None:
-            self.app.notify(f"The computer could not move: {result.error}")
+            self.app.notify(f"The computer could not move: {result.error}", "warning")
 
     @property
     def thinking(self) -> bool:

@@ -1,11 +1,13 @@
-"""The launcher: a grid of game tiles, plus statistics, palette, help and Quit.
+"""The launcher: a grid of game tiles, plus statistics, settings, palette, help and Quit.
 
 Layout, in design units over the part of the design space that the window shows
 (:func:`engine.viewport.visible_design_rect`, so a wide window has room for more
 columns and a tall one for more rows, with text at the usual size):
 
 * a header band (title, subtitle) at the top and a bottom band (Statistics,
-  Palette, ?, Quit and a one-line hint) at the bottom, never overlapping the grid;
+  Palette, Settings, ?, Quit and a one-line hint) at the bottom, never
+  overlapping the grid; both bands (and the margins) tighten in a small window
+  when that is what lets every game onto one page (:func:`plan_layout`);
 * between them the tiles, in the grid :func:`choose_grid` picks: full tiles
   (picture, title, blurb, "Play ▸") when any grid of them fits, else compact
   tiles (picture beside title and a shortened blurb); among the grids that fit,
@@ -33,20 +35,19 @@ from engine.descriptor import GameDescriptor
 from engine.registry import all_games
 from engine.scene import Scene
 from engine.theme import PALETTES, Theme
-from engine.viewport import Viewport, visible_design_rect
-from engine.widgets import Button, Label, Widget, wrap_text
+from engine.viewport import DESIGN_SIZE, Viewport, visible_design_rect
+from engine.widgets import Button, Label, Widget, ellipsize, fit_lines
 
 if TYPE_CHECKING:
     from engine.app import App
 
-# Bands around the grid (design units). At 960×720 with up to three games these give
-# the launcher's long-standing look: tiles of 280×420 in one row, buttons at y=600.
-MARGIN = 30.0
-HEADER_H = 124.0
-BOTTOM_H = 136.0
 PAGER_H = 56.0  # the ◂ Page n of m ▸ row, only when the games need pages
 MAX_SPARE = 60.0  # a big window centres the whole block rather than spread it apart
 BUTTON_ROW_W = 900.0  # Statistics … Quit need this much, even under a single tile
+# The buttons of the bottom row and their preferred widths: a group on the left, one on
+# the right. In a narrow window all of them narrow in proportion (captions then shrink).
+LEFT_BUTTONS = (("Statistics", 150.0), ("Palette", 250.0), ("Settings", 140.0))
+RIGHT_BUTTONS = (("?", 56.0), ("Quit", 110.0))
 
 # A full tile: a square picture, then the title, a few lines of blurb and "Play ▸".
 FULL_PAD, FULL_TEXT_H, FULL_GAP = 18.0, 176.0, 30.0
@@ -57,7 +58,32 @@ COMPACT_MIN_PICTURE, COMPACT_MAX_PICTURE = 60.0, 150.0
 COMPACT_MIN_TEXT, COMPACT_MAX_W = 150.0, 460.0  # text column ≥ ~20 characters
 
 HINT = "F1 help · Arrow keys or Tab to move · Enter to choose"
-ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class Bands:
+    """The bands around the grid (design units) and the type sizes that go with them."""
+
+    margin: float  # left and right of the grid and the text
+    header: float  # title and subtitle
+    bottom: float  # the row of buttons and the one-line footer
+    title_size: float
+    subtitle_size: float
+    button_h: float
+    gap: float  # between the bottom row's buttons
+    min_text: float  # the narrowest text column of a compact tile
+
+
+# At 960×720 with up to three games these give the launcher's long-standing look:
+# tiles of 280×420 in one row, buttons at y=600.
+BANDS = Bands(margin=30.0, header=124.0, bottom=136.0, title_size=40.0, subtitle_size=17.0,
+              button_h=48.0, gap=16.0, min_text=COMPACT_MIN_TEXT)
+# In a small window (down to the 800×600 units of a 640×480 one): a smaller title, a
+# slimmer button row and tiles with a narrower text column (~15 characters), which is
+# what lets nine games onto one page there.
+TIGHT_BANDS = Bands(margin=20.0, header=80.0, bottom=96.0, title_size=32.0, subtitle_size=15.0,
+                    button_h=44.0, gap=10.0, min_text=120.0)
+MARGIN, HEADER_H, BOTTOM_H = BANDS.margin, BANDS.header, BANDS.bottom
 
 
 @dataclass(frozen=True)
@@ -79,9 +105,10 @@ class GridChoice:
                 self.rows * self.tile_h + max(0, self.rows - 1) * self.gap)
 
 
-def _fit(style: str, columns: int, rows: int, width: float, height: float) -> GridChoice | None:
+def _fit(style: str, columns: int, rows: int, width: float, height: float,
+         min_text: float = COMPACT_MIN_TEXT) -> GridChoice | None:
     """The tiles of ``style`` in a columns × rows grid within width × height; None if they
-    would be smaller than readable."""
+    would be smaller than readable (a compact tile's text column under ``min_text``)."""
     gap = FULL_GAP if style == "full" else COMPACT_GAP
     cell_w = (width - (columns - 1) * gap) / columns
     cell_h = (height - (rows - 1) * gap) / rows
@@ -92,7 +119,7 @@ def _fit(style: str, columns: int, rows: int, width: float, height: float) -> Gr
         # Narrower tiles keep the classic height where there is room: more lines of blurb.
         tile_h = max(side + FULL_TEXT_H, min(cell_h, FULL_MAX_PICTURE + FULL_TEXT_H))
         return GridChoice(style, columns, rows, side, side + 2 * FULL_PAD, tile_h, gap)
-    side = min(cell_h - 2 * COMPACT_PAD, cell_w - 3 * COMPACT_PAD - COMPACT_MIN_TEXT,
+    side = min(cell_h - 2 * COMPACT_PAD, cell_w - 3 * COMPACT_PAD - min_text,
                COMPACT_MAX_PICTURE)
     if side < COMPACT_MIN_PICTURE:
         return None
@@ -100,7 +127,8 @@ def _fit(style: str, columns: int, rows: int, width: float, height: float) -> Gr
                       side + 2 * COMPACT_PAD, gap)
 
 
-def choose_grid(count: int, width: float, height: float) -> GridChoice | None:
+def choose_grid(count: int, width: float, height: float,
+                min_text: float = COMPACT_MIN_TEXT) -> GridChoice | None:
     """The best grid for ``count`` tiles in a width × height area, or None if none fits.
 
     Full tiles whenever some grid of them fits, else compact ones. Then the largest
@@ -114,7 +142,7 @@ def choose_grid(count: int, width: float, height: float) -> GridChoice | None:
     for columns in range(1, count + 1):
         rows = math.ceil(count / columns)
         for style in ("full", "compact"):
-            choice = _fit(style, columns, rows, width, height)
+            choice = _fit(style, columns, rows, width, height, min_text)
             if choice is None:
                 continue
             grid_w, grid_h = choice.size
@@ -125,16 +153,17 @@ def choose_grid(count: int, width: float, height: float) -> GridChoice | None:
     return best
 
 
-def plan_grid(count: int, width: float, height: float) -> tuple[GridChoice, int]:
+def plan_grid(count: int, width: float, height: float,
+              min_text: float = COMPACT_MIN_TEXT) -> tuple[GridChoice, int]:
     """The grid for ``count`` tiles in width × height, and how many tiles go on a page.
 
     All of them if they fit; otherwise as many as fit above a row of page buttons.
     """
-    whole = choose_grid(count, width, height)
+    whole = choose_grid(count, width, height, min_text)
     if whole is not None or count <= 0:
         return whole or GridChoice("full", 0, 0, 0.0, 0.0, 0.0, FULL_GAP), max(0, count)
     for per_page in range(count - 1, 0, -1):
-        paged = choose_grid(per_page, width, height - PAGER_H)
+        paged = choose_grid(per_page, width, height - PAGER_H, min_text)
         if paged is not None:
             return paged, per_page
     # Never reached with a real window (the visible design area is at least 960×720),
@@ -144,18 +173,45 @@ def plan_grid(count: int, width: float, height: float) -> tuple[GridChoice, int]
                       COMPACT_MIN_PICTURE + 2 * COMPACT_PAD, COMPACT_GAP), 1
 
 
-def ellipsize(text: str, font: pygame.font.Font, width: int, force: bool = False) -> str:
-    """``text`` cut (at a word if possible) and ended with "…" so it fits ``width`` pixels;
-    unchanged if it already fits and ``force`` is false."""
-    if not force and font.size(text)[0] <= width:
-        return text
-    words = text.rstrip(" ,;:·-").split(" ")
-    while len(words) > 1 and font.size(" ".join(words) + ELLIPSIS)[0] > width:
-        words.pop()
-    cut = " ".join(words).rstrip(" ,;:·-")
-    while cut and font.size(cut + ELLIPSIS)[0] > width:  # one long word: cut letters
-        cut = cut[:-1]
-    return cut + ELLIPSIS
+def plan_layout(count: int, width: float,
+                height: float) -> tuple[Bands, GridChoice, int]:
+    """The bands, the grid and the tiles per page for ``count`` games in a width × height
+    area: the usual bands if every game fits on one page with them; in an area smaller
+    than the design space, else whichever bands put more games on a page. (A bigger
+    window keeps the usual look and pages its many games instead.)"""
+    best: tuple[Bands, GridChoice, int] | None = None
+    small = width < DESIGN_SIZE[0] or height < DESIGN_SIZE[1]
+    for bands in (BANDS, TIGHT_BANDS) if small else (BANDS,):
+        grid, per_page = plan_grid(count, width - 2 * bands.margin,
+                                   height - bands.header - bands.bottom, bands.min_text)
+        if per_page >= count:
+            return bands, grid, per_page
+        if best is None or per_page > best[2]:
+            best = (bands, grid, per_page)
+    assert best is not None
+    return best
+
+
+def button_row(left: float, width: float, gap: float,
+               left_group: Sequence[tuple[str, float]],
+               right_group: Sequence[tuple[str, float]]) -> dict[str, tuple[float, float]]:
+    """x and width of each button of a row ``width`` wide from ``left``: ``left_group``
+    from its left end, ``right_group`` ending at its right end, all narrowed in
+    proportion when they would not fit with room between the groups."""
+    buttons = [*left_group, *right_group]
+    # Gaps between the buttons, and at least one more between the two groups.
+    shrink = min(1.0, (width - gap * len(buttons)) / max(1.0, sum(w for _n, w in buttons)))
+    placed: dict[str, tuple[float, float]] = {}
+    x = left
+    for name, w in left_group:
+        placed[name] = (x, w * shrink)
+        x += w * shrink + gap
+    x = left + width
+    for name, w in reversed(right_group):
+        x -= w * shrink
+        placed[name] = (x, w * shrink)
+        x -= gap
+    return placed
 
 
 def fitting_size(theme: Theme, text: str, sizes: Sequence[float], scale: float, width: int,
@@ -166,21 +222,6 @@ def fitting_size(theme: Theme, text: str, sizes: Sequence[float], scale: float, 
         if theme.font(size * scale, bold).size(text)[0] <= width:
             return size
     return sizes[-1]
-
-
-def fit_lines(text: str, font: pygame.font.Font, width: int,
-              max_lines: int) -> tuple[list[str], bool]:
-    """``text`` wrapped to ``width`` pixels in at most ``max_lines`` lines, the last ending
-    with "…" if some was left out; and whether it was shortened."""
-    if max_lines <= 0:
-        return [], bool(text)
-    lines = wrap_text(text, font, width)
-    shortened = len(lines) > max_lines
-    lines = lines[:max_lines]
-    fitted = [ellipsize(line, font, width) for line in lines]
-    if shortened:
-        fitted[-1] = ellipsize(lines[-1], font, width, force=True)
-    return fitted, shortened or fitted != lines
 
 
 class LauncherTile(Button):
@@ -279,21 +320,6 @@ class LauncherTile(Button):
             blurb_y += blurb_font.get_linesize()
 
 
-class _OneLineLabel(Label):
-    """A label that always stays on one line, shortened with "…" if need be."""
-
-    def draw(self, surface: pygame.Surface, vp: Viewport, theme: Theme, focused: bool) -> None:
-        rect = self.screen_rect(vp)
-        text = self.text
-        # A smaller font first (a game's whole blurb is often just too long), then "…".
-        size = fitting_size(theme, text, (self.size, self.size - 1, self.size - 2), vp.scale,
-                            rect.width, self.bold)
-        font = theme.font(size * vp.scale, self.bold)
-        image = font.render(ellipsize(text, font, rect.width), True,
-                            getattr(theme.palette, self.role))
-        surface.blit(image, image.get_rect(center=rect.center))
-
-
 class LauncherScene(Scene):
     """Pick a game; open statistics; switch palette; quit."""
 
@@ -306,7 +332,8 @@ class LauncherScene(Scene):
         "In every game: Esc or Back returns here, F1 or ? shows that game's rules, "
         "Ctrl+Z undoes and Ctrl+Y redoes a move, N starts a new game.\n\n"
         "Statistics shows your results per game. The palette button switches to a "
-        "colour-blind-safe palette; players are also told apart by shape.\n\n"
+        "colour-blind-safe palette; players are also told apart by shape. Settings: sound, "
+        "volume, reduced motion and the pace of computer-against-computer games.\n\n"
         "Closing the window quits from any screen."
     )
 
@@ -324,15 +351,16 @@ class LauncherScene(Scene):
             title, subtitle = self.families[0].title, "from Arcade of Strategy"
         self.page = 0
         self.grid = GridChoice("full", 0, 0, 0.0, 0.0, 0.0, FULL_GAP)
+        self.bands = BANDS
         self.per_page = len(self.families)
         self._layout_key: tuple[int, int] | None = None
         self._last_tile = 0  # where Up from the buttons returns to
         # Rectangles are placeholders: _layout() places everything for the window's size.
         nowhere = (0.0, 0.0, 1.0, 1.0)
         self.title = self.ui.add(Label(nowhere, title, size=40, bold=True, align="center",
-                                       role="accent"))
+                                       role="accent", fit_lines=1, min_size=24))
         self.subtitle = self.ui.add(Label(nowhere, subtitle, size=17, align="center",
-                                          role="muted"))
+                                          role="muted", fit_lines=1, min_size=13))
         self.tiles = [
             self.ui.add(LauncherTile(nowhere, family, lambda f=family: self.open_family(f),
                                      visible=lambda i=i: self._on_page(i)))
@@ -349,11 +377,14 @@ class LauncherScene(Scene):
             self.ui.add(Button(nowhere, "Statistics", self.open_stats, name="Statistics")),
             self.ui.add(Button(nowhere, self._palette_label, self.cycle_palette,
                                name="Palette")),
+            self.ui.add(Button(nowhere, "Settings", self.open_settings, name="Settings")),
             self.ui.add(Button(nowhere, "?", app.help, name="?")),
             self.ui.add(Button(nowhere, "Quit", app.quit, name="Quit")),
         ]
-        self.footer = self.ui.add(_OneLineLabel(nowhere, self._footer_text, size=14,
-                                                role="muted"))
+        # One line: a game's whole blurb is often just too long; a smaller font first,
+        # then "…" (and the whole text in a tooltip).
+        self.footer = self.ui.add(Label(nowhere, self._footer_text, size=14, role="muted",
+                                        align="center", fit_lines=1, min_size=12))
         self._layout()
 
     # --- layout -----------------------------------------------------------------------
@@ -379,19 +410,25 @@ class LauncherScene(Scene):
         self._layout_key = size
         focused = self.ui.focused
         vx, vy, vw, vh = visible_design_rect(Viewport.fit(size))
-        area_h = vh - HEADER_H - BOTTOM_H
-        self.grid, self.per_page = plan_grid(len(self.tiles), vw - 2 * MARGIN, area_h)
+        self.bands, self.grid, self.per_page = plan_layout(len(self.tiles), vw, vh)
+        b = self.bands
+        area_h = vh - b.header - b.bottom
         grid_w, grid_h = self.grid.size
         pager_h = PAGER_H if self._paged() else 0.0
         # Leftover height goes around the grid, but at most MAX_SPARE each side: in a
         # very tall window the title and buttons stay near the tiles, all centred.
         spare = min(max(0.0, area_h - grid_h - pager_h) / 2, MAX_SPARE)
-        top = vy + (vh - (HEADER_H + grid_h + pager_h + BOTTOM_H + 2 * spare)) / 2
-        text_x, text_w = vx + MARGIN, vw - 2 * MARGIN
-        self.title.rect = (text_x, top + 36, text_w, 46)
-        self.subtitle.rect = (text_x, top + 84, text_w, 30)
+        top = vy + (vh - (b.header + grid_h + pager_h + b.bottom + 2 * spare)) / 2
+        text_x, text_w = vx + b.margin, vw - 2 * b.margin
+        self.title.size, self.subtitle.size = b.title_size, b.subtitle_size
+        if b is BANDS:
+            self.title.rect = (text_x, top + 36, text_w, 46)
+            self.subtitle.rect = (text_x, top + 84, text_w, 30)
+        else:
+            self.title.rect = (text_x, top + 8, text_w, 40)
+            self.subtitle.rect = (text_x, top + 50, text_w, 26)
 
-        grid_x, grid_y = vx + (vw - grid_w) / 2, top + HEADER_H + spare
+        grid_x, grid_y = vx + (vw - grid_w) / 2, top + b.header + spare
         g = self.grid
         for i, tile in enumerate(self.tiles):
             row, col = divmod(i % max(1, self.per_page), max(1, g.columns))
@@ -406,15 +443,14 @@ class LauncherScene(Scene):
         self.next_page.rect = (centre + 100, pager_y, 150, 44)
 
         bottom = grid_y + grid_h + pager_h + spare
-        row_w = min(max(grid_w, BUTTON_ROW_W), vw - 2 * MARGIN)
-        left, right = vx + (vw - row_w) / 2, vx + (vw + row_w) / 2
-        y = bottom + 16
-        stats, palette, help_button, quit_button = self.buttons
-        stats.rect = (left, y, 200, 48)
-        palette.rect = (left + 220, y, 270, 48)
-        help_button.rect = (right - 200, y, 60, 48)
-        quit_button.rect = (right - 120, y, 120, 48)
-        self.footer.rect = (text_x, bottom + 86, text_w, 30)
+        row_w = min(max(grid_w, BUTTON_ROW_W), text_w)
+        y = bottom + (16 if b is BANDS else 10)
+        row = button_row(vx + (vw - row_w) / 2, row_w, b.gap, LEFT_BUTTONS, RIGHT_BUTTONS)
+        for button in self.buttons:
+            x, w = row[button.name]
+            button.rect = (x, y, w, b.button_h)
+        footer_y = y + b.button_h + (22 if b is BANDS else 6)
+        self.footer.rect = (text_x, footer_y, text_w, 30 if b is BANDS else 28)
 
         # The page size may have changed: keep the focused game on screen and focused.
         self.page = min(self.page, self.pages - 1)
@@ -545,14 +581,24 @@ class LauncherScene(Scene):
         self.app.set_palette(names[(current + 1) % len(names)])
 
     def open_family(self, family: GameDescriptor) -> None:
-        """Open a game (with the parameters last played)."""
-        self.app.push(family.open_scene(self.app))
+        """Open a game: the one left in progress, resumed (engine.saved_games), else a new
+        one with the parameters last played."""
+        from engine.saved_games import open_game
+
+        self.app.push(open_game(self.app, family))
 
     def open_stats(self) -> None:
         """Show the statistics screen."""
         from engine.stats_scene import StatsScene
 
         self.app.push(StatsScene(self.app))
+
+    def open_settings(self) -> None:
+        """Show the settings (sound, volume, reduced motion, computer speed)."""
+        # Imported when asked for: start-up does not pay for a screen rarely opened.
+        from engine.settings_scene import SettingsOverlay
+
+        self.app.push(SettingsOverlay(self.app))
 
     def debug_state(self) -> dict[str, Any]:
         """The tiles, the grid's shape and page, and the focused button, for tests."""
@@ -561,5 +607,6 @@ class LauncherScene(Scene):
         return {"scene": "LauncherScene", "palette": self.app.theme.palette.name,
                 "tiles": [{"id": f.id} for f in self.families],
                 "columns": self.grid.columns, "rows": self.grid.rows, "style": self.grid.style,
+                "tight": self.bands is not BANDS,
                 "page": self.page, "pages": self.pages, "per_page": self.per_page,
                 "focus": getattr(focused, "name", None)}

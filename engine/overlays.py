@@ -1,4 +1,12 @@
-"""Modal overlays: help, yes/no confirmation and a text-entry dialog."""
+"""Modal overlays: help, yes/no confirmation and a text-entry dialog.
+
+An overlay declares its panel as a rectangle of the 960×720 design space, centred
+on it, and places its widgets in that frame. In any window the panel stays centred
+in the part of the design space the window shows (:attr:`Viewport.area`); where
+the declared panel does not fit there (a 640×480 window shows 800×600 units) it
+shrinks to what does, and its fixed widget places shrink with it, so a dialog is
+never larger than the window and nothing of it is cut off.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +14,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
 from engine.scene import Scene
-from engine.widgets import Button, Label, draw_text_block, wrap_text
+from engine.widgets import (
+    Button,
+    Label,
+    Rect,
+    WidgetGroup,
+    draw_text_block,
+    ellipsize,
+    scroll_step,
+    wrap_text,
+)
 
 if TYPE_CHECKING:
     from engine.app import App
@@ -58,11 +76,48 @@ def printable_prefix(text: str, room: int) -> tuple[str, bool]:
     return "".join(parts)[:room], kept > room
 
 
+# Room kept between an overlay's panel and the window's edges (design units).
+PANEL_MARGIN = 12.0
+
+
 class Overlay(Scene):
-    """A dimmed backdrop with a centred panel; Esc closes it."""
+    """A dimmed backdrop with a centred panel; Esc closes it.
+
+    ``panel`` is the panel as designed (design units); :meth:`panel_rect` is where it
+    is in the current window and :meth:`to_panel` maps a rectangle of the designed
+    panel there. Fixed widget places are mapped that way (see the module's notes);
+    a widget whose place is a callable is placed by it as it is.
+    """
 
     overlay = True
-    panel = (180.0, 110.0, 600.0, 500.0)
+    panel: Rect = (180.0, 110.0, 600.0, 500.0)
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.ui = WidgetGroup(frame=self.to_panel)
+
+    def room(self) -> FRect:
+        """The part of the window a panel may use: the visible area less a margin."""
+        return self.app.viewport.area.inflate(-2 * PANEL_MARGIN, -2 * PANEL_MARGIN)
+
+    def panel_rect(self) -> FRect:
+        """The panel in the current window (design units): as declared where that fits,
+        else as large as fits, centred where it was meant to be and kept on screen."""
+        declared = FRect(self.panel)
+        room = self.room()
+        if room.contains(declared):
+            return declared
+        rect = FRect(0, 0, min(declared.w, room.w), min(declared.h, room.h))
+        rect.center = declared.center
+        return rect.clamp(room)
+
+    def to_panel(self, rect: Rect) -> Rect:
+        """Where a rectangle given in the declared panel's frame is now."""
+        x0, y0, w0, h0 = self.panel
+        now = self.panel_rect()
+        sx, sy = now.w / w0, now.h / h0
+        x, y, w, h = rect
+        return (now.x + (x - x0) * sx, now.y + (y - y0) * sy, w * sx, h * sy)
 
     def close(self) -> None:
         """Pop this overlay."""
@@ -81,7 +136,7 @@ class Overlay(Scene):
         shade.fill(p.shade)
         surface.blit(shade, (0, 0))
         vp = self.app.viewport
-        rect = vp.map_rect(self.panel)
+        rect = vp.map_rect(self.panel_rect())
         pygame.draw.rect(surface, p.panel, rect, border_radius=vp.px(12))
         pygame.draw.rect(surface, p.panel_edge, rect, vp.px(2), border_radius=vp.px(12))
         self.draw_body(surface, rect)
@@ -95,59 +150,135 @@ class Overlay(Scene):
 
 
 class HelpOverlay(Overlay):
-    """Shows a title and wrapped text; scrolls with the wheel or arrow keys."""
+    """Shows a title and wrapped text; scrolls with the wheel or the keys.
+
+    The panel is as tall as the text needs, up to the window's height (so a tall
+    window shows long rules whole); what does not fit scrolls, with a scroll bar and
+    a "scroll for more" line telling which lines are shown.
+    """
 
     help_title = "Help"
-    help_text = "Esc, F1 or Close shuts this help. Scroll with the mouse wheel or arrow keys."
+    help_text = ("Esc, F1 or Close shuts this help. Scroll with the mouse wheel, the arrow "
+                 "keys, Page Up / Page Down, Home and End.")
     panel = (110.0, 40.0, 740.0, 640.0)
+    PAD = 24.0
+    TITLE_H = 44.0  # the title's row
+    FOOT_H = 64.0  # Close and the scroll cue, below the text
+    BAR_W = 14.0  # the scroll bar, right of the text
+    MIN_H = 300.0
+    TEXT_SIZE = 17.0
 
     def __init__(self, app: App, title: str, text: str) -> None:
         super().__init__(app)
         self.title = title
         self.text = text
         self.scroll = 0
-        x, y, w, h = self.panel
-        self.ui.add(Button((x + w - 140, y + h - 56, 120, 40), "Close", self.close, name="Close"))
+        self._wrapped: tuple[tuple[str, int, float], list[str]] | None = None
+        # The "scroll for more" line drawn last frame (None: everything fits), for tests.
+        self.cue: str | None = None
+        self.cue_rect: pygame.Rect | None = None
+        self.ui.add(Label(lambda: self._title_rect(), title, size=28, bold=True, role="accent",
+                          fit_lines=1, min_size=20))
+        self.ui.add(Button(lambda: self._close_rect(), "Close", self.close, name="Close"))
 
+    # --- layout (design units) -------------------------------------------------------------
+    def _lines(self, width: float) -> list[str]:
+        """The text wrapped to ``width`` design units at the current scale (cached)."""
+        vp, theme = self.app.viewport, self.app.theme
+        key = (self.text, vp.px(width), vp.scale)
+        if self._wrapped is None or self._wrapped[0] != key:
+            font = theme.font(self.TEXT_SIZE * vp.scale)
+            self._wrapped = (key, wrap_text(self.text, font, vp.px(width)))
+        return self._wrapped[1]
+
+    def _line_h(self) -> float:
+        vp = self.app.viewport
+        return self.app.theme.font(self.TEXT_SIZE * vp.scale).get_linesize() / vp.scale
+
+    def panel_rect(self) -> FRect:
+        room = self.room()
+        w = min(self.panel[2], room.w)
+        text_w = w - 2 * self.PAD - self.BAR_W
+        need = (2 * self.PAD + self.TITLE_H + len(self._lines(text_w)) * self._line_h()
+                + self.FOOT_H)
+        rect = FRect(0, 0, w, max(min(self.MIN_H, room.h), min(need, room.h)))
+        rect.center = room.center
+        return rect
+
+    def _title_rect(self) -> Rect:
+        panel = self.panel_rect()
+        return (panel.x + self.PAD, panel.y + self.PAD, panel.w - 2 * self.PAD, 40)
+
+    def _close_rect(self) -> Rect:
+        panel = self.panel_rect()
+        return (panel.right - self.PAD - 120, panel.bottom - self.PAD - 40, 120, 40)
+
+    def _body(self) -> FRect:
+        """Where the text goes (the scroll bar is right of it)."""
+        panel = self.panel_rect()
+        top = panel.y + self.PAD + self.TITLE_H
+        return FRect(panel.x + self.PAD, top, panel.w - 2 * self.PAD - self.BAR_W,
+                     panel.bottom - self.FOOT_H - top)
+
+    def metrics(self) -> tuple[int, int]:
+        """(how many lines the text has, how many are shown at once) in this window."""
+        body = self._body()
+        lines = self._lines(body.w)
+        return len(lines), max(1, int(body.h // self._line_h()))
+
+    def scroll_by(self, lines: int) -> None:
+        """Scroll by ``lines`` (negative: up), within the text."""
+        total, shown = self.metrics()
+        self.scroll = max(0, min(self.scroll + lines, total - shown))
+
+    # --- events --------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
             self.close()
             return
-        if event.type == pygame.MOUSEWHEEL:
-            self.scroll = max(0, self.scroll - event.y * 3)
-            return
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_DOWN, pygame.K_PAGEDOWN):
-            self.scroll += 1 if event.key == pygame.K_DOWN else 10
-            return
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_PAGEUP):
-            self.scroll = max(0, self.scroll - (1 if event.key == pygame.K_UP else 10))
+        step = scroll_step(event, max(1, self.metrics()[1] - 1))
+        if step is not None:
+            self.scroll_by(step)
             return
         super().handle_event(event)
 
+    # --- drawing -------------------------------------------------------------------------
     def draw_body(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         vp, theme = self.app.viewport, self.app.theme
-        pad = vp.px(24)
-        title_font = theme.font(28 * vp.scale, bold=True)
-        surface.blit(title_font.render(self.title, True, theme.palette.accent),
-                     (rect.x + pad, rect.y + pad))
-        font = theme.font(17 * vp.scale)
-        body = pygame.Rect(rect.x + pad, rect.y + pad + title_font.get_linesize() + vp.px(10),
-                           rect.width - 2 * pad, rect.height - 3 * pad - vp.px(90))
-        lines = wrap_text(self.text, font, body.width)
-        visible = max(1, body.height // font.get_linesize())
-        self.scroll = min(self.scroll, max(0, len(lines) - visible))
-        y = body.y
-        for line in lines[self.scroll:self.scroll + visible]:
-            surface.blit(font.render(line, True, theme.palette.text), (body.x, y))
+        p = theme.palette
+        body = self._body()
+        font = theme.font(self.TEXT_SIZE * vp.scale)
+        lines = self._lines(body.w)
+        total, shown = self.metrics()
+        self.scroll = max(0, min(self.scroll, total - shown))  # the window may have grown
+        x, y = vp.point(body.x, body.y)
+        for line in lines[self.scroll:self.scroll + shown]:
+            surface.blit(font.render(line, True, p.text), (x, y))
             y += font.get_linesize()
-        if len(lines) > visible:
-            more = theme.font(14 * vp.scale).render(
-                f"lines {self.scroll + 1}–{min(len(lines), self.scroll + visible)} of {len(lines)}"
-                " · scroll for more", True, theme.palette.muted)
-            surface.blit(more, (body.x, rect.bottom - pad - more.get_height()))
+        self.cue = self.cue_rect = None
+        if total <= shown:
+            return
+        # The scroll bar: the track the text's height, the thumb the part shown.
+        track = vp.map_rect((body.right + self.BAR_W / 2 - 3, body.y, 6, body.h))
+        pygame.draw.rect(surface, p.panel_edge, track, border_radius=vp.px(3))
+        thumb_h = max(vp.px(16), round(track.height * shown / total))
+        thumb_y = track.y + round((track.height - thumb_h) * self.scroll / (total - shown))
+        pygame.draw.rect(surface, p.accent, (track.x, thumb_y, track.width, thumb_h),
+                         border_radius=vp.px(3))
+        last = min(total, self.scroll + shown)
+        more = "scroll for more ▼" if last < total else "▲ scroll up for the start"
+        self.cue = f"Lines {self.scroll + 1}–{last} of {total} · {more}"
+        close = self._close_rect()
+        cue_area = vp.map_rect((body.x, close[1], close[0] - 12 - body.x, close[3]))
+        small = theme.font(14 * vp.scale)
+        text = ellipsize(self.cue, small, cue_area.width)
+        image = small.render(text, True, p.accent if last < total else p.muted)
+        self.cue_rect = surface.blit(image, image.get_rect(midleft=cue_area.midleft))
 
     def debug_state(self) -> dict[str, Any]:
-        return {"scene": "HelpOverlay", "overlay": True, "title": self.title}
+        total, shown = self.metrics()
+        return {"scene": "HelpOverlay", "overlay": True, "title": self.title,
+                "scroll": self.scroll, "lines": total, "shown": shown}
 
 
 class ConfirmDialog(Overlay):
@@ -265,7 +396,7 @@ class TextEntryDialog(Overlay):
 
             os.unlink(theme_path)
         x, y, w, _h = self.panel
-        rect = vp.rect(x + 24, y + 96, w - 48, 48)
+        rect = vp.map_rect(self.to_panel((x + 24, y + 96, w - 48, 48)))
         self._entry = pygame_gui.elements.UITextEntryLine(rect, self._manager)
         # The dialog enforces max_length itself; pygame_gui's own limit would
         # silently refuse a whole paste that is one character too long.
@@ -495,8 +626,9 @@ class TextEntryDialog(Overlay):
         self._flush()
         vp, theme = self.app.viewport, self.app.theme
         x, y, w, _h = self.panel
+        prompt = vp.map_rect(self.to_panel((x + 24, y + 20, w - 48, 70)))
         draw_text_block(surface, self.prompt, theme.font(20 * vp.scale, bold=True),
-                        theme.palette.text, vp.rect(x + 24, y + 20, w - 48, 70))
+                        theme.palette.text, prompt, fit=True)
         self._manager.draw_ui(surface)
         message, colour = None, theme.palette.muted
         if self.error:
@@ -508,7 +640,7 @@ class TextEntryDialog(Overlay):
                        "the last; Ctrl+A selects all.")
         if message:
             draw_text_block(surface, message, theme.font(16 * vp.scale), colour,
-                            vp.rect(x + 24, y + 150, w - 48, 44))
+                            vp.map_rect(self.to_panel((x + 24, y + 150, w - 48, 44))), fit=True)
 
     def debug_state(self) -> dict[str, Any]:
         text = self.text

@@ -14,6 +14,9 @@ solved. A scene keeps only input and drawing:
   ``helped`` flag. Restart starts a new attempt on the same record, undo and redo move
   between steps of the same records, so neither can clear it: a solution once shown
   cannot be recorded as solved alone. Only a new puzzle starts unhelped.
+* A game left is kept: :meth:`PuzzleMidend.snapshot` writes the puzzles, attempts (with
+  their clocks) and moves as JSON-able data and :meth:`PuzzleMidend.restore` checks and
+  replays them (engine.saved_games saves and resumes the scene around it).
 * :class:`PuzzleHelp` works out solutions off the frame loop (on an
   :class:`engine.ai.runner.AIRunner`), shows them, and reveals them one move at a time as
   hints; either marks the puzzle helped.
@@ -37,11 +40,23 @@ from typing import Any, Generic, Protocol, TypeVar
 from engine.ai.runner import AIRunner
 from engine.history import History
 from engine.rules import GameState, Move
+from engine.saved_data import (
+    fields,
+    flag,
+    items,
+    move_from_data,
+    move_to_data,
+    number,
+    show,
+    whole,
+)
 
 S = TypeVar("S", bound=GameState)
 Sol = TypeVar("Sol")
 
 ProgressFn = Callable[[float], None]
+# A saved attempt's clock longer than this (about 31 years) is not a real one.
+MAX_SECONDS = 1e9
 
 
 class PuzzleStats(Protocol):
@@ -308,6 +323,117 @@ class PuzzleMidend(Generic[S]):
         """Let the clock run again (if the attempt has started and is not solved)."""
         self._paused = False
         self._sync_clock()
+
+    # --- saving and resuming (engine.saved_games) ---------------------------------------
+    def snapshot(self, save_state: Callable[[S], Any], *, current_only: bool = False
+                 ) -> dict[str, Any]:
+        """Everything needed to resume, as JSON-able data (``save_state`` writes a position).
+
+        The puzzles (start position, helped), the attempts (their puzzle, clock, whether
+        started and won) and the steps (attempt and move; None for an attempt's start),
+        with the cursor. Positions between steps are not written: :meth:`restore` replays
+        the moves. ``current_only`` keeps just the current attempt and its moves, for a
+        history too big to save whole.
+        """
+        steps = self._history.entries
+        first, end = 0, len(steps)
+        if current_only:
+            first = self._attempt.base
+            end = next((i for i in range(self._history.index + 1, len(steps))
+                        if steps[i].move is None), len(steps))
+        puzzles: dict[int, int] = {}
+        attempts: dict[int, int] = {}
+        puzzle_data: list[dict[str, Any]] = []
+        attempt_data: list[dict[str, Any]] = []
+        step_data: list[list[Any]] = []
+        now = self._clock()
+        for step in steps[first:end]:
+            attempt = step.attempt
+            if id(attempt) not in attempts:
+                puzzle = attempt.puzzle
+                if id(puzzle) not in puzzles:
+                    puzzles[id(puzzle)] = len(puzzle_data)
+                    puzzle_data.append({"start": save_state(puzzle.start),
+                                        "helped": puzzle.helped})
+                attempts[id(attempt)] = len(attempt_data)
+                running = 0.0 if attempt.since is None else now - attempt.since
+                attempt_data.append({"puzzle": puzzles[id(puzzle)], "started": attempt.started,
+                                     "elapsed": round(attempt.elapsed + running, 3),
+                                     "won": attempt.reported})
+            move = None if step.move is None else move_to_data(step.move)
+            step_data.append([attempts[id(attempt)], move])
+        return {"puzzles": puzzle_data, "attempts": attempt_data, "steps": step_data,
+                "index": self._history.index - first}
+
+    def restore(self, data: Any, load_state: Callable[[Any], S]) -> None:
+        """Take over a :meth:`snapshot` (``load_state`` reads a position back).
+
+        Everything is checked first, each move replayed and checked legal; ValueError,
+        saying what is wrong, leaves the midend as it was. Resumed, the clock is paused
+        (the scene resumes it once the puzzle is on screen) and listeners hear a "new".
+        """
+        record = fields(data, "the puzzle", ("puzzles", "attempts", "steps", "index"))
+        puzzles = []
+        for i, item in enumerate(items(record["puzzles"], "the puzzles", 1)):
+            entry = fields(item, f"puzzle {i + 1}", ("start", "helped"))
+            try:
+                puzzle = _Puzzle(load_state(entry["start"]))
+            except ValueError as exc:
+                raise ValueError(f"puzzle {i + 1}: {exc}") from None
+            puzzle.helped = flag(entry["helped"], f"puzzle {i + 1}'s help flag")
+            puzzles.append(puzzle)
+        attempts = []
+        for i, item in enumerate(items(record["attempts"], "the attempts", 1)):
+            entry = fields(item, f"attempt {i + 1}", ("puzzle", "started", "elapsed", "won"))
+            attempt = _Attempt(puzzles[whole(entry["puzzle"], f"attempt {i + 1}'s puzzle", 0,
+                                             len(puzzles) - 1)], -1)
+            attempt.started = flag(entry["started"], f"attempt {i + 1}'s started flag")
+            attempt.elapsed = number(entry["elapsed"], f"attempt {i + 1}'s time", 0, MAX_SECONDS)
+            attempt.reported = flag(entry["won"], f"attempt {i + 1}'s won flag")
+            attempts.append(attempt)
+        raw_steps = items(record["steps"], "the steps", 1)
+        index = whole(record["index"], "the step shown", 0, len(raw_steps) - 1)
+        history: History[_Step] | None = None
+        state: Any = None
+        shown: Any = None
+        for i, item in enumerate(raw_steps):
+            which, raw_move = items(item, f"step {i + 1}", 2, 2)
+            attempt = attempts[whole(which, f"step {i + 1}'s attempt", 0, len(attempts) - 1)]
+            if raw_move is None:
+                if attempt.base != -1:
+                    raise ValueError(f"step {i + 1} starts attempt {which + 1} a second time")
+                attempt.base = i
+                step = _Step(attempt, None, attempt.puzzle.start, state)
+                state = attempt.puzzle.start
+            else:
+                if history is None or attempt is not history.current.attempt:
+                    raise ValueError(f"step {i + 1} is a move outside its attempt")
+                try:
+                    move = move_from_data(raw_move)
+                    if move not in state.legal_moves():
+                        raise ValueError(f"{show(raw_move)} is not a legal move here")
+                    state = state.play(move)
+                except ValueError as exc:  # IllegalMove included
+                    raise ValueError(f"step {i + 1}: {exc}") from None
+                step = _Step(attempt, move, None if self._inverse else state)
+            if history is None:
+                history = History(step)
+            else:
+                history.push(step)
+            if i == index:
+                shown = state
+        if any(attempt.base == -1 for attempt in attempts):
+            raise ValueError("an attempt was never started")
+        assert history is not None
+        while history.index > index:
+            history.undo()
+        # Everything checked: take it over.
+        running = self._running
+        if running is not None:  # stop the old clock (nothing else points at it)
+            running.since = None
+        self._history, self._state = history, shown
+        self._paused, self._running = True, None
+        self._changed(Change("new"))
 
     # --- plumbing -------------------------------------------------------------------------
     def _changed(self, change: Change) -> None:

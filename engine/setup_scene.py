@@ -3,6 +3,13 @@
 Each seat row has the seat's title, Human / Computer, the computer's levels and its
 mistake rate. The buttons are named ``"<tag> human"``, ``"<tag> computer"``,
 ``"<tag> <level>"`` and ``"<tag> mistakes"`` (tests and the soak harness find them so).
+
+Everything is placed in the frame of the declared ``panel`` (880×660 design units,
+centred on the design space). In a window that shows less than that (a 640×480
+one shows 800×600 units) :class:`~engine.overlays.Overlay` shrinks the panel to
+fit, centred, and every fixed place with it, so the whole set-up stays on screen
+with the same arrangement; captions that no longer fit shrink a little or end
+with "…" (see :mod:`engine.widgets`).
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,8 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
               families: Sequence[GameDescriptor] | None = None) -> list[str]:
     """Open the launcher, every available game, help and statistics; return what opened.
 
+    Each family's declared sound effects are played once and checked (``<id>/sounds``).
+
     ``families`` limits the run to those families (a one-family executable opens
     only its own games, which its bundle may be all it holds); default: all.
     Raises on the first failure (the caller reports it and exits non-zero).
@@ -23,9 +26,12 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
     from engine.launcher import LauncherScene
     from engine.overlays import TextEntryDialog
     from engine.registry import all_games
+    from engine.saved_games import SavedGames
     from engine.stats_scene import StatsScene
 
     app = App(settings, stats, notices, window_size=(960, 720))
+    # Saves stay in memory: a smoke run on a player's --profile must not replace their games.
+    app.game_saves = SavedGames(None)
     opened: list[str] = []
     try:
         launcher = app.push(LauncherScene(app, families))
@@ -46,6 +52,8 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
             app.pop()
             assert app.top is launcher, f"{family.id} did not return to the launcher"
             opened.append(family.id)
+            _check_sounds(app, family)
+            opened.append(f"{family.id}/sounds")
             for name in family.smoke_variants(app, lambda n: _frames(app, n)):
                 assert app.top is launcher, f"{family.id} {name} did not return to the launcher"
                 opened.append(f"{family.id}/{name}")
@@ -61,6 +69,29 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
         app.quit()
         pygame.quit()
     return opened
+
+
+def _check_sounds(app: Any, family: GameDescriptor) -> None:
+    """Play each of the family's effects once; fail if one is missing, damaged or silent.
+
+    The files are checked whether or not an audio device exists (a packaging mistake
+    that loses them must not hide behind a machine without sound); with a device, or
+    SDL's dummy driver that --smoke uses, each effect must also reach the mixer.
+    The dummy driver always exists, so under it a mixer that will not open means the
+    bundle lost pygame's mixer library: a failure too.
+    """
+    if os.environ.get("SDL_AUDIODRIVER") == "dummy":
+        assert app.audio.available, "the audio mixer did not open, even with SDL's dummy driver"
+    problems = app.audio.problems(family.sounds)
+    assert not problems, f"{family.id}: " + "; ".join(problems)
+    audible = app.audio.enabled and app.audio.volume > 0 and app.audio.available
+    before = len(app.audio.sounded)
+    for name in family.sounds:
+        app.audio.play(name)
+    _frames(app, 1)
+    if audible:
+        missing = [name for name in family.sounds if name not in app.audio.sounded[before:]]
+        assert not missing, f"{family.id}: sound(s) {', '.join(missing)} did not play"
 
 
 def _frames(app: Any, count: int, events: list[pygame.event.Event] | None = None) -> None:

@@ -1,20 +1,91 @@
-"""Statistics: a bar chart of results per game, and the detail per mode and level."""
+"""Statistics: a bar chart of results per game, and the detail per mode and level.
+
+Laid out in the part of the design space the window shows (:attr:`Viewport.area`):
+a toolbar band (Back, the title, ?) on top, then the chart and the table side by
+side, or the chart above the table in a narrow or tall window, so a wide window
+gets a wider table and a tall one more of its rows. Rows that do not fit scroll
+(mouse wheel, arrow keys, Page Up / Page Down, Home / End) with a line saying so;
+names too long for their column end with "…" and show whole under the pointer.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
 from engine.board.draw import hatch
+from engine.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
 from engine.registry import all_games
 from engine.scene import Scene
-from engine.widgets import Button, Label
+from engine.widgets import Button, Label, ellipsize, scroll_step
 
 if TYPE_CHECKING:
     from engine.app import App
 
-CHART = (60.0, 120.0, 500.0, 460.0)
+CHART_MIN_W, TABLE_MIN_W = 400.0, 330.0  # side by side only when both get this much
+CHART_MAX_W = 640.0  # bars longer than this read no better
+HEADING_H = 36.0  # "Results per game" above the bars
+LEGEND_H = 30.0  # the key below them
+GAME_ROW_MAX = 110.0  # one game's bar and its summary line, at most
+LABEL_W = 150.0  # the chart's column of game names
+NUMBER_W = 42.0  # each of the table's P, W, D, L columns
+ROW_H = 22.0  # a table row
+CUE_H = 24.0  # the "scroll for more" line under the table
+MAX_SLOTS = 120  # table rows drawn at most (more scroll)
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    """One line of the table: a game's mode and level with its figures, a heading, a note."""
+
+    kind: str  # "game", "heading", "puzzle" or "note"
+    text: str
+    figures: tuple[int, int, int, int] | None = None  # played, won, drawn, lost
+
+
+def stats_layout(area: FRect, games: int) -> dict[str, FRect]:
+    """Named design rectangles of the statistics screen in ``area``: "toolbar", "Back",
+    "title", "?", "chart" and "table"."""
+    tools, title = toolbar(area, [Tool("Back", 110)], [Tool("?", 54)])
+    top = area.y + TOOLBAR_H
+    body = FRect(area.x + MARGIN, top + MARGIN / 2, area.w - 2 * MARGIN,
+                 area.bottom - MARGIN - top - MARGIN / 2)
+    chart_need = HEADING_H + games * GAME_ROW_MAX + LEGEND_H
+    beside = (body.w >= CHART_MIN_W + MARGIN + TABLE_MIN_W
+              and (body.h < 1.2 * body.w or body.h <= chart_need))
+    if beside:
+        # The table's names are the longer texts: the chart gets a little less than half.
+        chart_w = max(CHART_MIN_W, min(CHART_MAX_W, (body.w - MARGIN) * 0.42))
+        chart = FRect(body.x, body.y, chart_w, body.h)
+        table = FRect(chart.right + MARGIN, body.y, body.right - chart.right - MARGIN, body.h)
+    else:
+        # Above and below: the chart as tall as its bars need, the table the rest.
+        chart = FRect(body.x, body.y, body.w, min(chart_need, body.h * 0.5))
+        table = FRect(body.x, chart.bottom + MARGIN, body.w, body.bottom - chart.bottom - MARGIN)
+    rects = {"toolbar": FRect(area.x, area.y, area.w, TOOLBAR_H), "title": title,
+             "chart": chart, "table": table}
+    rects.update(tools)
+    return rects
+
+
+class _RowLabel(Label):
+    """The text of one of the table's rows: a heading in bold, a note muted."""
+
+    def __init__(self, scene: StatsScene, slot: int) -> None:
+        super().__init__(scene._slot_rect(slot), scene._slot_text(slot), size=14, fit_lines=1,
+                         min_size=13, visible=lambda: scene._slot_entry(slot) is not None)
+        self.scene, self.slot = scene, slot
+
+    def draw(self, surface: pygame.Surface, vp: Any, theme: Any, focused: bool) -> None:
+        entry = self.scene._slot_entry(self.slot)
+        kind = entry.kind if entry is not None else "game"
+        self.bold = kind == "heading"
+        self.role = "muted" if kind == "note" else "text"
+        super().draw(surface, vp, theme, focused)
 
 
 class StatsScene(Scene):
@@ -26,18 +97,36 @@ class StatsScene(Scene):
         "Each bar is one game: its length is the number of games played, split into won "
         "(solid), drawn (striped) and lost (hollow). Results are counted from the first "
         "human player's side; in two-player games at one mouse that is the first player "
-        "(X).\n\nThe table on the right lists every mode and computer level you played. "
+        "(X).\n\nThe table lists every mode and computer level you played, and your best "
+        "puzzle results; scroll it with the mouse wheel or the arrow keys when it is long. "
         "Esc or Back returns to the launcher."
     )
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.ui.add(Button((16, 12, 110, 40), "← Back", app.pop, name="Back"))
-        self.ui.add(Label((0, 14, 960, 40), "Statistics", size=30, bold=True, align="center",
-                          role="accent"))
-        self.ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))
+        self.games = all_games()
+        self.scroll = 0
+        self.entries: list[TableEntry] = []
+        self._layout_key: tuple[object, ...] | None = None
+        self._layout: dict[str, FRect] = {}
+        ui = self.ui
+        ui.add(Button(self.place("Back"), "← Back", app.pop, name="Back"))
+        ui.add(Label(self.place("title"), "Statistics", size=30, bold=True, align="center",
+                     role="accent", fit_lines=1, min_size=20))
+        ui.add(Button(self.place("?"), "?", app.help, name="?"))
+        ui.add(Label(self._heading_rect, "Results per game", size=20, bold=True, fit_lines=1,
+                     min_size=16))
+        for i, family in enumerate(self.games):
+            ui.add(Label(self._bar_part(i, "name"), family.title, size=16, fit_lines=2,
+                         min_size=13))
+            ui.add(Label(self._bar_part(i, "summary"), lambda f=family: self._summary(f.id),
+                         size=13, role="muted", fit_lines=1, min_size=12))
+        ui.add(Label(self._table_head, "Game / mode / level", size=14, bold=True, fit_lines=1))
+        for slot in range(MAX_SLOTS):
+            ui.add(_RowLabel(self, slot))
         self.refresh()
 
+    # --- figures ----------------------------------------------------------------------
     def refresh(self) -> None:
         """Reload the figures from the statistics store."""
         self.totals = self.app.stats.totals_by_game()
@@ -49,38 +138,153 @@ class StatsScene(Scene):
             played, won, lost, drawn = self.totals.get(row.game, (0, 0, 0, 0))
             self.totals[row.game] = (played + row.solved, won + row.solved - row.helped, lost,
                                      drawn + row.helped)
+        titles = {f.id: f.title for f in self.games}
+        entries: list[TableEntry] = []
+        for row in self.rows:
+            mode = row.mode + (f" ({row.opponent})" if row.opponent else "")
+            entries.append(TableEntry(
+                "game", f"{titles.get(row.game, row.game)} {row.variant}, {mode}",
+                (row.played, row.won, row.drawn, row.lost)))
+        if not self.rows:
+            entries.append(TableEntry("note", "No games recorded yet."))
+        if self.puzzles:
+            entries.append(TableEntry("heading", "Puzzles: best without help"))
+        for row in self.puzzles:
+            best = (f"{row.best_moves} presses, {row.best_seconds:.1f} s"
+                    if row.best_moves is not None else "only with help so far")
+            entries.append(TableEntry("puzzle",
+                                      f"{titles.get(row.game, row.game)} {row.variant}: {best}"))
+        self.entries = entries
+        self.scroll_by(0)
 
     def resume(self) -> None:
         self.refresh()
 
+    def _summary(self, game: str) -> str:
+        played, won, lost, drawn = self.totals.get(game, (0, 0, 0, 0))
+        if any(r.game == game for r in self.puzzles):
+            return f"{played} solved · {won} alone · {drawn} with help"
+        return (f"{played} played · {won} won · {drawn} drawn · {lost} lost"
+                if played else "not played yet")
+
+    # --- layout (design units) --------------------------------------------------------
+    def layout(self) -> dict[str, FRect]:
+        """Named design rectangles for the current window (see :func:`stats_layout`)."""
+        vp = self.app.viewport
+        key = (vp.window,)
+        if key != self._layout_key:
+            self._layout = stats_layout(vp.area, len(self.games))
+            self._layout_key = key
+        return self._layout
+
+    def place(self, name: str) -> Callable[[], tuple[float, float, float, float]]:
+        """A widget place following the layout entry ``name``."""
+        return lambda: tuple(self.layout()[name])  # type: ignore[return-value]
+
+    def _heading_rect(self) -> tuple[float, float, float, float]:
+        chart = self.layout()["chart"]
+        return (chart.x, chart.y, chart.w, HEADING_H - 6)
+
+    def _bars(self) -> FRect:
+        """Where the bars go: below the heading, as tall as they need up to the chart's
+        height less the key (which follows them)."""
+        chart = self.layout()["chart"]
+        room = chart.h - HEADING_H - LEGEND_H
+        return FRect(chart.x, chart.y + HEADING_H, chart.w,
+                     min(room, len(self.games) * GAME_ROW_MAX))
+
+    def _label_w(self) -> float:
+        return min(LABEL_W, self.layout()["chart"].w * 0.3)
+
+    def _game_row(self, index: int) -> tuple[float, float, float]:
+        """(top, row height, bar height) of game ``index``'s row in the chart."""
+        bars = self._bars()
+        row_h = min(GAME_ROW_MAX, bars.h / max(1, len(self.games)))
+        bar_h = max(10.0, min(70.0, row_h - 34))
+        return bars.y + index * row_h, row_h, bar_h
+
+    def _bar_part(self, index: int, part: str) -> Callable[[], tuple[float, float, float,
+                                                                   float]]:
+        def rect() -> tuple[float, float, float, float]:
+            bars = self._bars()
+            top, _row_h, bar_h = self._game_row(index)
+            label_w = self._label_w()
+            if part == "name":
+                return (bars.x, top, label_w - 8, bar_h)
+            return (bars.x + label_w, top + bar_h + 3, bars.w - label_w, 18)
+        return rect
+
+    def _table_head(self) -> tuple[float, float, float, float]:
+        table = self.layout()["table"]
+        return (table.x, table.y, table.w - 4 * NUMBER_W - 8, ROW_H)
+
+    def shown_rows(self) -> int:
+        """How many table rows the window has room for."""
+        table = self.layout()["table"]
+        return max(1, min(MAX_SLOTS, int((table.h - ROW_H - 6 - CUE_H) // ROW_H)))
+
+    def _slot_entry(self, slot: int) -> TableEntry | None:
+        index = self.scroll + slot
+        if slot >= self.shown_rows() or index >= len(self.entries):
+            return None
+        return self.entries[index]
+
+    def _slot_text(self, slot: int) -> Callable[[], str]:
+        def text() -> str:
+            entry = self._slot_entry(slot)
+            return entry.text if entry is not None else ""
+        return text
+
+    def _slot_rect(self, slot: int) -> Callable[[], tuple[float, float, float, float]]:
+        def rect() -> tuple[float, float, float, float]:
+            table = self.layout()["table"]
+            entry = self._slot_entry(slot)
+            # A game's name leaves room for its four figures; other lines use the width.
+            width = table.w - (4 * NUMBER_W + 8 if entry is None or entry.kind == "game"
+                               else 0)
+            return (table.x, table.y + ROW_H + 6 + slot * ROW_H, width, ROW_H)
+        return rect
+
+    def scroll_by(self, rows: int) -> None:
+        """Scroll the table by ``rows`` (negative: up), within its entries."""
+        self.scroll = max(0, min(self.scroll + rows, len(self.entries) - self.shown_rows()))
+
+    # --- events and drawing -------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """The wheel and the arrow / page keys scroll the table; the rest as any scene."""
+        step = scroll_step(event, max(1, self.shown_rows() - 1))
+        if step is not None:
+            self.scroll_by(step)
+            return
+        super().handle_event(event)
+
     def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
+        self.scroll_by(0)  # the window may have grown since the last scroll
+        p = self.app.theme.palette
+        surface.fill(p.background)
+        pygame.draw.rect(surface, p.panel, self.app.viewport.map_rect(self.layout()["toolbar"]))
         self._draw_chart(surface)
         self._draw_table(surface)
+        self.ui.draw(surface, self.app.viewport, self.app.theme)
 
     def _draw_chart(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        x, y, w, h = CHART
-        font = theme.font(16 * vp.scale)
-        small = theme.font(13 * vp.scale)
-        surface.blit(theme.font(20 * vp.scale, bold=True).render("Results per game", True, p.text),
-                     vp.point(x, y - 40))
+        bars = self._bars()
+        label_w = self._label_w()
         most = max([t[0] for t in self.totals.values()] + [1])
-        bar_h = min(70.0, (h - 80) / max(1, len(all_games())) - 20)
-        label_w = 150.0
-        for i, family in enumerate(all_games()):
+        length = bars.w - label_w - 8
+        for i, family in enumerate(self.games):
             played, won, lost, drawn = self.totals.get(family.id, (0, 0, 0, 0))
-            by = y + i * (bar_h + 40)
-            surface.blit(font.render(family.title, True, p.text), vp.point(x, by + bar_h / 2 - 10))
-            left = x + label_w
-            scale = (w - label_w - 60) / most
+            top, _row_h, bar_h = self._game_row(i)
+            left = bars.x + label_w
+            scale = length / most
             segments = ((won, p.good, "solid"), (drawn, p.neutral, "striped"),
                         (lost, p.bad, "hollow"))
             for count, colour, style in segments:
                 if count == 0:
                     continue
-                rect = vp.rect(left, by, count * scale, bar_h)
+                rect = vp.rect(left, top, count * scale, bar_h)
                 if style == "solid":
                     pygame.draw.rect(surface, colour, rect)
                 elif style == "striped":
@@ -91,62 +295,71 @@ class StatsScene(Scene):
                 else:
                     pygame.draw.rect(surface, colour, rect, max(2, vp.px(3)))
                 left += count * scale
-            pygame.draw.line(surface, p.grid, vp.point(x + label_w, by - 4),
-                             vp.point(x + label_w, by + bar_h + 4), 1)
-            if any(r.game == family.id for r in self.puzzles):
-                summary = f"{played} solved · {won} alone · {drawn} with help"
-            else:
-                summary = (f"{played} played · {won} won · {drawn} drawn · {lost} lost"
-                           if played else "not played yet")
-            surface.blit(small.render(summary, True, p.muted),
-                         vp.point(x + label_w, by + bar_h + 4))
-        key_y = y + h - 24
-        kx = x
-        for label, colour, style in (("won / solved alone", p.good, "solid"),
-                                     ("drawn / with help", p.neutral, "striped"),
-                                     ("lost", p.bad, "hollow")):
-            box = vp.rect(kx, key_y, 18, 18)
+            pygame.draw.line(surface, p.grid, vp.point(bars.x + label_w, top - 4),
+                             vp.point(bars.x + label_w, top + bar_h + 4), 1)
+        self._draw_key(surface, bars)
+
+    def _draw_key(self, surface: pygame.Surface, bars: FRect) -> None:
+        """The key under the bars; shorter words when the long ones do not fit."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        small = theme.font(13 * vp.scale)
+        styles = ((p.good, "solid"), (p.neutral, "striped"), (p.bad, "hollow"))
+        for words in (("won / solved alone", "drawn / with help", "lost"),
+                      ("won", "drawn", "lost")):
+            need = sum(24 + small.size(w)[0] / vp.scale + 24 for w in words)
+            if need <= bars.w:
+                break
+        y = bars.bottom + (LEGEND_H - 18) / 2
+        x = bars.x
+        for label, (colour, style) in zip(words, styles, strict=True):
+            box = vp.rect(x, y, 18, 18)
             if style == "hollow":
                 pygame.draw.rect(surface, colour, box, 2)
             else:
                 pygame.draw.rect(surface, colour, box)
                 if style == "striped":
                     pygame.draw.line(surface, p.panel, box.bottomleft, box.topright, 3)
-            surface.blit(small.render(label, True, p.text), vp.point(kx + 24, key_y))
-            kx += 24 + small.size(label)[0] / vp.scale + 24
+            room = vp.px(max(0.0, bars.right - x - 24))
+            text = ellipsize(label, small, room)
+            surface.blit(small.render(text, True, p.text), vp.point(x + 24, y))
+            x += 24 + small.size(text)[0] / vp.scale + 24
 
     def _draw_table(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        x, y = 560.0, 80.0
+        table = self.layout()["table"]
         head = theme.font(14 * vp.scale, bold=True)
         body = theme.font(14 * vp.scale)
-        cols = (("Game / mode / level", 0), ("P", 250), ("W", 290), ("D", 330), ("L", 370))
-        for text, dx in cols:
-            surface.blit(head.render(text, True, p.text), vp.point(x + dx, y))
-        titles = {f.id: f.title for f in all_games()}
-        if not self.rows:
-            surface.blit(body.render("No games recorded yet.", True, p.muted),
-                         vp.point(x, y + 30))
-        for i, row in enumerate(self.rows[:18]):
-            ry = y + 28 + i * 22
-            name = f"{titles.get(row.game, row.game)} {row.variant}"
-            mode = row.mode + (f" ({row.opponent})" if row.opponent else "")
-            surface.blit(body.render(f"{name}, {mode}"[:30], True, p.text), vp.point(x, ry))
-            for value, (_t, dx) in zip((row.played, row.won, row.drawn, row.lost), cols[1:],
-                                       strict=True):
-                surface.blit(body.render(str(value), True, p.text), vp.point(x + dx, ry))
-        py = y + 28 + min(len(self.rows), 18) * 22 + 20
-        if self.puzzles:
-            surface.blit(head.render("Puzzles: best without help", True, p.text),
-                         vp.point(x, py))
-        for i, row in enumerate(self.puzzles[:8]):
-            best = (f"{row.best_moves} presses, {row.best_seconds:.1f} s"
-                    if row.best_moves is not None else "only with help so far")
-            text = f"{titles.get(row.game, row.game)} {row.variant}: {best}"
-            surface.blit(body.render(text[:48], True, p.text), vp.point(x, py + 24 + i * 22))
+
+        def cell(index: int, y: float) -> pygame.Rect:
+            """Column ``index`` (P, W, D, L) of the row at ``y``: figures are right-aligned."""
+            return vp.rect(table.right - (4 - index) * NUMBER_W, y, NUMBER_W - 6, ROW_H)
+
+        for i, name in enumerate("PWDL"):
+            image = head.render(name, True, p.text)
+            surface.blit(image, image.get_rect(midright=cell(i, table.y).midright))
+        for slot in range(self.shown_rows()):
+            entry = self._slot_entry(slot)
+            if entry is None or entry.figures is None:
+                continue
+            y = table.y + ROW_H + 6 + slot * ROW_H
+            for i, value in enumerate(entry.figures):
+                image = body.render(str(value), True, p.text)
+                surface.blit(image, image.get_rect(midright=cell(i, y).midright))
+        total, shown = len(self.entries), self.shown_rows()
+        if total > shown:
+            last = min(total, self.scroll + shown)
+            more = "scroll for more ▼" if last < total else "▲ scroll up for the first rows"
+            small = theme.font(13 * vp.scale)
+            cue = vp.map_rect((table.x, table.bottom - CUE_H, table.w, CUE_H))
+            text = ellipsize(f"Rows {self.scroll + 1}–{last} of {total} · {more}", small,
+                             cue.width)
+            image = small.render(text, True, p.accent)
+            surface.blit(image, image.get_rect(midleft=cue.midleft))
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "StatsScene", "totals": {k: list(v) for k, v in self.totals.items()},
                 "puzzles": [[r.game, r.variant, r.solved, r.helped, r.best_moves]
-                            for r in self.puzzles]}
+                            for r in self.puzzles],
+                "rows": len(self.entries), "shown": self.shown_rows(), "scroll": self.scroll}

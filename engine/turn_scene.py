@@ -8,6 +8,7 @@ frame loop, player cards, and results recorded once per game.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -17,11 +18,13 @@ from pygame import FRect
 
 from engine.ai.agent import Agent
 from engine.ai.runner import AIResult, AIRunner
+from engine.animation import SWEEP
 from engine.descriptor import GameDescriptor
-from engine.game_layout import BUTTON_H, GAP, split_body
+from engine.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
 from engine.game_scene import GameScene
 from engine.game_settings import load_seats, remember
 from engine.history import History
+from engine.result_overlay import ResultOverlay
 from engine.rules import GameState
 from engine.scene import Scene
 from engine.seats import Seat, mode_name
@@ -38,6 +41,11 @@ if TYPE_CHECKING:
 CVC_DELAYS = {"slow": 1.5, "normal": 0.6, "fast": 0.15}
 # Seconds before the computer answers a human, so the human sees their own move land.
 REPLY_DELAY = 0.15
+# Seconds between a game's last move and its result panel: the winning line sweeps in first.
+RESULT_DELAY = SWEEP + 0.05
+# Seconds the mover's card pulses when a human's turn begins (then it glows steadily).
+TURN_CUE = 1.8
+TURN_CUE_PULSES = 3
 
 
 class TurnBasedScene(GameScene):
@@ -82,6 +90,10 @@ class TurnBasedScene(GameScene):
         self._step_once = False
         self._wait = REPLY_DELAY
         self.note: str | None = None
+        # (game serial, history index) of a finished game whose result panel is due.
+        self._result_due: tuple[int, int] | None = None
+        # The position whose "your turn" cue was started, so it starts once per turn.
+        self._cue_for: tuple[int, int] | None = None
         self.show_hints = bool(app.settings.get("show_hints"))
         self.hint_runner = AIRunner()
         # The hint overlay: every legal move's MoveValue, and the game's extra.
@@ -106,13 +118,23 @@ class TurnBasedScene(GameScene):
         """Design height the game's extras box needs (variant label and hint legend)."""
         return 300.0
 
+    def extras_width(self, body: FRect) -> float:
+        """Design width of the extras column when it stands beside the board (override to
+        take more of a wide window); the default is the layout's standard column."""
+        return EXTRAS_W
+
+    def board_aspect(self) -> float:
+        """How many times wider than tall the board is drawn (override for boards that are
+        not square, so the layout gives them room of their shape)."""
+        return 1.0
+
     def layout_key(self) -> object:
-        return (self.extras_height(), self.all_computers())
+        return (self.extras_height(), self.all_computers(), self.board_aspect())
 
     def layout_body(self, body: FRect) -> dict[str, FRect]:
         """Board, a card per seat, the computer-against-computer controls and the extras."""
-        lay = split_body(body, len(self.seats), self.extras_height(),
-                         controls=self.all_computers())
+        lay = split_body(body, len(self.seats), self.extras_height(), self.extras_width(body),
+                         controls=self.all_computers(), aspect=self.board_aspect())
         rects = {"board": lay.board, "controls": lay.controls, "extras": lay.extras}
         rects.update({f"card{i}": card for i, card in enumerate(lay.cards)})
         c = lay.controls
@@ -178,7 +200,7 @@ class TurnBasedScene(GameScene):
         """Start a fresh game with other parameters or seats, remembered for next time."""
         warning = remember(self.app.settings, self.game, params, seats)
         if warning:
-            self.app.notify(warning)
+            self.app.notify(warning, "warning")
         else:
             self.app.save_settings()
         self.app.replace(self.game.open_scene(self.app, params, seats=seats))
@@ -206,6 +228,41 @@ class TurnBasedScene(GameScene):
             return None  # a new game started here
         return before, now
 
+    def last_moves(self) -> dict[int, tuple[Any, Any]]:
+        """Each seat's most recent move of the game on screen: ``{seat: (before, after)}``.
+
+        ``before`` is the position the seat moved from (its ``current_player()`` is the
+        seat) and ``after`` the position its move produced, so a game can work out the
+        move by comparing the two (as with :meth:`last_step`). Only moves up to the
+        history cursor count (an undone move is not "last"), and only moves of the
+        current game (a "New game" entry ends the search). Seats that have not moved
+        yet are absent. A game with several computer seats can mark each one's last
+        move from this; ``last_moves()[seat]`` for the seat that just moved equals
+        :meth:`last_step`.
+        """
+        entries = self.history.entries
+        moves: dict[int, tuple[Any, Any]] = {}
+        for i in range(self.history.index, 0, -1):
+            (serial_before, before), (serial_now, now) = entries[i - 1], entries[i]
+            if serial_before != serial_now:
+                break  # a new game started here: older moves belong to another game
+            mover = before.current_player()
+            if mover not in moves:
+                moves[mover] = (before, now)
+                if len(moves) == len(self.seats):
+                    break
+        return moves
+
+    def moves_played(self) -> int:
+        """How many moves the game on screen has had, up to the history cursor."""
+        entries = self.history.entries
+        count = 0
+        for i in range(self.history.index, 0, -1):
+            if entries[i - 1][0] != entries[i][0]:
+                break  # a new game started here
+            count += 1
+        return count
+
     def all_computers(self) -> bool:
         """Whether the computer plays every seat."""
         return all(s.is_computer for s in self.seats)
@@ -232,8 +289,18 @@ class TurnBasedScene(GameScene):
         self.on_moved(before, state)
         if state.is_terminal():
             self.app.audio.play(self.result_sound(state))
-            self._record(state)
+            if self.serial not in self.recorded:
+                # The first time this game ends (not when it is undone and replayed):
+                # record it, and show the result once the winning line has swept in.
+                self._record(state)
+                self._result_due = (self.serial, self.history.index)
+                self.anim.start("result-delay", self.result_delay(state))
         self._changed()
+
+    def result_delay(self, state: Any) -> float:
+        """Seconds from a game's last move to its result panel: long enough for the
+        finishing animation (override when it is longer, e.g. a disc falls first)."""
+        return RESULT_DELAY
 
     def move_sound(self, before: Any, after: Any) -> str:
         """The effect for a human's move (see engine.audio.SOUNDS); "place" by default."""
@@ -286,11 +353,13 @@ class TurnBasedScene(GameScene):
                                              mode_name(self.seats), " vs ".join(computers),
                                              outcome)
         if warning:
-            self.app.notify(warning)
+            self.app.notify(warning, "warning")
 
     # --- computer ------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         super().update(dt)
+        self._show_result_when_due()
+        self._cue_turn()
         self._poll_hints()
         if self.ai.busy or not self.computer_to_move():
             return
@@ -303,6 +372,28 @@ class TurnBasedScene(GameScene):
         agent = self.agents[self.state.current_player()]
         assert agent is not None
         self.think(agent, self.state, tag=(self.history.index, self.state))
+
+    def _show_result_when_due(self) -> None:
+        """Push the result panel once its delay is over (input ends the delay at once)."""
+        due = self._result_due
+        if due is None or self.anim.progress("result-delay") is not None:
+            return
+        if due != (self.serial, self.history.index) or not self.state.is_terminal():
+            self._result_due = None  # undone or a new game before it showed: not wanted
+            return
+        if self.app.top is not self:
+            return  # under help or a dialog: shown when the game is on top again
+        self._result_due = None
+        self.app.push(ResultOverlay(self.app, self))
+
+    def _cue_turn(self) -> None:
+        """Start the card's pulse when a human's turn begins (once per position)."""
+        here = (self.serial, self.history.index)
+        if here == self._cue_for:
+            return
+        self._cue_for = here
+        if self.human_to_move(self.history.current):
+            self.anim.start("turn-cue", TURN_CUE)
 
     def on_ai_result(self, result: AIResult) -> None:
         super().on_ai_result(result)
@@ -329,7 +420,7 @@ class TurnBasedScene(GameScene):
     def toggle_hints(self) -> None:
         """Show or hide the hint overlay (and remember the choice)."""
         if not self.hints_available():
-            self.app.notify("Hints are available in two-player games.")
+            self.app.notify("Hints are available in two-player games.", "info")
             return
         self.show_hints = not self.show_hints
         try:
@@ -350,7 +441,8 @@ class TurnBasedScene(GameScene):
             if result is None:
                 return
             if result.error is not None:
-                self.app.notify(f"The hint could not be worked out: {result.error}")
+                self.app.notify(f"The hint could not be worked out: {result.error}",
+                                "warning")
             elif result.tag == (index, self.state):
                 self.hints, self.hint_extra_value = result.move
                 self._hint_for = index
@@ -377,6 +469,101 @@ class TurnBasedScene(GameScene):
     def leave(self) -> None:
         super().leave()
         self.hint_runner.cancel()
+
+    # --- saving and resuming (engine.saved_games) -------------------------------------------
+    def snapshot(self, compact: bool = False) -> dict[str, Any]:
+        """The game as JSON-able data: the seats, every history entry (game serial and
+        position, through the descriptor's ``save_state``) with the cursor, the next
+        serial, the games already recorded in the statistics, Pause and the hint overlay.
+
+        ``compact`` keeps only the entries of the game on screen (a history too big to
+        save whole loses the earlier games, never the one being played).
+        """
+        from engine.saved_data import seat_to_data
+
+        entries = self.history.entries
+        index = self.history.index
+        first, end = 0, len(entries)
+        if compact:
+            # A game's entries are consecutive: serials only grow along the history.
+            serial = entries[index][0]
+            first = next(i for i, entry in enumerate(entries) if entry[0] == serial)
+            end = first + sum(1 for entry in entries if entry[0] == serial)
+        kept = entries[first:end]
+        to_data = self.game.state_to_data
+        return {"seats": [seat_to_data(seat) for seat in self.seats],
+                "history": [[serial, to_data(state)] for serial, state in kept],
+                "index": index - first,
+                "next_serial": self._next_serial,
+                # Only serials still in the history can be replayed to their end again.
+                "recorded": sorted(self.recorded & {serial for serial, _state in kept}),
+                "paused": self.paused,
+                "hints": self.show_hints}
+
+    def restore(self, data: Any) -> None:
+        """Resume a :meth:`snapshot`: seats, positions, undo and redo, recorded results.
+
+        Every value is checked first (positions by the descriptor's ``load_state``, for
+        this scene's parameters); ValueError, saying what is wrong, changes nothing.
+        """
+        from engine.saved_data import (
+            MAX_SAVED_ENTRIES,
+            MAX_SERIAL,
+            fields,
+            flag,
+            items,
+            seat_from_data,
+            whole,
+        )
+
+        record = fields(data, "the saved game", ("seats", "history", "index", "next_serial",
+                                                 "recorded", "paused", "hints"))
+        entries: list[tuple[int, Any]] = []
+        for i, item in enumerate(items(record["history"], "the history", 1, MAX_SAVED_ENTRIES)):
+            serial, raw = items(item, f"history entry {i + 1}", 2, 2)
+            serial = whole(serial, f"history entry {i + 1}'s game number", 0, MAX_SERIAL)
+            if entries and serial < entries[-1][0]:
+                raise ValueError(f"history entry {i + 1} belongs to an earlier game")
+            try:
+                entries.append((serial, self.game.state_from_data(self.params, raw)))
+            except ValueError as exc:
+                raise ValueError(f"history entry {i + 1}: {exc}") from None
+        players = entries[0][1].num_players
+        raw_seats = items(record["seats"], "the seats", players, players)
+        seats = tuple(seat_from_data(seat, f"seat {i + 1}", self.game.levels)
+                      for i, seat in enumerate(raw_seats))
+        index = whole(record["index"], "the position shown", 0, len(entries) - 1)
+        last = entries[-1][0]
+        next_serial = whole(record["next_serial"], "the next game number", last + 1,
+                            MAX_SERIAL + 1)
+        recorded = {whole(serial, "a recorded game's number", 0, next_serial - 1)
+                    for serial in items(record["recorded"], "the recorded games", 0,
+                                        len(entries))}
+        paused = flag(record["paused"], "the pause flag")
+        show_hints = flag(record["hints"], "the hint flag")
+        agents = [self.game.make_agent(self.params, s, self.rng.randrange(1 << 30))
+                  if s.is_computer else None for s in seats]
+        # Everything checked: take it over.
+        self.ai.cancel()
+        self.anim.finish_all()  # nothing animates a position it did not play
+        self.seats, self.agents = seats, agents
+        history: History[tuple[int, Any]] = History(entries[0])
+        for entry in entries[1:]:
+            history.push(entry)
+        while history.index > index:
+            history.undo()
+        self.history = history
+        self.serial = history.current[0]
+        self._next_serial = next_serial
+        self.recorded = recorded
+        self.paused = paused
+        self.show_hints = show_hints
+        self._step_once = False
+        self.note = None
+        self._result_due = None  # a finished game resumes on its board, not on its panel
+        self._cue_for = None
+        self._layout_key = None  # the seats may have changed the computer controls
+        self._changed()
 
     # --- GameScene actions ----------------------------------------------------------------
     def new_game(self) -> None:
@@ -430,7 +617,9 @@ class TurnBasedScene(GameScene):
                         "Space or Resume to go on, Step for one move.")
             text = f"{name} to move: the computer ({seat.level_text()})."
         else:
-            text = f"{name} to move."
+            # Unmistakable whoever is at the keyboard; "X to move." stays for the games,
+            # which add how to move to it.
+            text = f"Your turn — {name} to move."
         return f"{text} {self.note}" if self.note else text
 
     # --- input -----------------------------------------------------------------------
@@ -451,20 +640,54 @@ class TurnBasedScene(GameScene):
         super().handle_event(event)
 
     # --- drawing --------------------------------------------------------------------------
+    def turn_cue(self) -> float | None:
+        """How strongly the mover's card glows now: None when no human is to move, else
+        0..1 (pulsing while the turn is new, 1 after it, and 1 with reduce motion)."""
+        if not self.human_to_move(self.history.current):
+            return None
+        t = self.anim.progress("turn-cue")
+        if t is None:
+            return 1.0
+        # A few soft pulses that settle on the steady glow.
+        return 0.5 + 0.5 * math.cos(2 * math.pi * TURN_CUE_PULSES * t)
+
+    def card_tag(self, player: int) -> str:
+        """The line a player's card shows under its name: "Your turn" ("X's turn" when
+        several humans share the screen), "thinking…", "to move" or "winner"."""
+        state = self.state
+        seat = self.seats[player]
+        if state.is_terminal():
+            return "winner" if state.returns()[player] > 0 else ""
+        if state.current_player() != player:
+            return ""
+        if seat.is_computer:
+            return "thinking…" if self.ai.busy else "to move"
+        humans = sum(1 for s in self.seats if not s.is_computer)
+        return "Your turn" if humans == 1 else f"{self.player_name(player)}'s turn"
+
     def draw_player_cards(self, surface: pygame.Surface) -> None:
-        """A card per seat: symbol, human or computer, whose turn, the winner."""
+        """A card per seat: symbol, human or computer, whose turn, the winner.
+
+        A human's turn is unmistakable: that card is lit, glows (pulsing for a moment
+        when the turn begins) and says "Your turn".
+        """
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         state = self.state
         over = state.is_terminal()
         returns = state.returns() if over else None
+        cue = self.turn_cue()
         for player, seat in enumerate(self.seats):
             card = self.layout()[f"card{player}"]
             left, top = card.x, card.y
             rect = vp.map_rect(tuple(card))
             to_move = not over and state.current_player() == player
             winner = bool(returns) and returns[player] > 0
-            pygame.draw.rect(surface, p.panel, rect, border_radius=vp.px(10))
+            glowing = to_move and cue is not None
+            if glowing:
+                self._draw_glow(surface, rect, cue)
+            pygame.draw.rect(surface, p.hover if glowing else p.panel, rect,
+                             border_radius=vp.px(10))
             edge = p.focus if (to_move or winner) else p.panel_edge
             pygame.draw.rect(surface, edge, rect, vp.px(4 if to_move or winner else 1),
                              border_radius=vp.px(10))
@@ -478,14 +701,27 @@ class TurnBasedScene(GameScene):
             if seat.is_computer:
                 surface.blit(small.render(seat.level_text(), True, p.muted),
                              vp.point(left + 8, top + 78))
-            tag = ""
-            if winner:
-                tag = "winner"
-            elif to_move:
-                tag = "thinking…" if (seat.is_computer and self.ai.busy) else "to move"
+            tag = self.card_tag(player)
             if tag:
-                surface.blit(theme.font(14 * vp.scale, bold=True).render(tag, True, p.accent),
-                             vp.point(left + 8, top + 98))
+                size = 17 if glowing else 14
+                label = theme.font(size * vp.scale, bold=True).render(tag, True, p.accent)
+                surface.blit(label, vp.point(left + 8, top + (94 if glowing else 98)))
+
+    def _draw_glow(self, surface: pygame.Surface, rect: pygame.Rect, strength: float) -> None:
+        """A halo round a card in the focus colour; ``strength`` 0..1 sets its reach and
+        opacity (the steady glow is 1)."""
+        vp, p = self.app.viewport, self.app.theme.palette
+        reach = vp.px(4 + 6 * strength)
+        halo = rect.inflate(2 * reach, 2 * reach)
+        layer = pygame.Surface(halo.size, pygame.SRCALPHA)
+        radius = vp.px(10) + reach
+        for i in range(reach, 0, -max(1, reach // 4)):
+            # Rings fading outwards: brightest against the card.
+            alpha = round((70 + 150 * strength) * (1 - (i - 1) / reach) ** 0.5)
+            ring = layer.get_rect().inflate(-2 * (reach - i), -2 * (reach - i))
+            pygame.draw.rect(layer, (*p.focus, alpha), ring, max(1, reach // 4) + 1,
+                             border_radius=radius - (reach - i))
+        surface.blit(layer, halo)
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": type(self).__name__, "status": self.status_text(),

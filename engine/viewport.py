@@ -83,7 +83,13 @@ def visible_design_rect(vp: Viewport) -> tuple[float, float, float, float]:
     height over 720; a window smaller than the design space at :data:`MIN_SCALE`
     gives a rectangle inside it. Screens that lay themselves out in it use all of
     the window while keeping the design space's units (and so font sizes and line
-    widths).
+    widths). It is never smaller than :data:`MIN_AREA`: should a window manager let the
+    window shrink below the minimum anyway, the screen is cropped, not squeezed apart.
     """
     w, h = vp.window
-    return (-vp.offset_x / vp.scale, -vp.offset_y / vp.scale, w / vp.scale, h / vp.scale)
+    x, y, aw, ah = -vp.offset_x / vp.scale, -vp.offset_y / vp.scale, w / vp.scale, h / vp.scale
+    if aw < MIN_AREA[0]:
+        x, aw = x - (MIN_AREA[0] - aw) / 2, MIN_AREA[0]
+    if ah < MIN_AREA[1]:
+        y, ah = y - (MIN_AREA[1] - ah) / 2, MIN_AREA[1]
+    return (x, y, aw, ah)

@@ -3,6 +3,11 @@
 A :class:`WidgetGroup` owns a scene's widgets: it routes mouse events to the
 widget under the pointer and keeps a keyboard focus that Tab / Shift+Tab move
 and Enter / Space activate.
+
+Text is never clipped: a label or a caption wraps within its rectangle where
+lines allow, may shrink a little where the widget allows it, and is otherwise
+shortened with "…"; a shortened widget shows its whole text in a tooltip while
+the pointer rests on it (drawn last, inside the window, by :meth:`WidgetGroup.draw`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,12 @@ Rect = tuple[float, float, float, float]
 # A widget's place: fixed, or worked out from the current layout each time it is needed,
 # so a screen re-lays itself out for any window without rebuilding its widgets.
 Place = Rect | Callable[[], Rect]
+# Maps a fixed place to where it is now (an overlay's panel that had to shrink, say).
+Frame = Callable[[Rect], Rect]
+
+ELLIPSIS = "…"
+# A tooltip is at most this many design units wide (a readable line), less in a small window.
+TOOLTIP_W = 420.0
 
 
 def _as_bool(flag: bool | Callable[[], bool]) -> bool:
@@ -28,16 +39,56 @@ class Widget:
     """Something drawn in a design-space rectangle."""
 
     focusable = False
+    frame: Frame | None = None
+    shortened = False
+    full_text = ""
 
     def __init__(self, rect: Place, visible: bool | Callable[[], bool] = True) -> None:
         self.rect = rect  # type: ignore[assignment]
         self._visible = visible
+        # Set by a WidgetGroup with a frame: fixed places are in that frame's coordinates.
+        self.frame: Frame | None = None
+        # Whether the last drawing had to shorten the text, the whole text, and the
+        # lines drawn (tests read them).
+        self.shortened = False
+        self.full_text = ""
+        self.drawn_lines: list[str] = []
+        self._fit_key: tuple[object, ...] | None = None
+        self._fitted: tuple[float, list[str], bool] = (0.0, [], False)
+
+    @property
+    def tooltip(self) -> str | None:
+        """The text a tooltip shows over this widget: its whole text when shortened."""
+        return self.full_text if self.shortened and self.full_text else None
+
+    def fit_text(self, theme: Theme, vp: Viewport, rect: pygame.Rect, text: str, size: float,
+                 min_size: float, bold: bool = False,
+                 max_lines: int | None = None) -> tuple[pygame.font.Font, list[str]]:
+        """``text`` fitted to ``rect`` (see :func:`fit_text`): the font and the lines to draw.
+
+        Records :attr:`shortened` and :attr:`full_text` for the tooltip; the fitting is
+        kept until the text, the rectangle or the scale changes (it measures word by word).
+        """
+        key = (text, rect.size, vp.scale, size, min_size, bold, max_lines)
+        if key != self._fit_key:
+            self._fit_key = key
+            self._fitted = fit_text(theme, text, rect.size, size, min_size, vp.scale, bold,
+                                    max_lines)
+        used, lines, shortened = self._fitted
+        self.shortened, self.full_text, self.drawn_lines = shortened, text, lines
+        return theme.font(used * vp.scale, bold), lines
 
     @property
     def rect(self) -> Rect:
-        """The design-space rectangle the widget occupies now."""
+        """The design-space rectangle the widget occupies now.
+
+        A callable place is taken as it comes; a fixed one goes through the group's
+        :attr:`frame`, if it has one.
+        """
         place = self._place
-        return tuple(place()) if callable(place) else place  # type: ignore[return-value]
+        if callable(place):
+            return tuple(place())  # type: ignore[return-value]
+        return tuple(self.frame(place)) if self.frame is not None else place
 
     @rect.setter
     def rect(self, place: Place) -> None:
@@ -74,7 +125,8 @@ class Label(Widget):
         self.bold = bold
         self.align = align
         self.role = role
-        # Long texts shrink (down to min_size) rather than need more than fit_lines lines.
+        # Long texts shrink (down to min_size) rather than need more than fit_lines lines
+        # (or more than the rectangle holds); what still does not fit ends with "…".
         self.fit_lines = fit_lines
         self.min_size = min_size if min_size is not None else size
 
@@ -86,15 +138,13 @@ class Label(Widget):
     def draw(self, surface: pygame.Surface, vp: Viewport, theme: Theme, focused: bool) -> None:
         colour = getattr(theme.palette, self.role)
         rect = self.screen_rect(vp)
-        text = self.text
-        size = self.size
-        while self.fit_lines and size - 2 >= self.min_size:
-            lines = wrap_text(text, theme.font(size * vp.scale, self.bold), rect.width)
-            if len(lines) <= self.fit_lines:
-                break
-            size -= 2
-        draw_text_block(surface, text, theme.font(size * vp.scale, self.bold), colour, rect,
-                        self.align)
+        font, lines = self.fit_text(theme, vp, rect, self.text, self.size, self.min_size,
+                                    self.bold, self.fit_lines)
+        draw_lines(surface, lines, font, colour, rect, self.align)
+
+
+# Room kept between a button's caption and its sides.
+BUTTON_PAD = 4.0
 
 
 class Button(Widget):
@@ -180,18 +230,35 @@ class Button(Widget):
         p = theme.palette
         colour = p.button_text if self.enabled else p.disabled
         label = f"✓ {self.label}" if self.selected else self.label
-        draw_text_block(surface, label, theme.font(self.size * vp.scale), colour, rect, "center")
+        # A caption may shrink by a fifth (not below 12) before it wraps or is shortened.
+        inner = rect.inflate(-2 * vp.px(BUTTON_PAD), 0)
+        font, lines = self.fit_text(theme, vp, inner, label, self.size,
+                                    min(self.size, max(12.0, self.size * 0.8)))
+        draw_lines(surface, lines, font, colour, inner, "center")
 
 
 class WidgetGroup:
-    """A scene's widgets, with mouse routing and a keyboard focus."""
+    """A scene's widgets, with mouse routing and a keyboard focus.
 
-    def __init__(self) -> None:
+    ``frame``, where given, maps every fixed widget place to where it is now (see
+    :attr:`Widget.frame`); callable places are already where they are.
+    """
+
+    def __init__(self, frame: Frame | None = None) -> None:
+        self.frame = frame
         self.widgets: list[Widget] = []
         self.focus_index: int | None = None
+        # Where the pointer rests (screen pixels), for tooltips; None once it clicks,
+        # scrolls or a key is pressed, until it moves again.
+        self.pointer: tuple[int, int] | None = None
+        # The tooltip drawn last frame: its text and its screen rectangle (tests read them).
+        self.tooltip: str | None = None
+        self.tooltip_rect: pygame.Rect | None = None
 
     def add(self, widget: Widget) -> Widget:
         """Add a widget (drawn in insertion order) and return it."""
+        if self.frame is not None and widget.frame is None:
+            widget.frame = self.frame
         self.widgets.append(widget)
         return widget
 
@@ -221,6 +288,10 @@ class WidgetGroup:
 
     def handle_event(self, event: pygame.event.Event, vp: Viewport) -> bool:
         """Offer the event to the widgets; return True if one used it."""
+        if event.type == pygame.MOUSEMOTION:
+            self.pointer = tuple(event.pos)  # type: ignore[assignment]
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEWHEEL, pygame.KEYDOWN):
+            self.pointer = None  # acting hides the tooltip, as desktop toolkits do
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_TAB:
                 self.move_focus(-1 if event.mod & pygame.KMOD_SHIFT else 1)
@@ -242,11 +313,28 @@ class WidgetGroup:
         return used
 
     def draw(self, surface: pygame.Surface, vp: Viewport, theme: Theme) -> None:
-        """Draw every visible widget."""
+        """Draw every visible widget, then the tooltip of a shortened one under the pointer."""
         focused = self.focused
-        for widget in self.widgets:
-            if widget.visible:
-                widget.draw(surface, vp, theme, widget is focused)
+        shown = [w for w in self.widgets if w.visible]
+        for widget in shown:
+            widget.draw(surface, vp, theme, widget is focused)
+        self.tooltip = self.tooltip_rect = None
+        if self.pointer is None:
+            return
+        for widget in reversed(shown):  # the topmost widget under the pointer
+            if widget.screen_rect(vp).collidepoint(self.pointer):
+                if widget.tooltip:
+                    self.tooltip = widget.tooltip
+                    self.tooltip_rect = draw_tooltip(surface, widget.tooltip, self.pointer,
+                                                     vp, theme)
+                return
+
+    def widget_at(self, pos: tuple[int, int], vp: Viewport) -> Widget | None:
+        """The topmost visible widget at screen point ``pos``."""
+        for widget in reversed(self.widgets):
+            if widget.visible and widget.screen_rect(vp).collidepoint(pos):
+                return widget
+        return None
 
     def find(self, name: str) -> Button:
         """The button called ``name`` (tests and shortcuts use this)."""
@@ -279,12 +367,70 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
     return lines
 
 
-def draw_text_block(
-    surface: pygame.Surface, text: str, font: pygame.font.Font, colour: tuple[int, int, int],
-    rect: pygame.Rect, align: str = "left",
-) -> None:
-    """Draw wrapped text inside ``rect``, vertically centred; ``align`` left/center/right."""
-    lines = wrap_text(text, font, rect.width)
+def ellipsize(text: str, font: pygame.font.Font, width: int, force: bool = False) -> str:
+    """``text`` cut (at a word if possible) and ended with "…" so it fits ``width`` pixels;
+    unchanged if it already fits and ``force`` is false."""
+    if not force and font.size(text)[0] <= width:
+        return text
+    words = text.rstrip(" ,;:·-").split(" ")
+    while len(words) > 1 and font.size(" ".join(words) + ELLIPSIS)[0] > width:
+        words.pop()
+    cut = " ".join(words).rstrip(" ,;:·-")
+    while cut and font.size(cut + ELLIPSIS)[0] > width:  # one long word: cut letters
+        cut = cut[:-1]
+    return cut + ELLIPSIS
+
+
+def fit_lines(text: str, font: pygame.font.Font, width: int,
+              max_lines: int) -> tuple[list[str], bool]:
+    """``text`` wrapped to ``width`` pixels in at most ``max_lines`` lines, the last ending
+    with "…" if some was left out (and any single word too long for a line shortened
+    too); and whether it was shortened."""
+    if max_lines <= 0:
+        return [], bool(text)
+    lines = wrap_text(text, font, width)
+    shortened = len(lines) > max_lines
+    lines = lines[:max_lines]
+    fitted = [ellipsize(line, font, width) for line in lines]
+    if shortened:
+        fitted[-1] = ellipsize(lines[-1], font, width, force=True)
+    return fitted, shortened or fitted != lines
+
+
+def fit_text(theme: Theme, text: str, box: tuple[int, int], size: float, min_size: float,
+             scale: float, bold: bool = False,
+             max_lines: int | None = None) -> tuple[float, list[str], bool]:
+    """Fit ``text`` into a box of ``box`` pixels: (design font size, lines, shortened).
+
+    Tries ``size``, then 2 units smaller at a time down to ``min_size``, wrapping to as
+    many lines as the box's height holds (at most ``max_lines``, at least one); at the
+    first size where the whole text fits, that is the answer. Otherwise the text is
+    cut at ``min_size`` and ends with "…".
+    """
+    width, height = box
+    sizes = [size]
+    while sizes[-1] - 2 >= min_size:
+        sizes.append(sizes[-1] - 2)
+    if sizes[-1] > min_size:
+        sizes.append(min_size)
+    lines: list[str] = []
+    allowed = 1
+    font = theme.font(size * scale, bold)
+    for tried in sizes:
+        font = theme.font(tried * scale, bold)
+        allowed = max(1, height // font.get_linesize())
+        if max_lines:
+            allowed = min(allowed, max_lines)
+        lines = wrap_text(text, font, width)
+        if len(lines) <= allowed and all(font.size(line)[0] <= width for line in lines):
+            return tried, lines, False
+    lines, shortened = fit_lines(text, font, width, allowed)
+    return sizes[-1], lines, shortened
+
+
+def draw_lines(surface: pygame.Surface, lines: list[str], font: pygame.font.Font,
+               colour: tuple[int, int, int], rect: pygame.Rect, align: str = "left") -> None:
+    """Draw ``lines`` as a block vertically centred in ``rect``; ``align`` left/center/right."""
     height = font.get_linesize()
     y = rect.centery - height * len(lines) / 2
     for line in lines:
@@ -297,3 +443,65 @@ def draw_text_block(
             pos = img.get_rect(topleft=(rect.left, round(y)))
         surface.blit(img, pos)
         y += height
+
+
+def draw_tooltip(surface: pygame.Surface, text: str, pointer: tuple[int, int], vp: Viewport,
+                 theme: Theme) -> pygame.Rect:
+    """Draw ``text`` in a box near ``pointer``, kept inside the window; return the box."""
+    p = theme.palette
+    window = surface.get_rect()
+    font = theme.font(15 * vp.scale)
+    pad = vp.px(8)
+    width = min(vp.px(TOOLTIP_W), window.width - 2 * pad - 2)
+    lines = wrap_text(text, font, width - 2 * pad)
+    # A word too long for any line is cut rather than drawn past the window's edge.
+    lines = [ellipsize(line, font, width - 2 * pad) for line in lines]
+    most = max(1, (window.height - 2 * pad) // font.get_linesize())
+    if len(lines) > most:
+        lines = lines[:most - 1] + [ellipsize(lines[most - 1], font, width - 2 * pad, True)]
+    inner_w = max(font.size(line)[0] for line in lines)
+    box = pygame.Rect(0, 0, inner_w + 2 * pad, len(lines) * font.get_linesize() + 2 * pad)
+    # Below and right of the pointer (clear of the cursor); above or left where it must.
+    gap = vp.px(18)
+    box.topleft = (pointer[0] + vp.px(4), pointer[1] + gap)
+    if box.bottom > window.bottom:
+        box.bottom = pointer[1] - vp.px(6)
+    box.clamp_ip(window)
+    pygame.draw.rect(surface, p.panel, box, border_radius=vp.px(6))
+    pygame.draw.rect(surface, p.accent, box, 1, border_radius=vp.px(6))
+    y = box.y + pad
+    for line in lines:
+        surface.blit(font.render(line, True, p.text), (box.x + pad, y))
+        y += font.get_linesize()
+    return box
+
+
+def draw_text_block(
+    surface: pygame.Surface, text: str, font: pygame.font.Font, colour: tuple[int, int, int],
+    rect: pygame.Rect, align: str = "left", fit: bool = False,
+) -> bool:
+    """Draw wrapped text inside ``rect``, vertically centred; ``align`` left/center/right.
+
+    With ``fit``, no more lines than ``rect`` holds are drawn and the text is shortened
+    with "…" where it does not fit. Returns whether it was shortened.
+    """
+    if fit:
+        lines, shortened = fit_lines(text, font, rect.width,
+                                     max(1, rect.height // font.get_linesize()))
+    else:
+        lines, shortened = wrap_text(text, font, rect.width), False
+    draw_lines(surface, lines, font, colour, rect, align)
+    return shortened
+
+
+
+def scroll_step(event: pygame.event.Event, page: int) -> int | None:
+    """Lines to scroll for a wheel turn or a scrolling key (arrows, Page Up/Down, Home/End),
+    with ``page`` lines to a page; None for any other event."""
+    if event.type == pygame.MOUSEWHEEL:
+        return -event.y * 3
+    if event.type == pygame.KEYDOWN:
+        steps = {pygame.K_DOWN: 1, pygame.K_UP: -1, pygame.K_PAGEDOWN: page,
+                 pygame.K_PAGEUP: -page, pygame.K_END: 1 << 30, pygame.K_HOME: -(1 << 30)}
+        return steps.get(event.key)
+    return None

@@ -441,9 +441,9 @@ def run_monkey(seed: int, events: int, profile: Path | None = None,
             notices: list[str] = []
             real_notify = app.notify
 
-            def notify(message: str) -> None:
+            def notify(message: str, level: str = "warning") -> None:
                 notices.append(message)
-                real_notify(message)
+                real_notify(message, level)
 
             app.notify = notify  # type: ignore[method-assign]
 
@@ -510,9 +510,8 @@ def run_monkey(seed: int, events: int, profile: Path | None = None,
                 if not app.running:
                     fail(number, "the app stopped running (the monkey never quits)")
                     break
-                # Keep the banner short, as a player would click it away.
-                if len(app.notices) > 3:
-                    del app.notices[:-3]
+                # Keep the notices few, as a player would click them away.
+                app.toasts.keep_newest(3)
                 if busy and rng.random() < 0.05:
                     time.sleep(0.01)  # let background searches finish now and then
                 if number == memory_from:

@@ -49,11 +49,12 @@ def wait_thinking(app, scene) -> None:
 def test_thinking_is_shown_frames_keep_coming_and_the_move_arrives(app) -> None:
     agent = SlowRandom(delay=0.4)
     scene = versus(app, agent)
-    click(app, *cell_centre(1, 1))
+    click(app, *cell_centre(scene, 1, 1))
     wait_thinking(app, scene)
     assert scene.is_active()
     # The badge is drawn in the status bar, in words and the accent colour.
-    badge = app.viewport.point(932, 664 + 28)  # the right end of the badge
+    box = scene.area("badge")
+    badge = (box.right - 12, box.centery)  # the right end of the badge
     assert near(app.screen.get_at(badge), app.theme.palette.accent)
     frames, start = 0, time.monotonic()
     slowest = 0.0
@@ -73,16 +74,16 @@ def test_thinking_is_shown_frames_keep_coming_and_the_move_arrives(app) -> None:
 
 def test_human_cannot_move_while_the_computer_thinks(app) -> None:
     scene = versus(app, SlowRandom(delay=0.5))
-    click(app, *cell_centre(0, 0))
+    click(app, *cell_centre(scene, 0, 0))
     wait_thinking(app, scene)
-    click(app, *cell_centre(2, 2))
+    click(app, *cell_centre(scene, 2, 2))
     assert scene.state.moves_made == 1
 
 
 def test_leaving_the_scene_cancels_the_computer(app) -> None:
     agent = SlowRandom(delay=5.0)
     scene = versus(app, agent)
-    click(app, *cell_centre(1, 1))
+    click(app, *cell_centre(scene, 1, 1))
     wait_thinking(app, scene)
     key(app, pygame.K_ESCAPE)
     assert isinstance(app.top, LauncherScene)
@@ -92,7 +93,7 @@ def test_leaving_the_scene_cancels_the_computer(app) -> None:
 
 def test_undo_while_thinking_drops_the_stale_answer(app) -> None:
     scene = versus(app, SlowRandom(delay=0.3))
-    click(app, *cell_centre(1, 1))
+    click(app, *cell_centre(scene, 1, 1))
     wait_thinking(app, scene)
     scene.undo()  # the position the agent was asked about is gone
     deadline = time.monotonic() + 2

@@ -20,11 +20,11 @@ import numpy as np
 import pygame
 import pytest
 
+from engine.animation import FLASH
 from engine.board.geometry import Cell
 from engine.overlays import TextEntryDialog
 from games.buttons.board import Board, format_code, parse_code
 from games.buttons.scene import (
-    BOARD_AREA,
     CODE_INLINE_MAX_N,
     CODE_LINES,
     STATE_MARKS,
@@ -34,7 +34,8 @@ from games.buttons.scene import (
     canonical_code,
     wrap_code,
 )
-from tests.conftest import click, click_widget, grid_centre, key, run_until
+from games.buttons.scene_layout import CODE_HEAD_H
+from tests.conftest import click, click_widget, key, run_until
 
 IDLE_FRAME_LIMIT = 0.050  # seconds; measured ~1 ms
 PRESS_FRAME_LIMIT = 0.250  # seconds; measured ≤ ~25 ms
@@ -44,6 +45,11 @@ def random_board(n: int, seed: int | None = None) -> Board:
     """A random n×n board (not necessarily solvable) whose code has all n² bits' digits."""
     rng = random.Random(n if seed is None else seed)
     return Board(n, rng.getrandbits(n * n) | 1 << (n * n - 1))
+
+
+def button(scene: ButtonMadnessScene, row: int, col: int) -> tuple[float, float]:
+    """Design point of a button's centre, from the scene's own board geometry."""
+    return scene.app.viewport.to_design(scene.geometry().cell_center(row, col))
 
 
 def open_scene(app, board: Board) -> ButtonMadnessScene:
@@ -105,8 +111,7 @@ def press_cell(app, scene: ButtonMadnessScene, row: int, col: int) -> tuple[floa
 
     On 1000×1000 a button is half a pixel wide: the click lands on the nearest pixel's.
     """
-    n = scene.board.n
-    x, y = grid_centre(BOARD_AREA, n, n, row, col)
+    x, y = button(scene, row, col)
     cell = scene.geometry().cell_at(app.viewport.point(x, y))
     assert cell is not None
     return timed(lambda: click(app, x, y)), cell
@@ -203,7 +208,7 @@ def test_small_board_code_is_shown_at_once(app, n: int) -> None:
     state = scene.debug_state()
     assert state["code"] == format_code(board) and not state["code_pending"]
     assert shown_code(scene) == format_code(board)
-    click(app, *grid_centre(BOARD_AREA, n, n, 0, 0))  # a press shows the new board's code
+    click(app, *button(scene, 0, 0))  # a press shows the new board's code
     assert scene.debug_state()["code"] == format_code(scene.board) == shown_code(scene)
     assert scene.board != board
 
@@ -241,7 +246,8 @@ def test_best_result_is_read_once_not_every_frame(app, monkeypatch: pytest.Monke
     scene._best = None
     idle_frames(app, 10)
     assert reads == ["4x4"]
-    click(app, *grid_centre(BOARD_AREA, 4, 4, 1, 2))  # solved in one press: a new best
+    click(app, *button(scene, 1, 2))  # solved in one press: a new best
+    app.step([], dt=FLASH)  # the completion flash, then the win screen
     assert isinstance(app.top, WinOverlay)
     click_widget(app, "Close")
     app.step([])
@@ -294,7 +300,8 @@ def test_working_out_the_code_is_said_in_the_side_panel(app, gate: Gate) -> None
     assert scene.debug_state()["code"] is None
     vp, theme = app.viewport, app.theme
     text = theme.font(13 * vp.scale).render(WORKING_OUT_CODE, True, theme.palette.muted)
-    area = text.get_rect(topleft=vp.point(16, 136))
+    code_box = scene.area("code")
+    area = text.get_rect(topleft=(code_box.x, code_box.y + vp.px(CODE_HEAD_H)))
     expected = pygame.Surface(area.size)
     expected.fill(theme.palette.background)
     expected.blit(text, (0, 0))

@@ -7,19 +7,25 @@ import time
 import numpy as np
 import pygame
 
+from engine.animation import FLASH, RIPPLE
 from engine.launcher import LauncherScene
 from engine.overlays import TextEntryDialog
 from engine.widgets import Button
 from games.buttons.board import Board, parse_code
-from games.buttons.scene import BOARD_AREA, ButtonMadnessScene, WinOverlay
-from tests.conftest import click, click_widget, grid_centre, key, run_until, type_text
+from games.buttons.scene import ButtonMadnessScene, WinOverlay
+from tests.conftest import click, click_widget, key, run_until, type_text
 
 CTRL = pygame.KMOD_LCTRL
 
 
 def button(scene: ButtonMadnessScene, row: int, col: int) -> tuple[float, float]:
-    n = scene.board.n
-    return grid_centre(BOARD_AREA, n, n, row, col)
+    """Design point of a button's centre, from the scene's own board geometry."""
+    return scene.app.viewport.to_design(scene.geometry().cell_center(row, col))
+
+
+def see_win(app) -> None:
+    """One frame long enough for the completion flash to end and the win screen to open."""
+    app.step([], dt=FLASH)
 
 
 def open_board(app, code: str = "65535") -> ButtonMadnessScene:
@@ -45,8 +51,9 @@ def test_a_press_flips_the_plus_shape_with_wraparound(app) -> None:
     green = {(r, c) for r in range(4) for c in range(4) if not scene.board.red(r, c)}
     assert green == {(0, 0), (0, 1), (1, 0), (0, 3), (3, 0)}
     assert scene.debug_state()["code"] == str(scene.board.bits)
-    # The pixel at a green button's centre ring differs from a red one.
-    app.step([])
+    # The pixel at a green button's centre ring differs from a red one (once the press's
+    # ripple has played out).
+    app.step([], dt=RIPPLE)
     geom = scene.geometry()
     red_px = app.screen.get_at(geom.cell_rect(2, 2).move(0, -geom.cell_size * 0.35).center)
     green_px = app.screen.get_at(geom.cell_rect(0, 1).move(0, -geom.cell_size * 0.35).center)
@@ -58,6 +65,7 @@ def test_win_screen_and_stats_after_solving(app) -> None:
     click(app, *button(scene, 1, 2))
     assert not scene.board.is_solved
     click(app, *button(scene, 1, 2))  # pressing twice undoes it: solved
+    see_win(app)
     assert isinstance(app.top, WinOverlay) and app.top.presses == 2 and not app.top.helped
     assert app.stats.best_puzzle("button-madness", "4x4")[0] == 2
     click_widget(app, "Close")
@@ -219,6 +227,7 @@ def test_statistics_screen_shows_puzzle_results(app) -> None:
     scene = open_board(app)
     click(app, *button(scene, 1, 2))
     click(app, *button(scene, 1, 2))  # solved alone in 2 presses
+    see_win(app)
     click_widget(app, "Close")
     key(app, pygame.K_ESCAPE)
     click_widget(app, "Statistics")
@@ -315,6 +324,7 @@ def solve_by_clicking(app, scene: ButtonMadnessScene) -> None:
     assert presses
     for cell in presses:
         click(app, *button(scene, *cell))
+    see_win(app)
 
 
 def puzzle_results(app) -> list[tuple[str, str, int, int]]:
@@ -388,6 +398,7 @@ def test_play_again_restarts_the_same_board_undoably(app) -> None:
     click(app, *button(scene, 0, 0))
     click(app, *button(scene, 0, 0))
     click(app, *button(scene, 1, 2))
+    see_win(app)
     assert isinstance(app.top, WinOverlay) and app.top.presses == 3
     assert [b.name for b in app.top.ui.widgets if isinstance(b, Button)] == [
         "Play again", "Generate", "Close"]
@@ -399,6 +410,7 @@ def test_play_again_restarts_the_same_board_undoably(app) -> None:
     key(app, pygame.K_y, CTRL)
     assert scene.board == start
     click(app, *button(scene, 1, 2))  # a new attempt: recorded again
+    see_win(app)
     assert isinstance(app.top, WinOverlay) and app.top.presses == 1
     assert puzzle_results(app) == [("button-madness", "4x4", 2, 0)]
     assert app.stats.best_puzzle("button-madness", "4x4")[0] == 1
@@ -437,6 +449,7 @@ def test_the_clock_stops_while_another_screen_covers_the_board(app) -> None:
     assert scene.puzzle.elapsed == 18
     click(app, *button(scene, 0, 0))
     click(app, *button(scene, 1, 2))
+    see_win(app)
     assert isinstance(app.top, WinOverlay) and app.top.seconds == 18
     assert app.stats.best_puzzle("button-madness", "4x4") == (3, 18.0)
     clock.advance(60)

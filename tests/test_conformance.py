@@ -283,3 +283,95 @@ def test_puzzles_round_trip_through_the_midend(game: GameDescriptor) -> None:
     while midend.redo():
         forward.append(midend.state)
     assert forward == seen
+
+
+# --- saved games (engine.saved_games) -----------------------------------------------------------
+
+# Data that is no position of any game.
+JUNK: list[Any] = [None, 0, -1, True, 1.5, "", "x" * 10_000, [], [[]], {}, {"no such key": 1},
+                   [None] * 3, {"rows": None, "moves": None, "heaps": None, "n": None}]
+
+
+def _mutations(data: Any) -> list[Any]:
+    """Damaged copies of a position's JSON: each field replaced by junk or removed, each
+    list one item longer, shorter, or with an item replaced by junk or made negative."""
+    import copy
+
+    out: list[Any] = []
+    if not isinstance(data, dict):
+        return [junk for junk in JUNK if junk != data]
+    for key, value in data.items():
+        for junk in (None, -1, True, 2.5, "x", [], {}, 10**12):
+            if junk != value or type(junk) is not type(value):
+                out.append({**copy.deepcopy(data), key: junk})
+        out.append({k: v for k, v in data.items() if k != key})
+        if isinstance(value, list):
+            longer = [*copy.deepcopy(value), copy.deepcopy(value[-1]) if value else 0]
+            out.append({**data, key: longer})
+            if value:
+                out.append({**data, key: copy.deepcopy(value[:-1])})
+                for junk in ("x", None, -1, [[]], True):
+                    out.append({**data, key: [junk, *copy.deepcopy(value[1:])]})
+                if isinstance(value[0], int) and not isinstance(value[0], bool):
+                    out.append({**data, key: [-value[0] - 1, *value[1:]]})
+                if isinstance(value[0], list) and value[0]:
+                    out.append({**data, key: [[-1] * len(value[0]), *value[1:]]})
+        if isinstance(value, str) and value:
+            out.append({**data, key: value[:-1]})
+            out.append({**data, key: "?" + value[1:]})
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_positions_round_trip_through_save_and_load(game: GameDescriptor) -> None:
+    """Every position of random playouts, written by the game's ``save_state`` as JSON and
+    read back by its ``load_state``, is the same position (equal, same moves and result)."""
+    import json
+
+    assert game.saves_games, f"{game.id} declares save_state and load_state (saved games)"
+    spec = game.param_spec()
+    variants = small_params(game) + ([spec.default()] if spec is not None else [])
+    checked = 0
+    for params in variants:
+        for seed in range(6):
+            for state in playout(game, params, seed, max_plies=120):
+                text = json.dumps(game.state_to_data(state), allow_nan=False)
+                back = game.state_from_data(params, json.loads(text))
+                assert type(back) is type(state) and back == state, (params, state, back)
+                assert back.is_terminal() == state.is_terminal()
+                assert back.returns() == state.returns()
+                if not state.is_terminal():
+                    assert back.current_player() == state.current_player()
+                    assert list(back.legal_moves()) == list(state.legal_moves())
+                checked += 1
+    assert checked >= 50, checked
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_corrupted_positions_are_refused_with_a_value_error(game: GameDescriptor) -> None:
+    """Junk is refused with ValueError; a damaged field is refused with ValueError or (when
+    the damage happens to be another real position) gives a position that plays. Nothing
+    else escapes: a saved file may hold anything."""
+    import json
+
+    params = small_params(game)[0]
+    for junk in JUNK:
+        with pytest.raises(ValueError):
+            game.state_from_data(params, junk)
+    refused = 0
+    states = playout(game, params, seed=1, max_plies=30)
+    for state in states[::max(1, len(states) // 4)]:
+        data = json.loads(json.dumps(game.state_to_data(state)))
+        for damaged in _mutations(data):
+            try:
+                back = game.state_from_data(params, damaged)
+            except ValueError:
+                refused += 1
+                continue
+            # Accepted: it must be a position of these parameters that plays.
+            assert game.state_from_data(params, game.state_to_data(back)) == back
+            moves = list(back.legal_moves())
+            if moves and not back.is_terminal():
+                back.play(moves[0])
+            back.returns()
+    assert refused >= 10, refused

@@ -73,10 +73,17 @@ def test_play_a_win_with_the_mouse_on_a_real_display(tmp_path: Path) -> None:
                          lambda s, r=row, c=col, m=mark: top_scene(s).get("board", [""] * 3)[r][c]
                          == m)
 
-        game = app.wait_for("X to win", lambda s: top_scene(s).get("winner") == "X")
-        assert game["scenes"][-1]["win_line"] == [0, 4, 8]
-        assert game["scenes"][-1]["status"].startswith("X wins!")
+        game = app.wait_for("X to win", lambda s: s["scenes"][1].get("winner") == "X")
+        assert game["scenes"][1]["win_line"] == [0, 4, 8]
+        assert game["scenes"][1]["status"].startswith("X wins!")
         assert game["notices"] == []
+        # The result panel comes up over the board; View board closes it.
+        result = top_scene(app.wait_for("the result", lambda s: top_scene(s).get("scene")
+                                        == "ResultOverlay"))
+        assert result["headline"] == "X wins" and result["moves"] == 5
+        x, y, w, h = result["actions"]["View board"]
+        app.click(x + w / 2, y + h / 2)
+        app.wait_for("the board again", lambda s: top_scene(s).get("scene") == "TicTacToeScene")
 
         # Park the pointer off the board, then look at the pixels.
         app.move(900, 400)

@@ -15,7 +15,7 @@ from engine.ai.agent import Cancelled, RandomAgent
 from engine.ai.runner import AIRunner
 from engine.board.geometry import BoardGeometry
 from engine.history import History
-from engine.viewport import MIN_SCALE, Viewport
+from engine.viewport import MIN_AREA, MIN_SCALE, Viewport
 from games.tictactoe.rules import TicTacToeState
 
 # --- history ---------------------------------------------------------------------
@@ -161,11 +161,34 @@ def test_viewport_scales_and_centres(size) -> None:
     else:
         assert vp.scale == MIN_SCALE  # never smaller: the area shown shrinks instead
     area = vp.area  # the design rectangle the window shows, centred on the design space
-    assert abs(area.w * vp.scale - size[0]) < 1 and abs(area.h * vp.scale - size[1]) < 1
+    # The window's size in design units, but never under the minimum area (a window
+    # forced below the minimum size is cropped rather than laid out smaller).
+    assert abs(area.w - max(size[0] / vp.scale, MIN_AREA[0])) < 1
+    assert abs(area.h - max(size[1] / vp.scale, MIN_AREA[1])) < 1
     assert abs(area.centerx - 480) < 1 and abs(area.centery - 360) < 1
     x, y = vp.to_design(vp.point(123, 456))
     tol = 0.5 / vp.scale + 1e-9  # one rounded screen pixel, in design units
     assert abs(x - 123) <= tol and abs(y - 456) <= tol
+
+
+@pytest.mark.parametrize("asked", [(420, 320), (100, 900), (900, 100), (640, 480)])
+def test_the_window_is_never_smaller_than_the_minimum(profile: Path, asked) -> None:
+    """Asking for a window under 640×480 gets the minimum on that side; the design area
+    shown is then never under 800×600 units."""
+    from engine.viewport import MIN_AREA, MIN_WINDOW
+    from tests.conftest import make_app
+
+    app = make_app(profile, asked)
+    try:
+        width, height = app.screen.get_size()
+        assert (width, height) == (max(asked[0], MIN_WINDOW[0]), max(asked[1], MIN_WINDOW[1]))
+        area = app.viewport.area
+        assert area.w >= MIN_AREA[0] - 1e-6 and area.h >= MIN_AREA[1] - 1e-6
+        assert app.viewport.scale >= MIN_SCALE
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
 
 
 # --- assets ------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import pygame
 
 from engine.launcher import LauncherScene
 from engine.seats import Seat
-from games.grundy.scene_board import BOARD_AREA, GrundyBoardScene
+from games.grundy.scene_board import GrundyBoardScene
 from games.grundy.scenes import scene_for
 from games.grundy.setup_scene import GrundySetupOverlay
 from games.grundy.tables import grundy_table
@@ -18,7 +18,9 @@ PERFECT = Seat("computer", "perfect")
 
 
 def square(scene: GrundyBoardScene, row: int, col: int) -> tuple[float, float]:
-    return grid_centre(BOARD_AREA, scene.config.rows, scene.config.cols, row, col)
+    """Design-space centre of a square, from the board the scene's layout gives."""
+    board = tuple(scene.layout()["board"])
+    return grid_centre(board, scene.config.rows, scene.config.cols, row, col)
 
 
 def open_board(app, seats=HUMANS, **setup) -> GrundyBoardScene:

@@ -69,7 +69,7 @@ def open_graph(app, seats=HUMANS, graph: int = 0, seed: int = 1) -> GraphScene:
 
 def node(scene: GraphScene, u: int) -> tuple[float, float]:
     """Design-space centre of node ``u``."""
-    return graph_geometry(scene.graph)[1][u]
+    return scene.geometry()[1][u]
 
 
 def cyclic_builtin() -> int:
@@ -92,7 +92,8 @@ def test_clicking_a_successor_moves_and_anything_else_does_nothing(app) -> None:
     for u in others:
         click(app, *node(scene, u))
     click(app, *node(scene, start))  # the token's own node is not a move either
-    click(app, 230, 600)  # empty board
+    board = scene.layout()["board"]
+    click(app, board.x + 4, board.bottom - 4)  # empty board
     assert scene.state.node == start and scene.state.current_player() == 0
     target = graph.edges[start][0]
     click(app, *node(scene, target))
@@ -194,7 +195,7 @@ def test_hint_and_token_are_drawn(app, monkeypatch) -> None:
     use_graphs(monkeypatch, SMALL)
     scene = open_graph(app)
     vp, p = app.viewport, app.theme.palette
-    radius = graph_geometry(SMALL)[0]
+    radius = scene.geometry()[0]
 
     def colour(u: int) -> tuple[int, int, int]:
         x, y = node(scene, u)
@@ -260,15 +261,15 @@ def test_undo_returns_to_the_human_turn(app, monkeypatch) -> None:
 
 
 def test_every_builtin_graph_fits_the_board_without_overlaps(app) -> None:
-    x, y, w, h = scene_graph.BOARD_AREA
     for i, graph in enumerate(BUILTIN):
-        radius, centres = graph_geometry(graph)
+        scene = open_graph(app, graph=i)
+        x, y, w, h = board = tuple(scene.layout()["board"])
+        radius, centres = graph_geometry(graph, board)
         for cx, cy in centres:
             assert x + radius <= cx <= x + w - radius and y + radius <= cy <= y + h - radius
         for a in range(graph.size):
             for b in range(a + 1, graph.size):
                 assert math.dist(centres[a], centres[b]) > 2.4 * radius, (graph.name, a, b)
-        scene = open_graph(app, graph=i)
         scene.show_hints = True
         wait_hints(app, scene)  # draws with hints: no exception, every label shown
         assert len(scene.debug_state()["hint_values"]) == graph.size

@@ -61,7 +61,8 @@ def test_clicking_a_pebble_takes_it_and_those_above(app) -> None:
     click(app, *pebble(scene, 0, 2))  # the top pebble of A: just that one
     assert scene.state.heaps == (2, 5, 2) and scene.state.current_player() == 0
     click(app, *pebble(scene, 2, 5))  # an empty socket: nothing
-    click(app, 500, 100)  # the empty top of the board: nothing
+    board = scene.layout()["board"]
+    click(app, board.centerx, board.y + 6)  # the empty top of the board: nothing
     assert scene.state.heaps == (2, 5, 2)
 
 

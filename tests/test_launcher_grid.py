@@ -19,7 +19,7 @@ import pytest
 
 from engine.app import App
 from engine.descriptor import GameDescriptor
-from engine.launcher import BOTTOM_H, HEADER_H, MARGIN, LauncherScene, LauncherTile, choose_grid
+from engine.launcher import LauncherScene, LauncherTile, plan_layout
 from engine.registry import override
 from engine.scene import Scene
 from engine.viewport import Viewport, visible_design_rect
@@ -136,7 +136,7 @@ def test_every_tile_and_button_is_on_screen_and_nothing_overlaps(
         assert got["columns"] * got["rows"] >= count
         assert sorted(t.name for t in tiles(app) if t.visible) == sorted(
             f"test-{n}" for n in range(1, count + 1))
-        for name in ("Statistics", "Palette", "?", "Quit"):
+        for name in ("Statistics", "Palette", "Settings", "?", "Quit"):
             assert app.top.ui.find(name).visible
         assert_fits(app)
 
@@ -145,8 +145,8 @@ def test_the_layout_follows_the_window_shape() -> None:
     """Wide windows get more columns, tall ones more rows; full tiles while they fit."""
     def grid(count: int, size: tuple[int, int]) -> tuple[str, int, int]:
         x, y, w, h = visible_design_rect(Viewport.fit(size))
-        choice = choose_grid(count, w - 2 * MARGIN, h - HEADER_H - BOTTOM_H)
-        assert choice is not None
+        _bands, choice, per_page = plan_layout(count, w, h)
+        assert per_page == count  # every game on one page
         return choice.style, choice.columns, choice.rows
 
     assert grid(3, (960, 720)) == ("full", 3, 1)  # the long-standing three-across look
@@ -230,11 +230,11 @@ def test_down_into_a_short_last_row_and_space_opens(profile: Path) -> None:
 def test_tab_goes_through_the_tiles_then_the_buttons(profile: Path) -> None:
     with launcher(profile, 4, (960, 720)) as app:
         seen = []
-        for _ in range(9):
+        for _ in range(10):
             key(app, pygame.K_TAB)
             seen.append(focus(app))
-        assert seen == ["test-1", "test-2", "test-3", "test-4", "Statistics", "Palette", "?",
-                        "Quit", "test-1"]
+        assert seen == ["test-1", "test-2", "test-3", "test-4", "Statistics", "Palette",
+                        "Settings", "?", "Quit", "test-1"]
         key(app, pygame.K_TAB, mod=pygame.KMOD_SHIFT)
         assert focus(app) == "Quit"
         key(app, pygame.K_UP)  # from the buttons, an arrow goes back into the grid
@@ -329,6 +329,22 @@ def test_too_many_games_go_on_pages(profile: Path, size: tuple[int, int]) -> Non
         assert state(app)["page"] == 0
         click_widget(app, f"test-{per_page}")
         assert app.top.debug_state() == {"scene": "OpenedScene", "game": f"test-{per_page}"}
+
+
+# --- settings -------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(640, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_settings_button_opens_the_settings(profile: Path, size: tuple[int, int]) -> None:
+    pytest.importorskip("engine.settings_scene", reason="the settings overlay is not written yet")
+    with launcher(profile, 9, size) as app:
+        row = [app.viewport.map_rect(app.top.ui.find(n).rect)
+               for n in ("Statistics", "Palette", "Settings", "?", "Quit")]
+        assert all(r.centery == row[0].centery for r in row)  # one row, in that order
+        assert [r.x for r in row] == sorted(r.x for r in row)
+        click_widget(app, "Settings")
+        assert type(app.top).__name__ == "SettingsOverlay"
+        assert isinstance(app.scenes[-2], LauncherScene)
+        key(app, pygame.K_ESCAPE)
+        assert isinstance(app.top, LauncherScene)
 
 
 # --- what stays as it was -------------------------------------------------------------------

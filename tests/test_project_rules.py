@@ -13,11 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # Rules and AI must run with no display: nothing but these drawing and screen modules
 # may import pygame. Every other module of engine/ and games/ is checked.
 UI_MODULES = {"engine.app", "engine.assets", "engine.board.draw", "engine.board.geometry",
-              "engine.board.pointer",
+              "engine.board.pointer", "engine.toasts", "engine.result_overlay",
               "engine.game_scene", "engine.launcher", "engine.overlays", "engine.scene",
               "engine.smoke", "engine.stats_scene", "engine.theme", "engine.turn_scene",
               "engine.viewport", "engine.widgets", "engine.value_overlay", "engine.game_layout",
-              "engine.audio"}
+              "engine.audio", "engine.settings_scene"}
 # Game modules that draw say so in their name (as the before-stop hook expects too).
 UI_WORDS = ("scene", "view", "render", "widget")
 

@@ -11,14 +11,25 @@ import pytest
 from engine.launcher import LauncherScene
 from engine.overlays import ConfirmDialog, HelpOverlay, TextEntryDialog
 from engine.stats_scene import StatsScene
-from games.tictactoe.scene import BOARD_AREA, TicTacToeScene
-from tests.conftest import click, click_widget, grid_centre, key, make_app, near, type_text
+from games.tictactoe.scene import TicTacToeScene
+from tests.conftest import (
+    click,
+    click_widget,
+    grid_centre,
+    key,
+    make_app,
+    near,
+    run_until,
+    type_text,
+)
 
 CTRL = pygame.KMOD_LCTRL
 
 
-def cell_centre(row: int, col: int) -> tuple[float, float]:
-    return grid_centre(BOARD_AREA, 3, 3, row, col)
+def cell_centre(scene: TicTacToeScene, row: int, col: int) -> tuple[float, float]:
+    """Design point of a cell's centre, from the scene's layout at the current window size."""
+    cfg = scene.config
+    return grid_centre(tuple(scene.layout()["board"]), cfg.rows, cfg.cols, row, col)
 
 
 def open_tictactoe(app) -> TicTacToeScene:
@@ -29,7 +40,7 @@ def open_tictactoe(app) -> TicTacToeScene:
 
 def play_cells(app, cells) -> None:
     for r, c in cells:
-        click(app, *cell_centre(r, c))
+        click(app, *cell_centre(app.top, r, c))
 
 
 X_WINS_DIAGONAL = [(0, 0), (1, 0), (1, 1), (2, 0), (2, 2)]
@@ -68,7 +79,7 @@ def test_x_moves_first_and_clicks_alternate_marks(app) -> None:
     scene = open_tictactoe(app)
     play_cells(app, [(1, 1), (0, 0)])
     assert scene.state.to_rows() == ["O..", ".X.", "..."]
-    click(app, *cell_centre(1, 1))  # taken: nothing changes
+    click(app, *cell_centre(scene, 1, 1))  # taken: nothing changes
     assert scene.state.to_rows() == ["O..", ".X.", "..."]
     assert "X to move" in scene.status_text()
 
@@ -78,15 +89,19 @@ def test_winning_line_is_detected_and_highlighted(app) -> None:
     play_cells(app, X_WINS_DIAGONAL)
     assert scene.state.winner == 0 and scene.state.win_line == (0, 4, 8)
     assert scene.status_text().startswith("X wins")
-    app.step([])
+    # The line sweeps in, then the result panel comes up over the board: look past it.
+    run_until(app, lambda: app.top is not scene, timeout=3)
+    assert scene.anim.progress("sweep") is None
+    key(app, pygame.K_ESCAPE)
+    assert app.top is scene
     win = app.theme.palette.win_line
+    a, b = cell_centre(scene, 0, 0), cell_centre(scene, 1, 1)
     # The highlight runs through the centre cell and between the marked cells.
-    for point in (cell_centre(1, 1), ((cell_centre(0, 0)[0] + cell_centre(1, 1)[0]) / 2,
-                                      (cell_centre(0, 0)[1] + cell_centre(1, 1)[1]) / 2)):
+    for point in (b, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)):
         assert near(app.screen.get_at(app.viewport.point(*point)), win)
     # No highlight on a cell outside the line.
-    assert not near(app.screen.get_at(app.viewport.point(*cell_centre(0, 2))), win)
-    click(app, *cell_centre(0, 2))  # the game is over: clicks do nothing
+    assert not near(app.screen.get_at(app.viewport.point(*cell_centre(scene, 0, 2))), win)
+    click(app, *cell_centre(scene, 0, 2))  # the game is over: clicks do nothing
     assert scene.state.cell(0, 2) == -1
 
 
@@ -112,7 +127,7 @@ def test_undo_redo_buttons_and_shortcuts_across_game_end(app) -> None:
     assert scene.state.winner == 0
     # Playing after an undo cuts the redo tail.
     key(app, pygame.K_z, CTRL)
-    click(app, *cell_centre(0, 2))
+    click(app, *cell_centre(scene, 0, 2))
     assert not scene.can_redo() and scene.state.cell(0, 2) == 0
 
 
@@ -170,7 +185,7 @@ def test_f1_and_question_button_show_rules_for_the_current_screen(app) -> None:
     click_widget(app, "?")
     assert isinstance(app.top, HelpOverlay) and "complete a line of k marks" in app.top.text
     # Modal: a click on the board underneath does not play.
-    click(app, *cell_centre(1, 1))
+    click(app, *cell_centre(app.scenes[-2], 1, 1))
     assert app.scenes[-2].state.moves_made == 0
     key(app, pygame.K_ESCAPE)
     assert isinstance(app.top, TicTacToeScene)
@@ -220,14 +235,16 @@ def test_resize_keeps_board_centred_and_clicks_mapped(app, size) -> None:
     geom = scene.geometry()
     board = geom.rect
     assert app.screen.get_rect().contains(board)
-    x, y, w, h = BOARD_AREA
-    expected = app.viewport.point(x + w / 2, y + h / 2)  # scaled with the content, centred
-    assert abs(board.centerx - expected[0]) <= 2 and abs(board.centery - expected[1]) <= 2
-    assert board.width == pytest.approx(w * app.viewport.scale, abs=2)
+    # Laid out afresh for the window: the board fills its layout square, which takes more
+    # room than the old fixed 560-unit picture would have at this scale.
+    region = scene.area("board")
+    assert abs(board.centerx - region.centerx) <= 2 and abs(board.centery - region.centery) <= 2
+    assert board.width == pytest.approx(region.width, abs=2)
+    assert board.width >= 560 * app.viewport.scale - 2
     play_cells(app, [(2, 2)])
     assert scene.state.cell(2, 2) == 0
-    # The mark is drawn where the cell is on the resized window.
-    app.step([])
+    # The mark is drawn where the cell is on the resized window, once it has popped in.
+    run_until(app, lambda: not scene.anim.running("appear"), timeout=3)
     x_colour = app.theme.palette.players[0]
     cell = geom.cell_rect(2, 2)
     assert any(near(app.screen.get_at((x, cell.centery)), x_colour, 40)
@@ -269,10 +286,12 @@ def test_corrupt_settings_are_reported_on_screen_and_kept(profile, capsys) -> No
         assert "arcade:" in capsys.readouterr().err
         aside = [p for p in profile.iterdir() if ".corrupt-" in p.name]
         assert aside and aside[0].read_bytes() == b"{not json"
-        # The banner is drawn, and a click on it dismisses it.
+        # It shows as a warning notice (framed in the "bad" colour), and a click on it
+        # dismisses it.
         app.step([])
-        assert app.screen.get_at((2, app._banner_rect().bottom - 1))[:3] == app.theme.palette.bad
-        click(app, *app.viewport.to_design((100, 10)))
+        (_toast, rect), = app.toasts.placed
+        assert app.screen.get_at((rect.centerx, rect.bottom - 1))[:3] == app.theme.palette.bad
+        click(app, *app.viewport.to_design(rect.center))
         assert not app.notices
     finally:
         app.quit()

@@ -7,7 +7,7 @@ import pygame
 from engine.launcher import LauncherScene
 from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig
-from games.tictactoe.scene import BOARD_AREA, TicTacToeScene
+from games.tictactoe.scene import TicTacToeScene
 from games.tictactoe.setup_scene import SetupOverlay
 from tests.conftest import click, click_widget, grid_centre, key, run_until
 
@@ -16,7 +16,8 @@ HUMAN, EASY = Seat("human"), Seat("computer", "easy")
 
 
 def cell_centre(scene: TicTacToeScene, row: int, col: int) -> tuple[float, float]:
-    return grid_centre(BOARD_AREA, scene.config.rows, scene.config.cols, row, col)
+    return grid_centre(tuple(scene.layout()["board"]), scene.config.rows, scene.config.cols,
+                       row, col)
 
 
 def start(app, config: MNKConfig, seats, seed: int = 1) -> TicTacToeScene:

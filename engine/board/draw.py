@@ -36,6 +36,8 @@ def fill_cell(
 ) -> None:
     """Fill one cell (inset by a pixel so the grid stays visible)."""
     rect = geom.cell_rect(*cell).inflate(-2, -2)
+    if rect.width <= 0 or rect.height <= 0:
+        return  # a cell of a pixel or two: nothing to fill
     if alpha >= 255:
         pygame.draw.rect(surface, colour, rect)
         return
@@ -79,20 +81,22 @@ def draw_mark(surface: pygame.Surface, rect: pygame.Rect, player: int, colour: C
 
 def draw_win_line(
     surface: pygame.Surface, geom: BoardGeometry, cells: Iterable[Cell], colour: Colour,
-    outline: Colour,
+    outline: Colour, progress: float = 1.0,
 ) -> None:
     """Frame the winning cells and strike a thick line through them.
 
     The dark outline makes the line readable on any mark colour and tells it
-    apart by thickness, not only hue.
+    apart by thickness, not only hue. ``progress`` below 1 draws the line swept
+    in that far from the first cell (the winning-line sweep): the line grows
+    from one end, and each cell's frame appears as the line reaches it.
     """
     cells = list(cells)
-    if not cells:
+    if not cells or progress <= 0:
         return
+    progress = min(1.0, progress)
     frame = max(2, round(geom.cell_size / 18))
-    for cell in cells:
-        outline_cell(surface, geom, cell, colour, frame)
     if len(cells) < 2:
+        outline_cell(surface, geom, cells[0], colour, frame)
         return
     start, end = geom.cell_center(*cells[0]), geom.cell_center(*cells[-1])
     # Extend a little past the end cells' centres.
@@ -100,8 +104,13 @@ def draw_win_line(
     length = math.hypot(dx, dy) or 1.0
     ext = geom.cell_size * 0.3
     ux, uy = dx / length, dy / length
+    total = length + 2 * ext
+    reached = progress * total  # how far along the line the sweep has got
+    for i, cell in enumerate(cells):
+        if progress >= 1 or reached >= ext + length * i / (len(cells) - 1):
+            outline_cell(surface, geom, cell, colour, frame)
     p0 = (start[0] - ux * ext, start[1] - uy * ext)
-    p1 = (end[0] + ux * ext, end[1] + uy * ext)
+    p1 = (p0[0] + ux * reached, p0[1] + uy * reached)
     w = max(3, round(geom.cell_size / 10))
     pygame.draw.line(surface, outline, p0, p1, w + 4)
     pygame.draw.line(surface, colour, p0, p1, w)

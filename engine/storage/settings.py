@@ -68,13 +68,16 @@ _SHORT.maxlevel = 3
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = 6
 
 
-def _show(value: object) -> str:
-    """A short, printable representation of ``value`` for a warning."""
+def show_value(value: object) -> str:
+    """A short, printable representation of ``value`` for a warning (never a huge one)."""
     try:
         return _SHORT.repr(value)
     except (ValueError, RecursionError):
         # e.g. an int too long to turn into text (Python's digit limit).
         return f"<{type(value).__name__}>"
+
+
+_show = show_value
 
 
 class _HugeNumber:

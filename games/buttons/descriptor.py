@@ -15,9 +15,12 @@ GAME = GameDescriptor(
     help="games.buttons.help_text:HELP",
     smoke="games.buttons.scene:smoke_variants",
     cli="games.buttons.cli",
+    save_state="games.buttons.board:save_state",
+    load_state="games.buttons.board:load_state",
     aliases=("buttons", "lights-out"),
     small=("2x2", "3x3", "4x4"),
     order=30,
+    sounds=("flip", "solved", "illegal"),
 )
 
 DESCRIPTORS = (GAME,)

@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
 from engine.ai.agent import Cancelled
 from engine.ai.runner import AIRunner
 from engine.board.draw import hatch
 from engine.scene import Scene
-from engine.widgets import Button, Label, draw_text_block
+from engine.widgets import Button, Label, wrap_text
+from games.buttons.scene import fit_text
 
 if TYPE_CHECKING:
     from engine.app import App
 
 SIZES = range(1, 65)
-CHART = (40.0, 110.0, 600.0, 520.0)
+# The theorems' column beside the chart (wide windows) or the band under it (tall ones).
+TEXT_W = 300.0
+TOP_H = 64.0  # Back, title and ? across the top
+MARGIN = 16.0
+# In a tall window the chart never grows taller than this: bars as tall as a whole
+# portrait window would only stretch the same 64 values.
+CHART_MAX_H = 560.0
 THEOREMS = (
     "n is bad when some n×n board cannot be solved; then the null space (press patterns "
     "that change nothing) has dimension > 0, and a solvable board has 2^dim solutions.\n\n"
@@ -35,7 +44,7 @@ class ExplorerScene(Scene):
     closes_on_escape = True
     help_title = "Which sizes are solvable?"
     help_text = ("Each bar is one board size n (1 to 64). Its height is the dimension of the "
-                 "null space of the n×n torus: 0 (a small stub marked ✓) means every board has "
+                 "null space of the n×n torus: 0 (a short green stub) means every board has "
                  "exactly one solution; a taller, striped bar means some boards cannot be solved "
                  "and the others have several solutions. Esc or Back returns to the game.")
 
@@ -46,10 +55,37 @@ class ExplorerScene(Scene):
         self.values: dict[int, int] = {}
         self.error: str | None = None
         self.worker = AIRunner()
-        self.ui.add(Button((16, 12, 110, 40), "← Back", app.pop, name="Back"))
-        self.ui.add(Label((140, 12, 680, 40), "Which sizes are solvable?", size=26, bold=True,
-                          role="accent"))
-        self.ui.add(Button((890, 12, 54, 40), "?", app.help, name="?"))
+        self.ui.add(Button(self._place("Back"), "← Back", app.pop, name="Back"))
+        self.ui.add(Label(self._place("title"), "Which sizes are solvable?", size=26, bold=True,
+                          role="accent", fit_lines=1, min_size=16))
+        self.ui.add(Button(self._place("?"), "?", app.help, name="?"))
+
+    def _place(self, name: str) -> Callable[[], tuple[float, float, float, float]]:
+        """A widget place following the layout entry ``name``."""
+        return lambda: tuple(self.layout()[name])  # type: ignore[return-value]
+
+    def layout(self) -> dict[str, FRect]:
+        """Design rectangles of the window's area: the top row's widgets, "chart" and
+        "text" (the theorems: beside the chart, or under it in a tall window)."""
+        area = self.app.viewport.area
+        y = area.y + (TOP_H - 40) / 2
+        rects = {"Back": FRect(area.x + MARGIN, y, 110, 40),
+                 "?": FRect(area.right - MARGIN - 54, y, 54, 40)}
+        rects["title"] = FRect(area.x + MARGIN + 124, y, area.w - 2 * MARGIN - 124 - 68, 40)
+        top = area.y + TOP_H + MARGIN
+        if area.h > area.w:  # tall: the chart across the top, the text under it
+            height = min(CHART_MAX_H, (area.bottom - top) * 0.55)
+            rects["chart"] = FRect(area.x + MARGIN, top, area.w - 2 * MARGIN, height)
+            text_top = top + height + MARGIN
+            rects["text"] = FRect(area.x + MARGIN, text_top, area.w - 2 * MARGIN,
+                                  area.bottom - MARGIN - text_top)
+        else:
+            width = area.w - 3 * MARGIN - TEXT_W
+            height = area.bottom - MARGIN - top
+            rects["chart"] = FRect(area.x + MARGIN, top, width, height)
+            rects["text"] = FRect(area.right - MARGIN - TEXT_W, top, TEXT_W,
+                                  area.bottom - MARGIN - top)
+        return rects
 
     def enter(self) -> None:
         self.worker.submit(self._work_out)
@@ -69,7 +105,7 @@ class ExplorerScene(Scene):
         result = self.worker.poll()
         if result is not None and result.error is not None:
             self.error = f"The chart could not be worked out: {result.error}"
-            self.app.notify(self.error)
+            self.app.notify(self.error, "warning")
 
     def is_active(self) -> bool:
         return self.worker.busy
@@ -82,45 +118,71 @@ class ExplorerScene(Scene):
         super().draw(surface)
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        x, y, w, h = CHART
+        rects = self.layout()
+        chart = vp.map_rect(tuple(rects["chart"]))
         values = dict(self.values)  # the worker may be adding to it
         busy = self.busy_label()
+        font = theme.font(14 * vp.scale)
+        line_h = font.get_linesize()
         if busy:
-            font = theme.font(16 * vp.scale, bold=True)
-            surface.blit(font.render(f"{busy} {len(values)} of {len(SIZES)} sizes", True,
-                                     p.accent), vp.point(x, y - 30))
-        top = max(values.values(), default=0) or 1
-        bar_w = w / len(SIZES)
+            bold = theme.font(16 * vp.scale, bold=True)
+            text = fit_text(f"{busy} {len(values)} of {len(SIZES)} sizes", bold, chart.width,
+                            1)[0]
+            surface.blit(bold.render(text, True, p.accent), chart.topleft)
+        # Bars stand on a base line; under it the sizes and a two-line caption.
+        caption = fit_text("board size n →   (bar height: null-space dimension; short stub: "
+                           "always solvable)", font, chart.width, 2)
         small = theme.font(11 * vp.scale)
-        base = y + h - 30
-        usable = h - 70
+        base = chart.bottom - len(caption) * line_h - small.get_linesize() - vp.px(8)
+        usable = base - chart.top - vp.px(30) - small.get_linesize()
+        top = max(values.values(), default=0) or 1
+        bar_w = chart.width / len(SIZES)
+        gap = 1 if bar_w > 3 else 0
         for i, n in enumerate(SIZES):
             value = values.get(n)
-            bx = x + i * bar_w
+            bx = chart.x + i * bar_w
+            left, right = round(bx) + gap, round(bx + bar_w) - gap
             if value is None:
                 pass  # not worked out yet
             elif value == 0:
-                rect = vp.rect(bx + 1, base - 6, bar_w - 2, 6)
-                pygame.draw.rect(surface, p.good, rect)
+                stub = vp.px(6)
+                pygame.draw.rect(surface, p.good, (left, base - stub, right - left, stub))
             else:
-                height = max(10.0, usable * value / top)
-                rect = vp.rect(bx + 1, base - height, bar_w - 2, height)
+                height = max(vp.px(10), round(usable * value / top))
+                rect = pygame.Rect(left, base - height, right - left, height)
                 pygame.draw.rect(surface, p.bad, rect)
                 hatch(surface, rect, p.background, vp.px(6), 1)
                 label = small.render(str(value), True, p.text)
                 surface.blit(label, label.get_rect(midbottom=(rect.centerx, rect.top - 2)))
             if n % 4 == 0 or n == 1:
                 label = small.render(str(n), True, p.muted)
-                surface.blit(label, label.get_rect(midtop=vp.point(bx + bar_w / 2, base + 4)))
-        pygame.draw.line(surface, p.grid, vp.point(x, base), vp.point(x + w, base), 1)
-        font = theme.font(14 * vp.scale)
-        surface.blit(font.render("board size n →   (bar height: null-space dimension; "
-                                 "✓ stub: always solvable)", True, p.muted),
-                     vp.point(x, y + h - 6))
+                surface.blit(label, label.get_rect(midtop=(round(bx + bar_w / 2),
+                                                           base + vp.px(4))))
+        pygame.draw.line(surface, p.grid, (chart.x, base), (chart.right, base), 1)
+        y = chart.bottom - len(caption) * line_h
+        for line in caption:
+            surface.blit(font.render(line, True, p.muted), (chart.x, y))
+            y += line_h
         bad = [n for n in SIZES if values.get(n)]
         known = "" if busy else "\n\nBad sizes up to 64: " + ", ".join(map(str, bad))
-        draw_text_block(surface, THEOREMS + known, theme.font(14 * vp.scale), p.text,
-                        vp.rect(660, 90, 280, 560))
+        self._draw_text(surface, THEOREMS + known, vp.map_rect(tuple(rects["text"])))
+
+    def _draw_text(self, surface: pygame.Surface, text: str, rect: pygame.Rect) -> None:
+        """``text`` in ``rect`` from its top, in the largest size (14 down to 10) that fits;
+        if even that does not, the last line that fits ends in "…"."""
+        vp, theme = self.app.viewport, self.app.theme
+        for size in (14, 13, 12, 11, 10):
+            font = theme.font(size * vp.scale)
+            lines = wrap_text(text, font, rect.width)
+            most = max(1, rect.height // font.get_linesize())
+            if len(lines) <= most:
+                break
+        if len(lines) > most:
+            lines = fit_text(text, font, rect.width, most)
+        y = rect.y
+        for line in lines:
+            surface.blit(font.render(line, True, theme.palette.text), (rect.x, y))
+            y += font.get_linesize()
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "ExplorerScene", "busy": self.worker.busy,

@@ -18,20 +18,28 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pygame
 
+from engine.animation import FLASH, RIPPLE, ease_out, ease_out_back, lerp
 from engine.board.draw import draw_cell_text, outline_cell
-from engine.board.geometry import BoardGeometry
+from engine.board.geometry import BoardGeometry, Cell
 from engine.board.pointer import GridPointer
 from engine.game_scene import GameScene
 from engine.game_settings import load_params, remember
 from engine.history import History
 from engine.overlays import Overlay, TextEntryDialog
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
-from engine.widgets import Button, Label
-from games.buttons.board import Board, CodeError, bits_to_grid, generate, parse_code
+from engine.widgets import Button, Label, wrap_text
+from games.buttons.board import Board, CodeError, bits_to_grid, generate, parse_code, press_mask
 from games.buttons.codes import CODE_INLINE_MAX_N, BoardCodes, canonical_code
 from games.buttons.descriptor import GAME
 from games.buttons.help_text import HELP
 from games.buttons.params import SPEC, ButtonParams, menu_size
+from games.buttons.scene_layout import (
+    CODE_HEAD_H,
+    CODE_LINE_H,
+    LEGEND_ROW_H,
+    STATS_LINE_H,
+    panel_layout,
+)
 
 if TYPE_CHECKING:
     import threading
@@ -39,11 +47,10 @@ if TYPE_CHECKING:
     from engine.app import App
     from games.buttons.solver import GridSolution
 
-__all__ = ["BOARD_AREA", "CODE_INLINE_MAX_N", "CODE_LINES", "STATE_MARKS", "WORKING_OUT_CODE",
-           "ButtonMadnessScene", "WinOverlay", "canonical_code", "open_scene", "smoke_variants",
-           "wrap_code"]
+__all__ = ["CODE_INLINE_MAX_N", "CODE_LINES", "STATE_MARKS", "WORKING_OUT_CODE",
+           "ButtonMadnessScene", "WinOverlay", "canonical_code", "fit_text", "open_scene",
+           "smoke_variants", "wrap_code"]
 
-BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
 # Above this size buttons are drawn as one scaled picture: a 1000×1000 board from a code
 # would otherwise be a million rectangles a frame.
 VECTOR_LIMIT = 40
@@ -52,6 +59,16 @@ CODE_LINES = 7
 # debug_state lists at most this many marks (there are up to 500,000), and their count.
 STATE_MARKS = 1000
 WORKING_OUT_CODE = "working out the code…"
+# Animation tracks (engine.animation.Timeline keys). A press: the button flips at once,
+# a ring spreads and reaches its four neighbours RIPPLE_REACH of the way through, and
+# they flip then. A solve: the board flashes FLASH_TIMES times, then the win screen.
+RIPPLE_TRACK = "ripple"
+FLASH_TRACK = "flash"
+RIPPLE_REACH = 0.3
+FLASH_TIMES = 3
+# Below this many pixels a button is too small to see its marker; the marker is drawn
+# this big around it instead (big boards are pictures of sub-pixel buttons).
+MARKER_MIN_PX = 14
 
 
 def wrap_code(code: str, font: pygame.font.Font, width: int,
@@ -95,6 +112,26 @@ def wrap_code(code: str, font: pygame.font.Font, width: int,
     return lines
 
 
+def fit_text(text: str, font: pygame.font.Font, width: int, max_lines: int) -> list[str]:
+    """``text`` wrapped at spaces into at most ``max_lines`` lines ``width`` pixels wide.
+
+    Never clipped: a word too long for a line, or a last line with more text after it,
+    is shortened to end in "…".
+    """
+    lines = wrap_text(text, font, width)
+    cut = len(lines) > max_lines
+    lines = lines[:max_lines]
+    out = []
+    for i, line in enumerate(lines):
+        more = cut and i == len(lines) - 1
+        if more or font.size(line)[0] > width:
+            while line and font.size(line + "…")[0] > width:
+                line = line[:-1]
+            line = line.rstrip() + "…"
+        out.append(line)
+    return out
+
+
 def _solve(board: Board, cancel: threading.Event, progress: Callable[[float], None]
            ) -> GridSolution:
     """The midend's solve hook (on the solver's thread).
@@ -120,6 +157,9 @@ class ButtonMadnessScene(GameScene):
     help_title = "Button Madness: rules"
     help_text = HELP
     new_game_label = "Generate"
+    game = GAME  # what engine.saved_games saves this screen's puzzle as
+    # A saved puzzle keeps at most this many hinted buttons (each is one click on Hint).
+    max_saved_hints = 10_000
 
     def __init__(self, app: App, board: Board | None = None, seed: int | None = None, *,
                  params: ButtonParams | None = None,
@@ -150,22 +190,27 @@ class ButtonMadnessScene(GameScene):
         # (window key, picture, the marks grid drawn): see _draw_marks_picture.
         self._marks_picture: tuple[Any, pygame.Surface, np.ndarray] | None = None
         self._no_marks: np.ndarray | None = None
-        ui = self.ui
-        ui.add(Button((16, 76, 92, 34), "Copy", self.copy_code, size=15, name="Copy"))
-        ui.add(Button((112, 76, 92, 34), "Enter code", self.enter_code, size=14,
-                      name="Enter code"))
-        ui.add(Button((410, 12, 100, 40), "Restart", self.restart, name="Restart"))
-        y = 300.0
-        ui.add(Label((16, y, 70, 40), "Size", size=16))
-        ui.add(Button((78, y, 36, 40), "−", lambda: self.change_size(-1), name="size-"))
-        ui.add(Label((114, y, 56, 40), lambda: f"{self.board.n}×{self.board.n}", size=16,
-                     bold=True, align="center"))
-        ui.add(Button((170, y, 36, 40), "+", lambda: self.change_size(1), name="size+"))
-        ui.add(Button((16, 356, 188, 40), "Show solution", self.toggle_solution,
+        # A solve shown after the completion flash (see _won): what the win screen says.
+        self._win: tuple[Solved, Recorded] | None = None
+        ui, place = self.ui, self.place
+        self.add_tool(Button(place("Restart"), "Restart", self.restart, name="Restart"), 100)
+        ui.add(Label(place("Size"), "Size", size=16))
+        ui.add(Button(place("size-"), "−", lambda: self.change_size(-1), name="size-",
+                      enabled=lambda: self._can_resize(-1)))
+        # (A board from a code may be 1000×1000: then only its side fits.)
+        ui.add(Label(place("size"), lambda: f"{self.board.n}×{self.board.n}"
+                     if self.board.n < 100 else str(self.board.n), size=16, bold=True,
+                     align="center"))
+        ui.add(Button(place("size+"), "+", lambda: self.change_size(1), name="size+",
+                      enabled=lambda: self._can_resize(1)))
+        ui.add(Button(place("Show solution"), "Show solution", self.toggle_solution,
                       selected=lambda: self.show_solution, name="Show solution"))
-        ui.add(Button((16, 404, 188, 40), "Hint", self.hint, name="Hint"))
-        ui.add(Button((16, 452, 188, 40), "Which sizes?", self.open_explorer,
+        ui.add(Button(place("Hint"), "Hint", self.hint, name="Hint"))
+        ui.add(Button(place("Which sizes?"), "Which sizes?", self.open_explorer,
                       name="Which sizes?"))
+        ui.add(Button(place("Copy"), "Copy", self.copy_code, size=15, name="Copy"))
+        ui.add(Button(place("Enter code"), "Enter code", self.enter_code, size=14,
+                      name="Enter code"))
 
     # --- what is shown (read from the midend) ----------------------------------------------
     @property
@@ -240,14 +285,26 @@ class ButtonMadnessScene(GameScene):
 
     def geometry(self) -> BoardGeometry:
         """Board placement for the current window size."""
-        return BoardGeometry(self.board.n, self.board.n, self.app.viewport.map_rect(BOARD_AREA))
+        return BoardGeometry(self.board.n, self.board.n, self.area("board"))
+
+    # --- layout --------------------------------------------------------------------------------
+    def layout_body(self, body: pygame.FRect) -> dict[str, pygame.FRect]:
+        """The board and the side panel: beside the board, or below it in a tall window."""
+        _arrangement, rects = panel_layout(body, CODE_LINES)
+        return rects
 
     # --- actions -------------------------------------------------------------------------------
     def press(self, row: int, col: int) -> None:
-        """Press one button (undoable); a solve is recorded and shown once per attempt."""
+        """Press one button (undoable); a solve is recorded and shown once per attempt.
+
+        The press sounds "flip" (the solving one "solved" instead) and ripples out to its
+        neighbours (started by :meth:`_changed`, which every change goes through).
+        """
         solved = self.puzzle.play((row, col))
         if solved is not None:
             self._won(solved)
+        else:
+            self.app.audio.play("flip")
 
     def generate_new(self) -> None:
         """A new solvable board of the current size, seeded from the clock (undoable)."""
@@ -260,13 +317,18 @@ class ButtonMadnessScene(GameScene):
         """Pick another size from the menu (2 to 20), remember it, and generate a board of it."""
         n = menu_size(self.board.n + step)
         if n == self.board.n:
+            self.app.audio.play("illegal")  # already the smallest (largest) size
             return
         warning = remember(self.app.settings, GAME, ButtonParams(n))
         if warning:
-            self.app.notify(warning)
+            self.app.notify(warning, "warning")
         else:
             self.app.save_settings()
         self.puzzle.new_puzzle(self._generate(n))
+
+    def _can_resize(self, step: int) -> bool:
+        """Whether − (``step`` -1) or + (1) would change the size (not at 2×2 or 20×20)."""
+        return menu_size(self.board.n + step) != self.board.n
 
     def restart(self) -> None:
         """Back to the generated or entered board (undoable; help used stays used)."""
@@ -289,7 +351,12 @@ class ButtonMadnessScene(GameScene):
         self.helper.toggle_solution()
 
     def hint(self) -> None:
-        """Reveal one more button of the solution."""
+        """Reveal one more button of the solution ("illegal" when there is none left)."""
+        solution = self.helper.solution
+        if self.board.is_solved or self.unsolvable or (
+                solution is not None and len(self.hinted) >= solution.count):
+            self.app.audio.play("illegal")
+            return
         self.helper.hint()
 
     def copy_code(self) -> None:
@@ -303,20 +370,21 @@ class ButtonMadnessScene(GameScene):
         if code is not None:
             self._put_on_clipboard(code)
         elif self.codes.failed(board):
-            self.app.notify("This board's code could not be worked out.")
+            self.app.notify("This board's code could not be worked out.", "warning")
         else:
             self.codes.copy_when_ready(board)
             self.app.notify(f"The code of this {board.n}×{board.n} board is still being "
-                            "worked out; it will be copied as soon as it is ready.")
+                            "worked out; it will be copied as soon as it is ready.", "info")
 
     def _put_on_clipboard(self, code: str) -> None:
         try:
             pygame.scrap.put_text(code)  # pygame-ce's SDL2 clipboard: no init needed
         except (pygame.error, AttributeError, NotImplementedError):
             shown = code if len(code) <= 60 else code[:57] + "…"
-            self.app.notify(f"The clipboard is not available here; the code is {shown}")
+            self.app.notify(f"The clipboard is not available here; the code is {shown}",
+                            "warning")
             return
-        self.app.notify("Code copied to the clipboard.")
+        self.app.notify("Code copied to the clipboard.", "info")
 
     def enter_code(self) -> None:
         """Ask for a code; a valid one loads exactly that board, a bad one changes nothing."""
@@ -360,15 +428,60 @@ class ButtonMadnessScene(GameScene):
         recorded = solved.record(self.app.stats, GAME.id, variant)
         self._best = None  # the side panel reads the best result again
         if recorded.warning:
-            self.app.notify(recorded.warning)
-        self.app.push(WinOverlay(self.app, self, solved, recorded))
+            self.app.notify(recorded.warning, "warning")
+        self.app.audio.play("solved")
+        # Tatham's completion flash first, then the win screen (at once with reduce
+        # motion). The result is already recorded: the flash only delays the showing,
+        # and any key or click during it shows the win screen straight away.
+        self._win = (solved, recorded)
+        self.anim.start(FLASH_TRACK, FLASH)
+        if self.anim.progress(FLASH_TRACK) is None:
+            self._show_win()
 
-    def _changed(self, _change: Change) -> None:
+    def _show_win(self) -> None:
+        """Open the win screen of the solve waiting behind the completion flash."""
+        win, self._win = self._win, None
+        if win is not None:
+            self.anim.start(FLASH_TRACK, 0)  # (a zero-length start ends the track)
+            self.app.push(WinOverlay(self.app, self, *win))
+
+    def _start_ripple(self, cell: Cell) -> None:
+        """Start a press's ripple; its data: the cell and the neighbours it flipped."""
+        n = self.board.n
+        r, c = cell
+        flipped: list[Cell] = []
+        if n <= VECTOR_LIMIT:  # the picture of a big board shows no single buttons
+            mask = press_mask(n, r, c)
+            for nb in (((r - 1) % n, c), ((r + 1) % n, c), (r, (c - 1) % n), (r, (c + 1) % n)):
+                # On tiny boards flips cancel or merge (see games.buttons.board).
+                if nb != cell and nb not in flipped and mask >> (n * nb[0] + nb[1]) & 1:
+                    flipped.append(nb)
+        self.anim.start(RIPPLE_TRACK, RIPPLE, data=(cell, tuple(flipped)))
+
+    def last_press(self) -> Cell | None:
+        """The button pressed to reach the board shown (undo steps back through them);
+        None right after a new board or a restart."""
+        move = getattr(self.puzzle.history.current, "move", None)
+        n = self.board.n
+        if move is None or not (0 <= move[0] < n and 0 <= move[1] < n):
+            return None
+        return (move[0], move[1])
+
+    def _changed(self, change: Change) -> None:
         """After every change of board (the midend calls this): screen-side clean-up."""
+        if self._win is not None:
+            # The board moved on (through the API: input shows the win screen first)
+            # before the solve was shown: the result stays recorded, the screen is moot.
+            self._win = None
+            self.anim.start(FLASH_TRACK, 0)
+        if change.kind == "play" and change.move is not None:
+            self._start_ripple(change.move)
+        else:  # the ripple belonged to the board before: it would show wrong colours now
+            self.anim.start(RIPPLE_TRACK, 0)
         board = self.board
         if self.codes.board_changed(board):
             self.app.notify("The board changed before its code was worked out, so nothing "
-                            "was copied: press Copy again.")
+                            "was copied: press Copy again.", "warning")
         # A new size (Generate, +/-, a code, undo across sizes) may leave the hovered or
         # keyboard cell outside the board: forget it rather than draw or press it.
         n = board.n
@@ -397,12 +510,15 @@ class ButtonMadnessScene(GameScene):
             self.puzzle.pause()
         news = self.codes.update(self.board)
         if news.error:
-            self.app.notify(news.error)
+            self.app.notify(news.error, "warning")
         if news.copy is not None:
             self._put_on_clipboard(news.copy)
         error = self.helper.poll()
         if error:
-            self.app.notify(error)
+            self.app.notify(error, "warning")
+        if self._win is not None and self.anim.progress(FLASH_TRACK) is None \
+                and self.app.top is self:  # (under help: when the help is closed)
+            self._show_win()
 
     def busy_label(self) -> str | None:
         if self.helper.busy:
@@ -425,8 +541,52 @@ class ButtonMadnessScene(GameScene):
         self.puzzle.resume()
         self._best = None  # a screen above (win screen) may have recorded a result
 
+    # --- saving and resuming (engine.saved_games) -------------------------------------------
+    @property
+    def params(self) -> ButtonParams:
+        """The parameters a resumed game opens with: the menu size nearest the board's."""
+        return ButtonParams(menu_size(self.board.n))
+
+    def snapshot(self, compact: bool = False) -> dict[str, Any]:
+        """The puzzle as JSON-able data: the midend (boards, presses, undo and redo, the
+        clocks, help used), the solution shown or not and the buttons hinted.
+
+        ``compact`` keeps only the current attempt (a history of many huge boards)."""
+        hinted = sorted(self.hinted)[:self.max_saved_hints]
+        return {"puzzle": self.puzzle.snapshot(GAME.state_to_data, current_only=compact),
+                "showing": self.show_solution, "hinted": [list(cell) for cell in hinted]}
+
+    def restore(self, data: Any) -> None:
+        """Resume a :meth:`snapshot`; ValueError, saying what is wrong, changes nothing.
+
+        The clock stays paused until the board is on screen (see :meth:`update`)."""
+        from engine.saved_data import fields, flag, items, whole
+        from games.buttons.board import MAX_N
+
+        record = fields(data, "the saved puzzle", ("puzzle", "showing", "hinted"))
+        showing = flag(record["showing"], "the solution flag")
+        cells = [items(cell, "a hinted button", 2, 2)
+                 for cell in items(record["hinted"], "the hinted buttons", 0,
+                                   self.max_saved_hints)]
+        hinted = {(whole(r, "a hinted row", 0, MAX_N - 1), whole(c, "a hinted column", 0,
+                                                                MAX_N - 1)) for r, c in cells}
+        self.puzzle.restore(record["puzzle"], lambda saved: GAME.state_from_data(None, saved))
+        # (The midend's "new" cleared the hints; those off this board are dropped too.)
+        n = self.board.n
+        self.helper.hinted = {cell for cell in hinted if cell[0] < n and cell[1] < n}
+        self.helper.showing = showing
+
     # --- input ---------------------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
+            self.anim.finish_all()  # (before the shortcuts below too: input never waits)
+            if self._win is not None:
+                # A key or click during the completion flash skips to the win screen.
+                self._show_win()
+                return
+            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 \
+                    and self._disabled_button_at(event.pos):
+                self.app.audio.play("illegal")
         if event.type == pygame.KEYDOWN and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
             keys = {pygame.K_g: self.generate_new, pygame.K_r: self.restart,
                     pygame.K_e: self.enter_code, pygame.K_c: self.copy_code,
@@ -441,20 +601,39 @@ class ButtonMadnessScene(GameScene):
 
     def board_event(self, event: pygame.event.Event) -> None:
         n = self.board.n
-        self.pointer.handle(event, self.geometry(), self.press, lambda: (n // 2, n // 2))
+        used = self.pointer.handle(event, self.geometry(), self.press, lambda: (n // 2, n // 2))
+        if not used and event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 \
+                and self._beside_board(event.pos):
+            self.app.audio.play("illegal")
+
+    def _disabled_button_at(self, pos: tuple[int, int]) -> bool:
+        """Whether a greyed-out button (Undo with nothing to undo, − at 2×2 …) is at ``pos``."""
+        vp = self.app.viewport
+        return any(isinstance(w, Button) and w.visible and not w.enabled
+                   and w.screen_rect(vp).collidepoint(pos) for w in self.ui.widgets)
+
+    def _beside_board(self, pos: tuple[int, int]) -> bool:
+        """Whether ``pos`` is in the body but on nothing: not the board, a widget or the
+        panel's text (a click there missed the board)."""
+        x, y = self.app.viewport.to_design(pos)
+        rects = self.layout()
+        return rects["body"].collidepoint(x, y) and not any(
+            rects[name].collidepoint(x, y) for name in ("board", "code", "stats", "legend"))
 
     # --- drawing -------------------------------------------------------------------------------
     def status_text(self) -> str:
         board = self.board
         if board.is_solved:
-            return f"Solved in {self.presses()} presses! Generate (G) for a new board."
+            return f"Solved in {count_presses(self.presses())}! Generate (G) for a new board."
         greens = board.green_count
-        text = f"{greens} green button{'s' if greens != 1 else ''} left; {self.presses()} presses."
+        done = count_presses(self.presses())
+        text = f"{greens} green button{'s' if greens != 1 else ''} left; {done}."
         if self.unsolvable:
             return text + " This board cannot be solved: no set of presses turns it all red."
         solution = self.helper.solution
         if self.show_solution and solution is not None:
-            text += f" Solution: {solution.count} more presses ({solution.method})."
+            word = count_presses(solution.count, False)
+            text += f" Solution: {solution.count} more {word} ({solution.method})."
         return text
 
     def draw_board(self, surface: pygame.Surface) -> None:
@@ -463,21 +642,16 @@ class ButtonMadnessScene(GameScene):
         geom = self.geometry()
         board = self.board
         n = board.n
+        flash = self._flash_on()
+        ripple = self._ripple()
         if n > VECTOR_LIMIT:
             self._draw_picture(surface, geom)
+            if flash:  # buttons are pixels here: the flash is a bright frame round them
+                width = max(4, round(geom.rect.width / 60))
+                pygame.draw.rect(surface, p.win_line, geom.rect.inflate(2 * width, 2 * width),
+                                 width)
         else:
-            pygame.draw.rect(surface, p.board, geom.rect)
-            inset = max(1, round(geom.cell_size * 0.08))
-            radius = max(2, round(geom.cell_size * 0.18))
-            for r in range(n):
-                for c in range(n):
-                    rect = geom.cell_rect(r, c).inflate(-2 * inset, -2 * inset)
-                    red = board.red(r, c)
-                    pygame.draw.rect(surface, p.bad if red else p.good, rect,
-                                     border_radius=radius)
-                    if not red:  # a ring on green: the state is not told by hue alone
-                        pygame.draw.circle(surface, p.background, rect.center,
-                                           rect.width * 0.22, max(1, round(rect.width / 14)))
+            self._draw_buttons(surface, geom, flash, ripple)
         marks: list[tuple[int, int]] = []
         grid = self.marks
         if grid is not None and self.show_solution and n > VECTOR_LIMIT:
@@ -500,7 +674,85 @@ class ButtonMadnessScene(GameScene):
         if self.pointer.cursor is not None:
             outline_cell(surface,
                          geom, self.pointer.cursor, p.focus, max(2, round(geom.cell_size / 16)))
+        last = self.last_press()
+        if last is not None:
+            draw_last_marker(surface, marker_rect(geom.cell_rect(*last)), p.focus, p.background)
+        if ripple is not None:
+            self._draw_ring(surface, geom, *ripple[:2])
         self._draw_side(surface)
+
+    # --- animations (drawn from the board as it already is) ----------------------------------
+    def _ripple(self) -> tuple[float, Cell, tuple[Cell, ...]] | None:
+        """(progress, pressed cell, neighbours it flipped) of the running ripple, if any."""
+        t = self.anim.progress(RIPPLE_TRACK)
+        data = self.anim.data(RIPPLE_TRACK)
+        if t is None or data is None:
+            return None
+        cell, flipped = data
+        n = self.board.n
+        if not (cell[0] < n and cell[1] < n):
+            return None  # (the board was replaced without input: never drawn off it)
+        return t, cell, flipped
+
+    def _flash_on(self) -> bool:
+        """Whether the completion flash is in one of its bright phases now."""
+        t = self.anim.progress(FLASH_TRACK)
+        return t is not None and t < 1 and int(t * FLASH_TIMES * 2) % 2 == 0
+
+    def _draw_buttons(self, surface: pygame.Surface, geom: BoardGeometry, flash: bool,
+                      ripple: tuple[float, Cell, tuple[Cell, ...]] | None) -> None:
+        """Every button as a rounded square (boards up to VECTOR_LIMIT), with the ripple's
+        pulses and the completion flash."""
+        p = self.app.theme.palette
+        board = self.board
+        n = board.n
+        pygame.draw.rect(surface, p.win_line if flash else p.board, geom.rect)
+        inset = max(1, round(geom.cell_size * 0.08))
+        radius = max(2, round(geom.cell_size * 0.18))
+        # cell -> (scale, shown in its colour from before the press)
+        pulses: dict[Cell, tuple[float, bool]] = {}
+        if ripple is not None:
+            t, cell, flipped = ripple
+            pulses[cell] = (_pulse(t / (1 - RIPPLE_REACH)), False)
+            for nb in flipped:
+                if t < RIPPLE_REACH:
+                    pulses[nb] = (1.0, True)  # the ring has not reached it yet
+                else:
+                    pulses[nb] = (_pulse((t - RIPPLE_REACH) / (1 - RIPPLE_REACH)), False)
+        for r in range(n):
+            for c in range(n):
+                rect = geom.cell_rect(r, c).inflate(-2 * inset, -2 * inset)
+                red = board.red(r, c)
+                pulse = pulses.get((r, c))
+                if pulse is not None:
+                    scale, before = pulse
+                    red ^= before
+                    if scale != 1.0:
+                        centre = rect.center
+                        rect.size = (round(rect.width * scale), round(rect.height * scale))
+                        rect.center = centre
+                colour = p.bad if red else p.good
+                pygame.draw.rect(surface, _lighten(colour) if flash else colour, rect,
+                                 border_radius=radius)
+                if not red:  # a ring on green: the state is not told by hue alone
+                    pygame.draw.circle(surface, p.background, rect.center,
+                                       rect.width * 0.22, max(1, round(rect.width / 14)))
+
+    def _draw_ring(self, surface: pygame.Surface, geom: BoardGeometry, t: float,
+                   cell: Cell) -> None:
+        """The ripple's ring spreading from the pressed button over its neighbours."""
+        if t >= 0.85:
+            return
+        size = geom.cell_size
+        eased = ease_out(t)
+        # Tiny buttons (big boards) still get a ring one can see.
+        radius = max(lerp(0.3, 1.25, eased) * size, lerp(4.0, 18.0, eased))
+        width = max(2, round(lerp(0.14, 0.04, t) * max(size, 14.0)))
+        clip = surface.get_clip()
+        surface.set_clip(geom.rect.clip(clip) if clip else geom.rect)
+        pygame.draw.circle(surface, self.app.theme.palette.text, geom.cell_center(*cell),
+                           radius, width)
+        surface.set_clip(clip)
 
     def _draw_picture(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
         p = self.app.theme.palette
@@ -548,48 +800,65 @@ class ButtonMadnessScene(GameScene):
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         small = theme.font(13 * vp.scale)
+        code_box = self.area("code")
         surface.blit(theme.font(13 * vp.scale, bold=True).render("Board code", True, p.muted),
-                     vp.point(16, 116))
+                     code_box.topleft)
+        top = code_box.y + vp.px(CODE_HEAD_H)
         code = self.code_text()
         if code is None:
             text = WORKING_OUT_CODE if self.code_pending() else "not available"
-            surface.blit(small.render(text, True, p.muted), vp.point(16, 136))
+            line = fit_text(text, small, code_box.width, 1)[0]
+            surface.blit(small.render(line, True, p.muted), (code_box.x, top))
         else:
             for i, rendered in enumerate(self._code_lines(code)):
-                surface.blit(rendered, vp.point(16, 136 + i * 20))
+                surface.blit(rendered, (code_box.x, top + round(i * CODE_LINE_H * vp.scale)))
         n = self.board.n
         variant = SPEC.variant_id(ButtonParams(n))
         if self._best is None or self._best[0] != variant:
             # An SQLite query: once per size and after each recorded result, not per frame.
             self._best = (variant, self.app.stats.best_puzzle(GAME.id, variant))
         best = self._best[1]
-        lines = [f"Presses: {self.presses()}", f"Time: {self.puzzle.elapsed:.0f} s"]
-        lines.append(f"Best {n}×{n}: {best[0]} presses, {best[1]:.0f} s" if best
-                     else f"Best {n}×{n}: not solved yet")
+        entries = [(f"Presses: {self.presses()}", 1), (f"Time: {self.puzzle.elapsed:.0f} s", 1),
+                   (f"Best {n}×{n}: {count_presses(best[0])}, {best[1]:.0f} s" if best
+                    else f"Best {n}×{n}: not solved yet", 2)]
         if self.helped:
-            lines.append("Help used on this board")
-        y = 510.0
-        for line in lines:
-            surface.blit(small.render(line, True, p.text), vp.point(16, y))
-            y += 20
-        legend = [(p.bad, False, "red: done"), (p.good, True, "green: to turn red")]
-        y = 100.0
-        for colour, ring, text in legend:
-            box = vp.rect(800, y, 26, 26)
-            pygame.draw.rect(surface, colour, box, border_radius=vp.px(5))
-            if ring:
-                pygame.draw.circle(surface, p.background, box.center, box.width * 0.22, 2)
-            surface.blit(small.render(text, True, p.text), vp.point(834, y + 5))
-            y += 36
-        box = vp.rect(800, y, 26, 26)
-        pygame.draw.rect(surface, p.accent, box, vp.px(3))
-        surface.blit(small.render("✱ press this", True, p.text), vp.point(834, y + 5))
+            entries.append(("Help used on this board", 1))
+        stats = self.area("stats")
+        y = stats.y
+        step = round(STATS_LINE_H * vp.scale)
+        for text, most in entries:  # at most STATS_LINES lines in all
+            for line in fit_text(text, small, stats.width, most):
+                surface.blit(small.render(line, True, p.text), (stats.x, y))
+                y += step
+        self._draw_legend(surface, small)
+
+    def _draw_legend(self, surface: pygame.Surface, font: pygame.font.Font) -> None:
+        """What the colours and marks on the board mean, each shown as drawn there."""
+        vp = self.app.viewport
+        p = self.app.theme.palette
+        legend = self.area("legend")
+        row = round(LEGEND_ROW_H * vp.scale)
+        side = vp.px(24)
+        for i, text in enumerate(("red: done", "green: to turn red", "✱ press this",
+                                  "last press")):
+            box = pygame.Rect(legend.x, legend.y + i * row, side, side)
+            if i < 2:
+                pygame.draw.rect(surface, p.good if i else p.bad, box, border_radius=vp.px(5))
+                if i:
+                    pygame.draw.circle(surface, p.background, box.center, box.width * 0.22, 2)
+            elif i == 2:
+                pygame.draw.rect(surface, p.accent, box, vp.px(3))
+            else:
+                draw_last_marker(surface, box, p.focus, p.background)
+            label = fit_text(text, font, legend.width - side - vp.px(10), 1)[0]
+            image = font.render(label, True, p.text)
+            surface.blit(image, image.get_rect(midleft=(box.right + vp.px(10), box.centery)))
 
     def _code_lines(self, code: str) -> list[pygame.Surface]:
         """The code wrapped to the side panel and rendered, cached until it or the size changes."""
         vp, theme = self.app.viewport, self.app.theme
         font_px = round(15 * vp.scale)
-        width = vp.rect(16, 0, 188, 1).width
+        width = self.area("code").width
         colour = theme.palette.accent
         key = (code, width, font_px, colour)
         if self._wrapped is None or self._wrapped[0] != key:
@@ -610,7 +879,54 @@ class ButtonMadnessScene(GameScene):
                 "hinted": sorted(list(m) for m in self.hinted), "helped": self.helped,
                 "unsolvable": self.unsolvable, "status": self.status_text(),
                 "moves": self.puzzle.moves, "elapsed": round(self.puzzle.elapsed, 1),
+                "last_press": list(last) if (last := self.last_press()) else None,
+                "animating": sorted(map(str, self.anim.running())),
                 "paused": self.puzzle.paused}
+
+
+def count_presses(count: int, number: bool = True) -> str:
+    """A count in words: "1 press", "2 presses" (without ``number``: only the word)."""
+    word = "press" if count == 1 else "presses"
+    return f"{count} {word}" if number else word
+
+
+def _pulse(u: float) -> float:
+    """A button's scale ``u`` of the way through its pulse: shrunk, then popping back."""
+    return lerp(0.72, 1.0, ease_out_back(min(1.0, max(0.0, u))))
+
+
+def _lighten(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Half way to white: a button during the completion flash's bright phases."""
+    return (colour[0] + 255) // 2, (colour[1] + 255) // 2, (colour[2] + 255) // 2
+
+
+def marker_rect(cell: pygame.Rect) -> pygame.Rect:
+    """Where the last-press marker goes: the cell, or a square of MARKER_MIN_PX around a
+    cell too small to show it (a big board's buttons are a pixel or less)."""
+    if cell.width >= MARKER_MIN_PX:
+        return cell
+    rect = pygame.Rect(0, 0, MARKER_MIN_PX, MARKER_MIN_PX)
+    rect.center = cell.center
+    return rect
+
+
+def draw_last_marker(surface: pygame.Surface, rect: pygame.Rect,
+                     colour: tuple[int, int, int], edge: tuple[int, int, int]) -> None:
+    """The last press: a frame along ``rect``'s edge and a dot on its top-left corner.
+
+    The frame sits on the cell's edge, outside the keyboard cursor's and the solution
+    marks' frames (both inset), and the dot is a shape none of them has, so the marker
+    is told apart by more than its colour. ``edge`` (the background) outlines both so
+    they stand out on red, green and the dark board alike.
+    """
+    width = max(2, round(rect.width / 14))
+    pygame.draw.rect(surface, edge, rect.inflate(2, 2), 1)
+    pygame.draw.rect(surface, colour, rect, width)
+    # The dot sits in the corner the button's rounding leaves empty.
+    dot = max(3, round(rect.width * 0.08))
+    centre = (rect.x + width + dot // 2, rect.y + width + dot // 2)
+    pygame.draw.circle(surface, edge, centre, dot + 1)
+    pygame.draw.circle(surface, colour, centre, dot)
 
 
 def _marks_layer(geom: BoardGeometry, grid: np.ndarray,
@@ -653,10 +969,10 @@ def _marks_layer(geom: BoardGeometry, grid: np.ndarray,
 class WinOverlay(Overlay):
     """The win screen: presses, time, help used, best result; Play again, Generate, Close."""
 
-    panel = (230.0, 200.0, 500.0, 300.0)
     help_title = "Solved"
     help_text = ("Play again returns to the start of this board (Undo brings the solved board "
                  "back); Generate makes a new board; Close returns to the solved board.")
+    size = (500.0, 300.0)
 
     def __init__(self, app: App, game: ButtonMadnessScene, solved: Solved,
                  recorded: Recorded) -> None:
@@ -664,26 +980,47 @@ class WinOverlay(Overlay):
         self.game = game
         self.presses, self.seconds, self.helped = solved.moves, solved.seconds, solved.helped
         best = recorded.best_before
-        x, y, w, h = self.panel
         record = ""
         if recorded.new_best:
             record = "A new best for this size!"
         elif best is not None:
-            record = f"Best for this size: {best[0]} presses, {best[1]:.1f} s."
-        lines = [f"All red in {self.presses} presses and {self.seconds:.1f} s.",
+            record = f"Best for this size: {count_presses(best[0])}, {best[1]:.1f} s."
+        lines = [f"All red in {count_presses(self.presses)} and {self.seconds:.1f} s.",
                  "Solved with help (solution or hint)." if self.helped
                  else "Solved without help.",
                  record]
-        self.ui.add(Label((x + 24, y + 20, w - 48, 50), "Solved!", size=34, bold=True,
-                          role="accent", align="center"))
-        self.ui.add(Label((x + 24, y + 80, w - 48, 130), "\n\n".join(filter(None, lines)),
-                          size=18, align="center"))
+        self.ui.add(Label(self._at(24, 20, -48, 50), "Solved!", size=34, bold=True,
+                          role="accent", align="center", fit_lines=1, min_size=20))
+        self.ui.add(Label(self._at(24, 80, -48, 130), "\n\n".join(filter(None, lines)),
+                          size=18, align="center", fit_lines=5, min_size=12))
         for i, (label, action) in enumerate((("Play again", self._play_again),
                                              ("Generate", self._generate),
                                              ("Close", self.close))):
-            self.ui.add(Button((x + 24 + i * 154, y + h - 70, 144, 46), label, action,
-                               name=label))
+            self.ui.add(Button(self._button(i), label, action, name=label))
         self.ui.focus_index = 0
+
+    @property
+    def panel(self) -> tuple[float, float, float, float]:  # type: ignore[override]
+        """The panel, centred in the window's design area (it fits the smallest window)."""
+        area = self.app.viewport.area
+        w, h = self.size
+        return (area.centerx - w / 2, area.centery - h / 2, w, h)
+
+    def _at(self, dx: float, dy: float, dw: float, h: float
+            ) -> Callable[[], tuple[float, float, float, float]]:
+        """A place ``dx``, ``dy`` from the panel's corner, ``dw`` narrower than it."""
+        def place() -> tuple[float, float, float, float]:
+            x, y, w, _h = self.panel
+            return (x + dx, y + dy, w + dw, h)
+        return place
+
+    def _button(self, i: int) -> Callable[[], tuple[float, float, float, float]]:
+        """The place of the ``i``-th of the three buttons along the panel's foot."""
+        def place() -> tuple[float, float, float, float]:
+            x, y, w, h = self.panel
+            width = (w - 48 - 2 * 10) / 3
+            return (x + 24 + i * (width + 10), y + h - 70, width, 46)
+        return place
 
     def _play_again(self) -> None:
         self.close()

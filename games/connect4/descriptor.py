@@ -16,6 +16,8 @@ GAME = GameDescriptor(
     help="games.connect4.help_text:HELP",
     smoke="games.connect4.scene:smoke_variants",
     cli="games.connect4.cli",
+    save_state="games.connect4.rules:save_state",
+    load_state="games.connect4.rules:load_state",
     aliases=("connect-four", "c4"),
     seat_keys=("X", "O"),
     default_kinds=("human", "computer"),
@@ -24,6 +26,7 @@ GAME = GameDescriptor(
     default_level="medium",
     small=("4x4", "5x4"),
     order=15,
+    sounds=("drop", "computer", "illegal", "win", "loss", "draw"),
 )
 
 DESCRIPTORS = (GAME,)

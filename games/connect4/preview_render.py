@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 
+from engine.board.draw import draw_win_line
 from engine.board.geometry import BoardGeometry
 from engine.theme import Palette
 
@@ -26,5 +27,5 @@ def draw(surface: pygame.Surface, rect: pygame.Rect, palette: Palette) -> None:
             elif (r, c) in _O:
                 colour = palette.players[1]
             pygame.draw.circle(surface, colour, cell.center, cell.width * 0.4)
-    start, end = geom.cell_center(*_WIN[0]), geom.cell_center(*_WIN[-1])
-    pygame.draw.line(surface, palette.win_line, start, end, max(2, rect.width // 40))
+    # Outlined as on the board: the line's colour is close to the board's.
+    draw_win_line(surface, geom, _WIN, palette.win_line, palette.background)

@@ -233,3 +233,31 @@ def _winning_runs(columns: tuple[tuple[int, ...], ...], cfg: Connect4Config, col
 def new_game(params: Connect4Config, rng: random.Random | None = None) -> Connect4State:
     """The empty board of ``params`` (the descriptor's rules factory; ``rng`` is unused)."""
     return Connect4State.new(params)
+
+
+# --- saved games (the descriptor's save_state and load_state hooks) -----------------------
+
+
+def save_state(state: Connect4State) -> dict[str, object]:
+    """A position as JSON: the columns played so far, in order (0-based)."""
+    return {"moves": list(state.moves)}
+
+
+def load_state(config: Connect4Config, data: object) -> Connect4State:
+    """The position :func:`save_state` wrote, on ``config``'s board, by replaying its moves.
+
+    ValueError, saying what is wrong, for anything that is not a game's moves: a column off
+    the board, a full column, a disc dropped after the game was won.
+    """
+    from engine.saved_data import fields, items, whole
+
+    record = fields(data, "the position", ("moves",))
+    moves = items(record["moves"], "the moves", 0, config.cells)
+    columns = [whole(m, f"move {i + 1}", 0, config.cols - 1) for i, m in enumerate(moves)]
+    state = Connect4State.new(config)
+    for i, column in enumerate(columns):
+        try:
+            state = state.play(column)
+        except IllegalMove as exc:
+            raise ValueError(f"move {i + 1} cannot be played: {exc}") from None
+    return state

@@ -360,3 +360,30 @@ def remoteness_bound(piece: str, rows: int, cols: int,
     if (bound % 2 == 0) != lost:
         bound -= 1
     return bound
+
+
+# --- saved games (through games.grundy.variants' save_state and load_state) ----------------
+
+
+def save_state(state: TokenState) -> dict[str, object]:
+    """A position as JSON: each token's square as [row, column], and the player to move."""
+    return {"tokens": [list(square) for square in state.tokens], "to_move": state.to_move}
+
+
+def load_state(config: BoardConfig, data: object) -> TokenState:
+    """The position :func:`save_state` wrote, on ``config``'s board.
+
+    ValueError, saying what is wrong, unless there is one square on the board per token
+    (tokens may be placed by hand on any square, so no square is out of reach).
+    """
+    from engine.saved_data import fields, items, whole
+
+    record = fields(data, "the position", ("tokens", "to_move"))
+    squares = items(record["tokens"], "the tokens", config.tokens, config.tokens)
+    tokens = []
+    for i, square in enumerate(squares):
+        row, col = items(square, f"token {i + 1}'s square", 2, 2)
+        tokens.append((whole(row, f"token {i + 1}'s row", 0, config.rows - 1),
+                       whole(col, f"token {i + 1}'s column", 0, config.cols - 1)))
+    to_move = whole(record["to_move"], "the player to move", 0, 1)
+    return TokenState(config, tuple(tokens), to_move)

@@ -16,6 +16,8 @@ GAME = GameDescriptor(
     help="games.grundy.help_text:HELP",
     smoke="games.grundy.scenes:smoke_variants",
     cli="games.grundy.cli",
+    save_state="games.grundy.variants:save_state",
+    load_state="games.grundy.variants:load_state",
     seat_keys=("1", "2"),
     default_kinds=("human", "computer"),
     levels=("easy", "perfect"),
@@ -24,6 +26,7 @@ GAME = GameDescriptor(
     small=("king:4x4", "rook:4x4:2t", "queen:5x5", "knight:6x6", "bachet:12:3", "nim:1.2.3.4",
            "nim:3.5.7:misere"),
     order=20,
+    sounds=("slide", "take", "computer", "illegal", "win", "loss"),
 )
 
 DESCRIPTORS = (GAME,)

@@ -1,11 +1,14 @@
-"""What every Grundy screen shares: seats, the perfect computer, set-up, player cards."""
+"""What every Grundy screen shares: seats, the perfect computer, set-up, player cards, the
+extras panel's layout and which moves the board marks as "last"."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
+from engine.game_layout import CARD_W, GAP, MARGIN
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
 from games.grundy.descriptor import GAME
@@ -13,6 +16,14 @@ from games.grundy.variants import GAME_LABELS, GrundySetup
 
 if TYPE_CHECKING:
     from engine.app import App
+
+# The extras column beside the board: never narrower than the standard column, and in a
+# wide window as wide as this when the board is already as tall as the window allows.
+EXTRAS_MIN_W, EXTRAS_MAX_W = 150.0, 300.0
+# An extras box at least this wide (the strip below the board in a tall window) puts its
+# widgets in a column of their own, WIDGET_COLUMN_W wide, with the notes beside them.
+WIDE_EXTRAS, WIDGET_COLUMN_W = 380.0, 200.0
+VARIANT_H = 44.0
 
 
 class GrundyScene(TurnBasedScene):
@@ -26,6 +37,60 @@ class GrundyScene(TurnBasedScene):
 
     def player_name(self, player: int) -> str:
         return f"Player {player + 1}"
+
+    # --- layout ------------------------------------------------------------------------------
+    def extras_width(self, body: FRect) -> float:
+        """Beside the board, the extras take the width the board cannot use (the board is a
+        square as tall as the body), between :data:`EXTRAS_MIN_W` and :data:`EXTRAS_MAX_W`:
+        the long notes (graph descriptions, the nim-sum) read better in a wider column."""
+        spare = body.w - CARD_W - 4 * MARGIN - (body.h - 2 * MARGIN)
+        return max(EXTRAS_MIN_W, min(EXTRAS_MAX_W, spare))
+
+    def extras_slots(self) -> list[tuple[str, float]]:
+        """The widgets of the extras panel, top-down: (layout entry, design height)."""
+        return [("variant", VARIANT_H)]
+
+    def layout_body(self, body: FRect) -> dict[str, FRect]:
+        """The turn-based layout, plus the extras panel's widget slots and its "notes" box."""
+        rects = super().layout_body(body)
+        rects.update(self.layout_extras(rects["extras"]))
+        return rects
+
+    def layout_extras(self, extras: FRect) -> dict[str, FRect]:
+        """Slots of :meth:`extras_slots` stacked at the top of ``extras`` and a "notes" box
+        for the drawn text: below the slots in a narrow column, beside them in a wide strip."""
+        wide = extras.w >= WIDE_EXTRAS
+        column = FRect(extras.x, extras.y, WIDGET_COLUMN_W if wide else extras.w, extras.h)
+        rects: dict[str, FRect] = {}
+        y = column.y
+        for name, height in self.extras_slots():
+            rects[name] = FRect(column.x, y, column.w, height)
+            y += height + GAP
+        if wide:
+            left = column.right + MARGIN
+            rects["notes"] = FRect(left, extras.y, extras.right - left, extras.h)
+        else:
+            top = y + GAP if rects else y
+            rects["notes"] = FRect(extras.x, top, extras.w, max(0.0, extras.bottom - top))
+        return rects
+
+    # --- last moves ----------------------------------------------------------------------------
+    def marked_moves(self) -> list[tuple[int, Any, Any]]:
+        """The moves the board marks as last, oldest first: ``(player, before, after)``.
+
+        Always the move that led to the position on screen (whoever made it); when several
+        computers play, also each other computer seat's last move, so every computer's
+        latest choice can be followed (from :meth:`TurnBasedScene.last_moves`).
+        """
+        step = self.last_step()
+        if step is None:
+            return []
+        newest = (step[0].current_player(), step[0], step[1])
+        if sum(s.is_computer for s in self.seats) < 2:
+            return [newest]
+        older = [(player, before, after) for player, (before, after) in self.last_moves().items()
+                 if after is not step[1] and self.seats[player].is_computer]
+        return [*older, newest]
 
     def draw_player_badge(self, surface: pygame.Surface, rect: pygame.Rect, player: int) -> None:
         p = self.app.theme.palette

@@ -551,3 +551,36 @@ class GraphState:
             return (f"value ∞{ks}: no Grundy number, but a successor has value 0: "
                     "the player to move wins by moving there")
         return "value ∞: a draw with best play (neither player can force a win)"
+
+
+# --- saved games (through games.grundy.variants' save_state and load_state) ----------------
+
+
+def save_state(state: GraphState) -> dict[str, object]:
+    """A position as JSON: the token's node, the player to move and the visit counts."""
+    return {"node": state.node, "to_move": state.to_move, "visits": list(state.visits)}
+
+
+def load_state(graph: Digraph, data: object) -> GraphState:
+    """The position :func:`save_state` wrote, on ``graph``.
+
+    ValueError, saying what is wrong, unless the node is one of the graph's, every visit
+    count is 0 to the repetitions that end the game, and both the start (first player to
+    move) and the position now have been visited.
+    """
+    from engine.saved_data import fields, items, whole
+
+    record = fields(data, "the position", ("node", "to_move", "visits"))
+    node = whole(record["node"], "the token's node", 0, graph.size - 1)
+    to_move = whole(record["to_move"], "the player to move", 0, 1)
+    counts = items(record["visits"], "the visit counts", 2 * graph.size, 2 * graph.size)
+    visits = tuple(whole(v, f"visit count {i + 1}", 0, REPETITIONS_FOR_DRAW)
+                   for i, v in enumerate(counts))
+    here = 2 * node + to_move
+    if not visits[here]:
+        raise ValueError("the position on the board was never visited")
+    if any(v >= REPETITIONS_FOR_DRAW for i, v in enumerate(visits) if i != here):
+        raise ValueError(f"a position occurred {REPETITIONS_FOR_DRAW} times, yet play went on")
+    if not visits[2 * graph.start]:
+        raise ValueError("the start position was never visited")
+    return GraphState(graph, node, to_move, visits)

@@ -408,3 +408,31 @@ def remoteness_bound(config: HeapConfig, heaps: tuple[int, ...] | list[int], los
     odd = lost == config.misere  # normal: win ⇒ odd; misère: loss ⇒ odd
     bound = total if (total % 2 == 1) == odd else total - 1
     return max(bound, 1)
+
+
+# --- saved games (through games.grundy.variants' save_state and load_state) ----------------
+
+
+def save_state(state: HeapState) -> dict[str, object]:
+    """A position as JSON: the heap sizes and the player to move."""
+    return {"heaps": list(state.heaps), "to_move": state.to_move}
+
+
+def load_state(config: HeapConfig, data: object) -> HeapState:
+    """The position :func:`save_state` wrote, for ``config``'s heaps.
+
+    ValueError, saying what is wrong, unless every heap is a whole number no bigger than
+    it started (pebbles are only ever taken) and the player to move fits: nobody has
+    moved while nothing is taken, and exactly one move took a single pebble.
+    """
+    from engine.saved_data import fields, items, whole
+
+    record = fields(data, "the position", ("heaps", "to_move"))
+    sizes = items(record["heaps"], "the heaps", len(config.heaps), len(config.heaps))
+    heaps = tuple(whole(size, f"heap {i + 1}", 0, start)
+                  for i, (size, start) in enumerate(zip(sizes, config.heaps, strict=True)))
+    to_move = whole(record["to_move"], "the player to move", 0, 1)
+    taken = sum(config.heaps) - sum(heaps)
+    if taken <= 1 and to_move != taken:
+        raise ValueError(f"with {taken} pebble(s) taken, player {taken + 1} must be to move")
+    return HeapState(config, heaps, to_move)

@@ -2,25 +2,41 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from engine.animation import SLIDE, ease_out, lerp
 from engine.board.draw import draw_cell_text, fill_cell, hatch, outline_cell
 from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
+from engine.game_layout import BUTTON_H
 from engine.seats import Seat
 from engine.value_overlay import draw_value_mark
-from engine.widgets import Button, Label, draw_text_block
-from games.grundy.family_scene import GrundyScene
+from engine.widgets import Button, Label
+from games.grundy.family_scene import VARIANT_H, GrundyScene
 from games.grundy.help_text import BOARD_HELP
+from games.grundy.panel_render import (
+    NoteFlow,
+    draw_dashed_line,
+    draw_dashed_ring,
+    draw_landing_frame,
+    draw_player_tag,
+)
 from games.grundy.pieces_render import draw_piece
 from games.grundy.variants import GAME_LABELS, GrundySetup
 
 if TYPE_CHECKING:
+    from pygame import FRect
+
     from engine.app import App
 
-BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
+# Below this cell size (pixels) a player's number tag would hide the square: the frame
+# and the ring still mark the move.
+TAG_MIN_CELL = 22
+MIN_CELL_PX = 3  # smaller squares cannot be drawn (nor told apart)
+
 
 class GrundyBoardScene(GrundyScene):
     """The chessboard games; turns, computer and hints come from GrundyScene."""
@@ -36,12 +52,25 @@ class GrundyBoardScene(GrundyScene):
         super().__init__(app, setup, TokenState.start(self.config), seats, seed)
         self.selected = 0
         self.placing = False
+        # The board's picture and what it was drawn for (see _board_layer).
+        self._layer: tuple[tuple[Any, ...], pygame.Surface] | None = None
+        self._layer_table: Any = None
         self.pointer = GridPointer()
         ui = self.ui
-        ui.add(Button((800, 520, 140, 40), lambda: "Done" if self.placing else "Place",
+        ui.add(Label(self.place("variant"), lambda: setup.label(), size=15, role="muted",
+                     fit_lines=2, min_size=13))
+        ui.add(Button(self.place("Place"), lambda: "Done" if self.placing else "Place",
                       self.toggle_place, name="Place", selected=lambda: self.placing))
-        ui.add(Button((800, 570, 140, 40), "Table", self.open_table, name="Table"))
-        ui.add(Label((800, 84, 150, 50), lambda: setup.label(), size=15, role="muted"))
+        ui.add(Button(self.place("Table"), "Table", self.open_table, name="Table"))
+
+    # --- layout ----------------------------------------------------------------------------
+    def extras_slots(self) -> list[tuple[str, float]]:
+        return [("variant", VARIANT_H), ("Place", BUTTON_H), ("Table", BUTTON_H)]
+
+    def extras_height(self) -> float:
+        # Below the board: the variant and the two buttons in their own column, the rule,
+        # the last-move legend and the hint legend beside them.
+        return 200.0
 
     # --- hooks ----------------------------------------------------------------------------
     def fresh_state(self) -> Any:
@@ -58,9 +87,29 @@ class GrundyBoardScene(GrundyScene):
 
     # --- actions ------------------------------------------------------------------------------
     def geometry(self) -> BoardGeometry:
-        """Board placement for the current window size."""
-        return BoardGeometry(self.config.rows, self.config.cols,
-                             self.app.viewport.map_rect(BOARD_AREA))
+        """Board placement for the current window size: the layout's "board" square."""
+        return BoardGeometry(self.config.rows, self.config.cols, self.area("board"))
+
+    def move_sound(self, before: Any, after: Any) -> str:
+        return "slide"
+
+    def on_moved(self, before: Any, after: Any) -> None:
+        """Each token that changed square slides from the old square to the new one."""
+        if before.config != after.config:
+            return
+        for index, (old, new) in enumerate(zip(before.tokens, after.tokens, strict=True)):
+            if old != new:
+                self.anim.start(("slide", index), SLIDE, data=(old, new))
+
+    def last_squares(self) -> list[tuple[int, tuple[int, int], tuple[int, int]]]:
+        """(player, from square, to square) of every token move the board marks, oldest
+        first (see :meth:`GrundyScene.marked_moves`)."""
+        marks = []
+        for player, before, after in self.marked_moves():
+            for old, new in zip(before.tokens, after.tokens, strict=True):
+                if old != new:
+                    marks.append((player, old, new))
+        return marks
 
     def toggle_place(self) -> None:
         """Switch the mode in which a click puts the selected token on any square."""
@@ -90,6 +139,9 @@ class GrundyBoardScene(GrundyScene):
             # Several tokens on one square: each click selects the next of them.
             later = [i for i in here if i > self.selected]
             self.selected = later[0] if later else here[0]
+            return
+        # Neither a move nor a token: play_move refuses it (with the "illegal" sound).
+        self.play_move((self.selected, row, col))
 
     def _place(self, row: int, col: int) -> None:
         from games.grundy.board import TokenState
@@ -134,31 +186,17 @@ class GrundyBoardScene(GrundyScene):
 
     def draw_board(self, surface: pygame.Surface) -> None:
         p = self.app.theme.palette
-        vp = self.app.viewport
         geom = self.geometry()
         state = self.state
-        rows, cols = self.config.rows, self.config.cols
-        for r in range(rows):
-            for c in range(cols):
-                pygame.draw.rect(surface, p.board if (r + c) % 2 == 0 else p.hover,
-                                 geom.cell_rect(r, c))
-        pygame.draw.rect(surface, p.grid, geom.rect, max(1, vp.px(2)))
         size = geom.cell_size
-        hints = self.hint_view()
-        table = hints.get("table")
-        if table is not None:
-            font = self.app.theme.font(max(7.0, size * 0.32), bold=True)
-            for r in range(rows):
-                for c in range(cols):
-                    value = int(table[r, c])
-                    rect = geom.cell_rect(r, c)
-                    if value == 0:
-                        fill_cell(surface, geom, (r, c), p.bad, 90)
-                        hatch(surface, rect, p.bad, step=max(4, round(size / 5)),
-                              width=max(1, round(size / 25)))
-                    if size >= 14:
-                        draw_cell_text(surface, geom, (r, c), str(value), font, p.text,
-                                       p.background)
+        if size < MIN_CELL_PX:
+            # A window far below the minimum leaves no room for the board: the rest still
+            # shows (the app enforces a minimum size; this only keeps odd sizes safe).
+            self.draw_player_cards(surface)
+            self._draw_side_panel(surface)
+            return
+        table = self.hint_view().get("table")
+        surface.blit(self._board_layer(geom, table), geom.rect.topleft)
         # The goal: the top-left corner.
         star = self.app.theme.font(max(8.0, size * 0.5), bold=True).render("★", True, p.accent)
         goal = geom.cell_rect(0, 0)
@@ -177,30 +215,120 @@ class GrundyBoardScene(GrundyScene):
                     draw_value_mark(surface, geom.cell_rect(r, c), value, self.app.theme)
         if self.pointer.hover is not None and not state.is_terminal():
             outline_cell(surface, geom, self.pointer.hover, p.grid, max(1, round(size / 30)))
+        marks = self.last_squares()
+        self._draw_marks(surface, geom, marks)
         self._draw_tokens(surface, geom)
+        self._draw_mark_tags(surface, geom, marks)
         if self.pointer.cursor is not None:
             outline_cell(surface, geom, self.pointer.cursor, p.focus, max(2, round(size / 16)))
         self.draw_player_cards(surface)
         self._draw_side_panel(surface)
 
-    def _draw_tokens(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
+    def _board_layer(self, geom: BoardGeometry, table: Any) -> pygame.Surface:
+        """The squares (and with hints the table of values) as one picture, redrawn only
+        when the window, the palette or the table changes: a 32×32 board is a thousand
+        squares, too many to draw one by one every frame."""
         p = self.app.theme.palette
-        state = self.state
+        key = (tuple(geom.area), geom.rows, geom.cols, p, id(table))
+        if self._layer is not None and self._layer[0] == key:
+            return self._layer[1]
+        rect = geom.rect
+        layer = pygame.Surface(rect.size)
+        local = BoardGeometry(geom.rows, geom.cols, geom.area.move(-rect.x, -rect.y))
+        rows, cols = geom.rows, geom.cols
+        for r in range(rows):
+            for c in range(cols):
+                pygame.draw.rect(layer, p.board if (r + c) % 2 == 0 else p.hover,
+                                 local.cell_rect(r, c))
+        pygame.draw.rect(layer, p.grid, layer.get_rect(), max(1, self.app.viewport.px(2)))
+        size = local.cell_size
+        if table is not None:
+            font = self.app.theme.font(max(7.0, size * 0.32), bold=True)
+            for r in range(rows):
+                for c in range(cols):
+                    value = int(table[r, c])
+                    if value == 0:
+                        fill_cell(layer, local, (r, c), p.bad, 90)
+                        hatch(layer, local.cell_rect(r, c), p.bad, step=max(4, round(size / 5)),
+                              width=max(1, round(size / 25)))
+                    if size >= 14:
+                        draw_cell_text(layer, local, (r, c), str(value), font, p.text,
+                                       p.background)
+        self._layer = (key, layer)
+        # Keep the table alive with its picture, so its id cannot be reused meanwhile.
+        self._layer_table = table
+        return layer
+
+    def _draw_marks(self, surface: pygame.Surface, geom: BoardGeometry,
+                    marks: list[tuple[int, tuple[int, int], tuple[int, int]]]) -> None:
+        """The last move(s): a dashed ring where the token stood, a thick frame where it
+        landed (shapes, not only a colour)."""
+        p = self.app.theme.palette
+        size = geom.cell_size
+        for _player, old, new in marks:
+            ring = max(2, round(size / 14))
+            centre, end = geom.cell_center(*old), geom.cell_center(*new)
+            # The trail from the ring to the frame pairs them when several moves are marked.
+            gap = math.dist(centre, end)
+            if gap > size * 1.2:
+                a = size * 0.4 / gap
+                b = 1 - size * 0.5 / gap
+                start = (lerp(centre[0], end[0], a), lerp(centre[1], end[1], a))
+                stop = (lerp(centre[0], end[0], b), lerp(centre[1], end[1], b))
+                draw_dashed_line(surface, p.background, start, stop, ring + 2, size * 0.12)
+                draw_dashed_line(surface, p.focus, start, stop, ring, size * 0.12)
+            draw_dashed_ring(surface, p.background, centre, size * 0.36, ring + 2)
+            draw_dashed_ring(surface, p.focus, centre, size * 0.36, ring)
+            draw_landing_frame(surface, self.app.theme, geom.cell_rect(*new),
+                               max(2, round(size / 9)))
+
+    def _draw_mark_tags(self, surface: pygame.Surface, geom: BoardGeometry,
+                        marks: list[tuple[int, tuple[int, int], tuple[int, int]]]) -> None:
+        """Whose move each mark shows: the player's number at the landing square's corner."""
+        size = geom.cell_size
+        if size < TAG_MIN_CELL:
+            return
+        for player, _old, new in marks:
+            rect = geom.cell_rect(*new)
+            r = size * 0.17
+            draw_player_tag(surface, self.app.theme, (rect.left + r + 2, rect.top + r + 2), r,
+                            player)
+
+    def _token_boxes(self, geom: BoardGeometry) -> list[pygame.Rect]:
+        """Each token's box on its square; tokens sharing a square fan out to stay visible."""
         counts: dict[tuple[int, int], int] = {}
-        for index, (r, c) in enumerate(state.tokens):
+        boxes = []
+        for r, c in self.state.tokens:
             seen = counts.get((r, c), 0)
             counts[(r, c)] = seen + 1
             rect = geom.cell_rect(r, c)
-            # Tokens sharing a square are fanned out so each stays visible.
             shift = round(seen * rect.width * 0.12)
-            box = rect.inflate(-rect.width * 0.1, -rect.height * 0.1).move(shift, -shift)
-            selected = index == self.selected and not state.is_terminal()
-            if selected:
-                pygame.draw.rect(surface, p.focus, box, max(2, round(rect.width / 14)),
-                                 border_radius=max(2, rect.width // 8))
+            boxes.append(rect.inflate(-rect.width * 0.1, -rect.height * 0.1).move(shift, -shift))
+        return boxes
+
+    def _draw_tokens(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
+        p = self.app.theme.palette
+        state = self.state
+        boxes = self._token_boxes(geom)
+        # Sliding tokens are drawn last, over the ones standing still.
+        order = sorted(range(len(boxes)),
+                       key=lambda i: self.anim.progress(("slide", i)) is not None)
+        for index in order:
+            box = boxes[index]
+            t = self.anim.progress(("slide", index))
+            if t is not None:
+                (r0, c0), (r1, c1) = self.anim.data(("slide", index))
+                x0, y0 = geom.cell_center(r0, c0)
+                x1, y1 = geom.cell_center(r1, c1)
+                e = ease_out(t)
+                box = box.move(round(lerp(x0 - x1, 0, e)), round(lerp(y0 - y1, 0, e)))
+            # With one token there is nothing to select: no frame to mistake for a mark.
+            if index == self.selected and self.config.tokens > 1 and not state.is_terminal():
+                pygame.draw.rect(surface, p.focus, box, max(2, round(box.width / 12)),
+                                 border_radius=max(2, box.width // 8))
             draw_piece(surface, box, self.config.piece, p.text, p.background)
             if self.config.tokens > 1:
-                font = self.app.theme.font(max(7.0, rect.width * 0.28), bold=True)
+                font = self.app.theme.font(max(7.0, box.width * 0.3), bold=True)
                 label = font.render(str(index + 1), True, p.background)
                 badge = label.get_rect(bottomright=box.bottomright).inflate(4, 0)
                 pygame.draw.rect(surface, p.accent, badge, border_radius=3)
@@ -209,24 +337,46 @@ class GrundyBoardScene(GrundyScene):
     def _draw_side_panel(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        font = theme.font(14 * vp.scale)
-        y = 150.0
-        text = (f"{GAME_LABELS[self.config.piece]} moves towards ★. "
-                "The player who cannot move loses.")
-        draw_text_block(surface, text, font, p.muted, vp.rect(800, y, 150, 90))
+        flow = NoteFlow(surface, vp, theme, self.layout()["notes"])
+        flow.text(f"{GAME_LABELS[self.config.piece]} moves towards ★. "
+                  "The player who cannot move loses.", p.muted)
+        if self.last_squares():
+            box = flow.block(52)
+            if box is not None:
+                self._draw_mark_legend(surface, box)
         if self.show_hints:
-            y += 110
-            surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
-                         vp.point(800, y))
-            box = vp.rect(800, y + 28, 30, 24)
-            pygame.draw.rect(surface, p.bad, box)
-            hatch(surface, box, p.background, step=vp.px(6))
-            surface.blit(font.render("value 0: lost", True, p.text), vp.point(838, y + 32))
-            box = vp.rect(800, y + 62, 30, 24)
-            pygame.draw.rect(surface, p.good, box, vp.px(3))
-            surface.blit(font.render("✓ winning move", True, p.text), vp.point(838, y + 66))
-            draw_text_block(surface, "n: Grundy value of the square", font, p.muted,
-                            vp.rect(800, y + 96, 150, 40))
+            box = flow.block(118)
+            if box is not None:
+                self._draw_hint_legend(surface, box)
+
+    def _draw_mark_legend(self, surface: pygame.Surface, box: FRect) -> None:
+        """What the last-move marks mean, drawn with the marks themselves."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        font = theme.font(13 * vp.scale)
+        frame = vp.rect(box.x + 2, box.y + 2, 22, 22)
+        pygame.draw.rect(surface, p.board, frame)
+        draw_landing_frame(surface, theme, frame, max(2, vp.px(3)))
+        surface.blit(font.render("last move", True, p.text), vp.point(box.x + 32, box.y + 5))
+        draw_dashed_ring(surface, p.focus, vp.point(box.x + 13, box.y + 39), vp.px(9),
+                         max(2, vp.px(2)), dashes=8)
+        surface.blit(font.render("came from", True, p.text), vp.point(box.x + 32, box.y + 31))
+
+    def _draw_hint_legend(self, surface: pygame.Surface, box: FRect) -> None:
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        font = theme.font(14 * vp.scale)
+        x, y = box.x, box.y
+        surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
+                     vp.point(x, y))
+        sample = vp.rect(x, y + 24, 30, 22)
+        pygame.draw.rect(surface, p.bad, sample)
+        hatch(surface, sample, p.background, step=vp.px(6))
+        surface.blit(font.render("value 0: lost", True, p.text), vp.point(x + 38, y + 26))
+        sample = vp.rect(x, y + 54, 30, 22)
+        pygame.draw.rect(surface, p.good, sample, vp.px(3))
+        surface.blit(font.render("✓ winning move", True, p.text), vp.point(x + 38, y + 56))
+        surface.blit(font.render("n: Grundy value", True, p.muted), vp.point(x, y + 86))
 
     def debug_state(self) -> dict[str, Any]:
         state = self.state

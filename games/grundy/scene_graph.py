@@ -7,13 +7,15 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
+from engine.animation import SLIDE, ease_out
 from engine.board.draw import hatch
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.value_overlay import draw_value_badge
 from engine.values import MoveValue
-from engine.widgets import wrap_text
+from engine.widgets import Label
 from games.grundy.colour_render import text_colour, value_colour
 from games.grundy.family_scene import GrundyScene
 from games.grundy.graphs import (
@@ -26,40 +28,57 @@ from games.grundy.graphs import (
     label_outcomes,
 )
 from games.grundy.help_text import GRAPH_HELP
+from games.grundy.panel_render import NoteFlow, draw_dashed_ring, draw_player_tag
 from games.grundy.variants import GrundySetup
 
 if TYPE_CHECKING:
     from engine.app import App
 
-BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
-PANEL_X, PANEL_W = 800.0, 150.0
+Area = tuple[float, float, float, float]
 ARROW_LEN, ARROW_HALF = 13.0, 6.0  # arrowhead length and half width (design px)
 BEND = 0.16  # how far two-way edges bow apart, as a fraction of their length
 MAX_RADIUS, MIN_RADIUS = 32.0, 11.0
 Point = tuple[float, float]
 
-def _node_positions(graph: Digraph, margin: float) -> tuple[Point, ...]:
-    """Design-space centres of the nodes, the layout's unit square inside the board area."""
-    x, y, w, h = BOARD_AREA
+
+def _node_positions(graph: Digraph, board: Area, margin: float) -> tuple[Point, ...]:
+    """Design-space centres of the nodes, the layout's unit square inside ``board``."""
+    x, y, w, h = board
     return tuple((x + margin + lx * (w - 2 * margin), y + margin + ly * (h - 2 * margin))
                  for lx, ly in graph.layout)
 
 
 @lru_cache(maxsize=32)
-def graph_geometry(graph: Digraph) -> tuple[float, tuple[Point, ...]]:
-    """(node radius, node centres) in design coordinates, sized so nodes never touch."""
-    guess = _node_positions(graph, 50.0)
+def graph_geometry(graph: Digraph, board: Area) -> tuple[float, tuple[Point, ...]]:
+    """(node radius, node centres) in design coordinates inside ``board`` (x, y, w, h),
+    sized so nodes never touch; the nodes grow with the board up to :data:`MAX_RADIUS`
+    times the board's size over the 560 units it was drawn for."""
+    side = min(board[2], board[3])
+    grow = max(1.0, side / 560.0)
+    guess = _node_positions(graph, board, 50.0 * grow)
     closest = min((math.dist(a, b) for i, a in enumerate(guess) for b in guess[i + 1:]),
                   default=2 * MAX_RADIUS / 0.36)
-    radius = max(MIN_RADIUS, min(MAX_RADIUS, 0.36 * closest))
+    radius = max(MIN_RADIUS, min(MAX_RADIUS * grow, 0.36 * closest))
     # Room around the outer nodes for the value badge and the token's ring.
-    return radius, _node_positions(graph, radius + 24)
+    return radius, _node_positions(graph, board, radius + 24)
 
 
 def _bezier(a: Point, c: Point, b: Point, steps: int) -> list[Point]:
     return [((1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
              (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1])
             for t in (i / steps for i in range(steps + 1))]
+
+
+def point_along(path: list[Point], t: float) -> Point:
+    """The point ``t`` (0..1) of the way along the polyline ``path``, by length."""
+    lengths = [math.dist(p, q) for p, q in zip(path, path[1:], strict=False)]
+    goal = max(0.0, min(1.0, t)) * sum(lengths)
+    for (p, q), length in zip(zip(path, path[1:], strict=False), lengths, strict=True):
+        if goal <= length and length > 0:
+            f = goal / length
+            return (p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f)
+        goal -= length
+    return path[-1]
 
 
 def edge_path(a: Point, b: Point, radius: float, two_way: bool) -> list[Point]:
@@ -92,6 +111,18 @@ class GraphScene(GrundyScene):
         super().__init__(app, setup, GraphState.start(self.graph), seats, seed)
         self.mouse: Point | None = None  # pointer, design coordinates
         self.cursor: int | None = None  # keyboard choice among the successors (a node)
+        self._label_size: tuple[Any, float] = (None, 16.0)  # (radius, scale) → label size
+        self.ui.add(Label(self.place("variant"), self.graph.name, size=16, bold=True,
+                          role="accent", fit_lines=2, min_size=13))
+
+    # --- layout ------------------------------------------------------------------------------
+    def extras_height(self) -> float:
+        # Below the board: the description, the last move and the hint legend in columns.
+        return 260.0
+
+    def geometry(self) -> tuple[float, tuple[Point, ...]]:
+        """(node radius, node centres) in design coordinates for the current layout."""
+        return graph_geometry(self.graph, tuple(self.layout()["board"]))
 
     # --- hooks ----------------------------------------------------------------------------
     def fresh_state(self) -> Any:
@@ -106,7 +137,7 @@ class GraphScene(GrundyScene):
     # --- geometry and moves ---------------------------------------------------------------------
     def node_at(self, x: float, y: float) -> int | None:
         """The node whose circle contains design point (x, y)."""
-        radius, centres = graph_geometry(self.graph)
+        radius, centres = self.geometry()
         for u, c in enumerate(centres):
             if math.dist(c, (x, y)) <= radius * 1.1:
                 return u
@@ -125,6 +156,34 @@ class GraphScene(GrundyScene):
             return None
         before, now = step
         return before.current_player(), before.node, now.node
+
+    def marked_edges(self) -> list[tuple[int, int, int]]:
+        """(player, from, to) of every move the graph marks, oldest first (see
+        :meth:`GrundyScene.marked_moves`)."""
+        return [(player, before.node, after.node)
+                for player, before, after in self.marked_moves()]
+
+    def move_sound(self, before: Any, after: Any) -> str:
+        return "slide"
+
+    def on_moved(self, before: Any, after: Any) -> None:
+        """The token slides along the arrow it followed."""
+        self.anim.start("slide", SLIDE, data=(before.node, after.node))
+
+    def token_point(self) -> Point:
+        """Where the token is drawn now (design units): on its node, or on the way along the
+        arrow it is following while its slide runs."""
+        radius, centres = self.geometry()
+        t = self.anim.progress("slide")
+        node = self.state.node
+        if t is None:
+            return centres[node]
+        a, b = self.anim.data("slide")
+        if a == b or b != node:
+            return centres[node]
+        path = [centres[a], *edge_path(centres[a], centres[b], radius,
+                                        a in self.graph.edges[b]), centres[b]]
+        return point_along(path, ease_out(t))
 
     def pointed(self) -> int | None:
         """The successor the keyboard cursor or the pointer is on, if a human may move there."""
@@ -196,41 +255,71 @@ class GraphScene(GrundyScene):
     def draw_board(self, surface: pygame.Surface) -> None:
         vp = self.app.viewport
         p = self.app.theme.palette
-        pygame.draw.rect(surface, p.board, vp.rect(*BOARD_AREA), border_radius=vp.px(12))
+        pygame.draw.rect(surface, p.board, self.area("board"), border_radius=vp.px(12))
         hints = self.hint_view()
-        self._draw_edges(surface, hints)
-        self._draw_nodes(surface, hints)
+        marks = self.marked_edges()
+        self._draw_edges(surface, hints, marks)
+        self._draw_nodes(surface, hints, marks)
+        self._draw_token(surface)
+        self._draw_mark_tags(surface, marks)
         self.draw_player_cards(surface)
         self._draw_side_panel(surface, hints)
 
-    def _draw_edges(self, surface: pygame.Surface, hints: dict[str, Any]) -> None:
-        vp = self.app.viewport
+    def _draw_edges(self, surface: pygame.Surface, hints: dict[str, Any],
+                    marks: list[tuple[int, int, int]]) -> None:
         p = self.app.theme.palette
         graph = self.graph
-        radius, centres = graph_geometry(graph)
+        radius, centres = self.geometry()
         state = self.state
         targets = set(self.targets())
-        last = self.last_move()
+        marked = {(u, v) for _player, u, v in marks}
         pointed = self.pointed()
         winning = set(hints.get("winning", ()))
+        # Plain arrows first, the possible moves over them, the last moves on top.
+        layers: list[list[tuple[int, int, Colour, float]]] = [[], [], []]
         for u, succ in enumerate(graph.edges):
             for v in succ:
                 from_token = u == state.node and v in targets
-                if last is not None and (u, v) == last[1:]:
-                    colour, width = p.players[last[0]], 3.0
+                if (u, v) in marked:
+                    layers[2].append((u, v, p.focus, 5.0))
                 elif from_token and v in winning:
-                    colour, width = p.good, 4.0
+                    layers[1].append((u, v, p.good, 4.0))
                 elif from_token:
-                    colour, width = (p.focus, 4.5) if v == pointed else (p.accent, 3.0)
+                    layers[1].append((u, v, *((p.focus, 4.5) if v == pointed
+                                               else (p.accent, 3.0))))
                 else:
-                    colour, width = p.grid, 1.6
-                if u == v:
-                    self._draw_loop(surface, centres[u], radius, colour, width)
-                    continue
-                path = edge_path(centres[u], centres[v], radius, u in graph.edges[v])
-                if len(path) >= 2:
-                    self._draw_arrow(surface, [vp.point(*q) for q in path], colour,
-                                     max(1, round(width * vp.scale)))
+                    layers[0].append((u, v, p.grid, 1.6))
+        for layer, edges in enumerate(layers):
+            for u, v, colour, width in edges:
+                if layer == 2:
+                    # The arrow travelled: a dark casing round a thick line, so it reads
+                    # apart from the plain accent arrows of the possible moves.
+                    self._draw_edge(surface, u, v, p.background, width + 4, radius, centres)
+                self._draw_edge(surface, u, v, colour, width, radius, centres)
+
+    def _draw_edge(self, surface: pygame.Surface, u: int, v: int, colour: Colour, width: float,
+                   radius: float, centres: tuple[Point, ...]) -> None:
+        """The arrow u → v (a small loop for a pass u → u)."""
+        vp = self.app.viewport
+        if u == v:
+            self._draw_loop(surface, centres[u], radius, colour, width)
+            return
+        path = edge_path(centres[u], centres[v], radius, u in self.graph.edges[v])
+        if len(path) >= 2:
+            self._draw_arrow(surface, [vp.point(*q) for q in path], colour,
+                             max(1, round(width * vp.scale)))
+
+    def _draw_mark_tags(self, surface: pygame.Surface, marks: list[tuple[int, int, int]]) -> None:
+        """The mover's number half-way along each marked arrow: whose move it was."""
+        vp = self.app.viewport
+        radius, centres = self.geometry()
+        for player, u, v in marks:
+            if u == v:
+                spot = (centres[u][0] - radius * 0.9, centres[u][1] - radius * 1.3)
+            else:
+                path = edge_path(centres[u], centres[v], radius, u in self.graph.edges[v])
+                spot = point_along(path, 0.5) if path else centres[v]
+            draw_player_tag(surface, self.app.theme, vp.point(*spot), vp.px(10), player)
 
     def _draw_arrow(self, surface: pygame.Surface, points: list[tuple[int, int]],
                     colour: Colour, width: int) -> None:
@@ -267,12 +356,15 @@ class GraphScene(GrundyScene):
         self._draw_arrow(surface, [vp.point(tip[0] + 4, tip[1] - 8), vp.point(*tip)], colour,
                          max(1, round(width * vp.scale)))
 
-    def _draw_nodes(self, surface: pygame.Surface, hints: dict[str, Any]) -> None:
+    def _draw_nodes(self, surface: pygame.Surface, hints: dict[str, Any],
+                    marks: list[tuple[int, int, int]]) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         graph, state = self.graph, self.state
-        radius, centres = graph_geometry(graph)
+        radius, centres = self.geometry()
         r = radius * vp.scale
+        sliding = self.anim.progress("slide") is not None
+        sources = {u for _player, u, v in marks if u != v}
         values: tuple[int | None, ...] | None = hints.get("values")
         outcomes: tuple[str, ...] = hints.get("outcomes", ())
         top = max((v for v in values or () if v is not None), default=0)
@@ -287,7 +379,7 @@ class GraphScene(GrundyScene):
             if values is not None:
                 # ∞ in grey: the value ramp ends in yellow, which must not read as ∞.
                 fill = value_colour(value, top) if value is not None else p.muted
-            elif u == state.node:
+            elif u == state.node and not sliding:
                 fill = p.accent
             else:
                 fill = p.hover if u == pointed else p.panel
@@ -307,10 +399,12 @@ class GraphScene(GrundyScene):
             if u == pointed:
                 edge_colour, edge_width = p.focus, 5.0
             pygame.draw.aacircle(surface, edge_colour, c, r, max(1, round(edge_width * vp.scale)))
-            if u == state.node:
-                # The token: a thick double ring, visible over any fill colour.
-                pygame.draw.aacircle(surface, p.background, c, r + vp.px(5), vp.px(3))
-                pygame.draw.aacircle(surface, p.focus, c, r + vp.px(9), vp.px(5))
+            if u == state.node and not sliding:
+                self._draw_token_ring(surface, c, r)
+            if u in sources:
+                # Where the last move started: a dashed ring (the token's ghost).
+                draw_dashed_ring(surface, p.background, c, r + vp.px(7), vp.px(6), dashes=14)
+                draw_dashed_ring(surface, p.focus, c, r + vp.px(7), vp.px(4), dashes=14)
             text_on = text_colour(fill)
             label = label_font.render(graph.labels[u], True, text_on)
             box = label.get_rect(center=c)
@@ -325,16 +419,40 @@ class GraphScene(GrundyScene):
             elif u in draws and not winning:
                 self._mark(surface, c, r, "draw", p.muted)
 
+    def _draw_token_ring(self, surface: pygame.Surface, c: tuple[int, int], r: float) -> None:
+        """The token: a thick double ring round its node, visible over any fill colour."""
+        vp = self.app.viewport
+        p = self.app.theme.palette
+        pygame.draw.aacircle(surface, p.background, c, r + vp.px(5), vp.px(3))
+        pygame.draw.aacircle(surface, p.focus, c, r + vp.px(9), vp.px(5))
+
+    def _draw_token(self, surface: pygame.Surface) -> None:
+        """While the token slides: a disc with the token's ring on its way along the arrow
+        (otherwise the ring is drawn with its node, under the value badge)."""
+        if self.anim.progress("slide") is None:
+            return
+        vp = self.app.viewport
+        radius, _centres = self.geometry()
+        r = radius * vp.scale
+        c = vp.point(*self.token_point())
+        pygame.draw.aacircle(surface, self.app.theme.palette.accent, c, r * 0.8)
+        self._draw_token_ring(surface, c, r)
+
     def _label_font(self, radius: float) -> pygame.font.Font:
-        """The largest font (up to 16 design px) in which every label fits its circle."""
+        """The largest font (up to 16 design px) in which every label fits its circle
+        (worked out once per radius and scale)."""
         vp, theme = self.app.viewport, self.app.theme
-        size = 16.0
-        while size > 8:
-            font = theme.font(size * vp.scale, bold=True)
-            if all(font.size(lab)[0] <= 1.7 * radius * vp.scale for lab in self.graph.labels):
-                return font
-            size -= 1
-        return theme.font(8 * vp.scale, bold=True)
+        key = (radius, vp.scale)
+        if self._label_size[0] != key:
+            size = 16.0
+            while size > 8:
+                font = theme.font(size * vp.scale, bold=True)
+                if all(font.size(lab)[0] <= 1.7 * radius * vp.scale
+                       for lab in self.graph.labels):
+                    break
+                size -= 1
+            self._label_size = (key, size)
+        return theme.font(self._label_size[1] * vp.scale, bold=True)
 
     def _value_badge(self, surface: pygame.Surface, c: tuple[int, int], r: float,
                      value: int | None, top: int, outcome: str) -> None:
@@ -372,58 +490,41 @@ class GraphScene(GrundyScene):
     def _draw_side_panel(self, surface: pygame.Surface, hints: dict[str, Any]) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        width = round(PANEL_W * vp.scale)
-        y = self._text(surface, self.graph.name, theme.font(16 * vp.scale, bold=True), p.accent,
-                       84, width)
-        bottom = 500.0 if self.show_hints else 640.0
-        # The documents' descriptions are long: the largest type that fits the panel.
-        for size in (13.0, 12.0, 11.0, 10.0):
-            font = theme.font(size * vp.scale)
-            lines = len(wrap_text(self.graph.description, font, width))
-            if y + 6 + lines * font.get_linesize() / vp.scale <= bottom:
-                break
-        self._text(surface, self.graph.description, font, p.muted, y + 6, width, bottom)
+        flow = NoteFlow(surface, vp, theme, self.layout()["notes"])
         last = self.last_move()
         if last is not None:
-            # Under the graph, at the board's bottom left, where no node is drawn.
             player, a, b = last
-            text = (f"Last move: {self.player_name(player)}, "
-                    f"{self.node_name(a)} → {self.node_name(b)}")
-            img = theme.font(14 * vp.scale).render(text, True, p.players[player])
-            surface.blit(img, img.get_rect(bottomleft=vp.point(BOARD_AREA[0] + 10,
-                                                               BOARD_AREA[1] + BOARD_AREA[3] - 6)))
-        if not self.show_hints:
-            return
+            flow.text(f"Last move: {self.player_name(player)}, "
+                      f"{self.node_name(a)} → {self.node_name(b)}", p.text, size=14)
+        if self.show_hints:
+            box = flow.block(90, gap=4)
+            if box is not None:
+                self._draw_hint_legend(surface, box)
+                flow.text("∞ win: a 0 is one move away", p.text, size=13, gap=2)
+                flow.text("✓ winning move", p.good, size=13)
+        # The documents' descriptions are long: they take the room left, in smaller type
+        # or shortened with "…" only when the window is small.
+        flow.text(self.graph.description, p.muted, size=13, min_size=11)
+
+    def _draw_hint_legend(self, surface: pygame.Surface, box: FRect) -> None:
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
         font = theme.font(13 * vp.scale)
-        y = 506.0
+        x, y = box.x, box.y
         surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
-                     vp.point(PANEL_X, y))
+                     vp.point(x, y))
         rows = (("0", "mover loses", True), ("n", "mover wins", False),
                 ("∞", "draw", False))
         for i, (tag, text, striped) in enumerate(rows):
             ry = y + 24 + i * 22
-            box = vp.rect(PANEL_X, ry, 26, 18)
+            sample = vp.rect(x, ry, 26, 18)
             fill = p.muted if tag == "∞" else value_colour(1 if tag == "n" else 0, 2)
-            pygame.draw.rect(surface, fill, box)
+            pygame.draw.rect(surface, fill, sample)
             if striped:
-                hatch(surface, box, p.bad, step=vp.px(5))
+                hatch(surface, sample, p.bad, step=vp.px(5))
             label = font.render(tag, True, text_colour(fill))
-            surface.blit(label, label.get_rect(center=box.center))
-            surface.blit(font.render(text, True, p.text), vp.point(PANEL_X + 32, ry + 1))
-        end = self._text(surface, "∞ win: a 0 is one move away", font, p.text, y + 92, width)
-        surface.blit(font.render("✓ winning move", True, p.good), vp.point(PANEL_X, end + 4))
-
-    def _text(self, surface: pygame.Surface, text: str, font: pygame.font.Font, colour: Colour,
-              y: float, width: int, bottom: float = 644.0) -> float:
-        """Wrapped text from design y downwards (cut off at ``bottom``); returns the end y."""
-        vp = self.app.viewport
-        step = font.get_linesize() / vp.scale
-        for line in wrap_text(text, font, width):
-            if y + step > bottom:
-                break
-            surface.blit(font.render(line, True, colour), vp.point(PANEL_X, y))
-            y += step
-        return y
+            surface.blit(label, label.get_rect(center=sample.center))
+            surface.blit(font.render(text, True, p.text), vp.point(x + 32, ry + 1))
 
     def debug_state(self) -> dict[str, Any]:
         state = self.state

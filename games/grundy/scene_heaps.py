@@ -8,29 +8,33 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
+from engine.animation import FADE_OUT
 from engine.board.draw import hatch
+from engine.game_layout import BUTTON_H, GAP, MARGIN
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.value_overlay import draw_value_badge
 from engine.values import MoveValue
-from engine.widgets import Button, Label, draw_text_block
+from engine.widgets import Button, Label
 from games.grundy.family_scene import GrundyScene
 from games.grundy.heaps import HeapConfig, HeapState
 from games.grundy.help_text import HEAPS_HELP
+from games.grundy.panel_render import NoteFlow, draw_pill, draw_player_tag
 from games.grundy.variants import GrundySetup, heap_config
 
 if TYPE_CHECKING:
     from engine.app import App
 
-BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
-# Vertical bands of the board area (design coordinates): a line for the "take n"
-# label, the piles, the heap sizes and hint values under them, the Take buttons.
-PILE_TOP = 116.0
+Area = tuple[float, float, float, float]
+# Vertical bands of the board (design units): a line for the "take n" label at the
+# top, the piles, then the heap sizes and hint values under them.
+LABEL_LINE = 32.0
 LABELS_H = 64.0
-BUTTONS_Y, BUTTONS_H = 596.0, 40.0
 # Biggest pebble (design px): small heaps would otherwise get absurd boulders.
-MAX_PEBBLE = 44.0
+MAX_PEBBLE = 48.0
+TAKE_CAPTION_W = 52.0
 MAX_QUICK_TAKE = 10  # "Take 1".."Take k" buttons only while they fit in one row
 HEAP_NAMES = "ABCDEFGH"
 WINNING = MoveValue("win")  # the badge of a winning take
@@ -78,17 +82,19 @@ def _column_choices(n: int) -> list[int]:
 
 
 @lru_cache(maxsize=32)
-def pile_layout(sizes: tuple[int, ...], base: float) -> tuple[Pile, ...]:
-    """Lay out heaps of the given starting ``sizes`` side by side above ``base``.
+def pile_layout(sizes: tuple[int, ...], board: Area) -> tuple[Pile, ...]:
+    """Lay out heaps of the given starting ``sizes`` side by side in ``board`` (design
+    x, y, w, h), between a label line at the top and the heap labels at the bottom.
 
     Every heap gets an equal column and the same pebble size (so equal heaps
     look equal), the largest that lets every heap fit; each heap then uses the
     narrowest rows that hold it at that size. Laid out from the *starting* sizes
     so pebbles stay put as the game goes on.
     """
-    x, _, w, _ = BOARD_AREA
+    x, y, w, h = board
     slot = w / len(sizes)
-    height = base - PILE_TOP
+    base = y + h - LABELS_H
+    height = max(1.0, base - (y + LABEL_LINE))
 
     def cell_for(n: int, c: int) -> float:
         return min(MAX_PEBBLE, slot * 0.92 / c, height / math.ceil(n / c))
@@ -103,14 +109,17 @@ def pile_layout(sizes: tuple[int, ...], base: float) -> tuple[Pile, ...]:
         return next(cell for c in choices if (cell := cell_for(n, c)) >= 0.85 * best)
 
     cell = min(good_cell(n) for n in sizes)
-    piles = []
-    for i, n in enumerate(sizes):
+    columns = []
+    for n in sizes:
         n = max(1, n)
         fits = [c for c in _column_choices(n)
                 if c * cell <= slot * 0.92 + 1e-6 and math.ceil(n / c) * cell <= height + 1e-6]
-        cols = fits[0] if fits else _column_choices(n)[-1]
-        piles.append(Pile(x + i * slot, slot, base, cols, cell))
-    return tuple(piles)
+        columns.append(fits[0] if fits else _column_choices(n)[-1])
+    # In a board taller than the piles need, the piles and their labels sit in the middle
+    # rather than leaving all the room above them.
+    tallest = max(math.ceil(max(1, n) / c) * cell for n, c in zip(sizes, columns, strict=True))
+    base -= max(0.0, height - tallest) / 2
+    return tuple(Pile(x + i * slot, slot, base, c, cell) for i, c in enumerate(columns))
 
 
 @lru_cache(maxsize=64)
@@ -144,22 +153,68 @@ class HeapScene(GrundyScene):
         k = config.max_take
         self.quick = k is not None and k <= MAX_QUICK_TAKE
         ui = self.ui
+        ui.add(Label(self.place("variant"), lambda: setup.label(), size=15, role="muted",
+                     fit_lines=2, min_size=13))
         if self.quick:
             assert k is not None
-            gap, x0, width = 6.0, BOARD_AREA[0], BOARD_AREA[2]
-            wide = k * 72 + (k - 1) * gap <= width
-            if not wide:
-                # Number-only buttons need a caption saying what they do.
-                ui.add(Label((x0, BUTTONS_Y, 52, BUTTONS_H), "Take", size=16, role="muted"))
-                x0, width = x0 + 52, width - 52
-            size = min(80.0, (width - gap * (k - 1)) / k)
-            x0 += (width - k * size - gap * (k - 1)) / 2
+            # Number-only buttons (in a narrow row) need a caption saying what they do.
+            ui.add(Label(self.place("take_caption"), "Take", size=16, role="muted",
+                         visible=lambda: not self.takes_spelt_out()))
             for t in range(1, k + 1):
-                ui.add(Button((x0 + (t - 1) * (size + gap), BUTTONS_Y, size, BUTTONS_H),
-                              f"Take {t}" if wide else str(t),
+                ui.add(Button(self.place(f"take{t}"),
+                              lambda t=t: f"Take {t}" if self.takes_spelt_out() else str(t),
                               lambda t=t: self.play_move((0, t)), size=16, name=f"Take {t}",
                               enabled=lambda t=t: self.can_take(0, t)))
-        ui.add(Label((800, 84, 150, 50), lambda: setup.label(), size=15, role="muted"))
+
+    # --- layout ------------------------------------------------------------------------------
+    def extras_height(self) -> float:
+        # Below the board: the rule, the last move and the hint (legend and nim-sum table)
+        # in columns beside the variant.
+        return 220.0
+
+    def layout_body(self, body: FRect) -> dict[str, FRect]:
+        """Heaps stand side by side, so the board takes the whole width left between the
+        cards and the extras (not just a square), with Bachet's Take buttons in a row
+        under it."""
+        rects = super().layout_body(body)
+        square, extras = rects["board"], rects["extras"]
+        if extras.x >= square.right:  # the panel is beside the board
+            left = rects["card0"].right + MARGIN
+            board = FRect(left, body.y + MARGIN, extras.x - MARGIN - left, body.h - 2 * MARGIN)
+        else:
+            board = FRect(body.x + MARGIN, square.y, body.w - 2 * MARGIN, square.h)
+        # A window far below the minimum size could leave nothing: keep a sliver, so the
+        # pile arithmetic never divides by zero.
+        board.w, board.h = max(1.0, board.w), max(1.0 + (BUTTON_H + GAP) * self.quick, board.h)
+        k = self.config.max_take
+        if self.quick and k is not None:
+            row = FRect(board.x, board.bottom - BUTTON_H, board.w, BUTTON_H)
+            board.h -= BUTTON_H + GAP
+            rects.update(self._take_row(row, k))
+        rects["board"] = board
+        return rects
+
+    @staticmethod
+    def _take_row(row: FRect, k: int) -> dict[str, FRect]:
+        """The Take 1..k buttons centred in ``row``; "Take n" captions when they fit, else
+        numbers after a "Take" caption (a zero-width caption means it is not shown)."""
+        gap = 6.0
+        spelt = k * 72 + (k - 1) * gap <= row.w
+        x0, width = row.x, row.w
+        caption = FRect(row.x, row.y, 0, row.h)
+        if not spelt:
+            caption.w = TAKE_CAPTION_W
+            x0, width = x0 + TAKE_CAPTION_W, width - TAKE_CAPTION_W
+        size = min(80.0, (width - gap * (k - 1)) / k)
+        x0 += (width - k * size - gap * (k - 1)) / 2
+        rects = {f"take{t}": FRect(x0 + (t - 1) * (size + gap), row.y, size, row.h)
+                 for t in range(1, k + 1)}
+        rects["take_caption"] = caption
+        return rects
+
+    def takes_spelt_out(self) -> bool:
+        """Whether the Take buttons read "Take n" (wide enough) rather than just "n"."""
+        return self.layout().get("take_caption", FRect()).w == 0
 
     # --- hooks ----------------------------------------------------------------------------
     def fresh_state(self) -> Any:
@@ -172,9 +227,27 @@ class HeapScene(GrundyScene):
 
     # --- geometry and moves -----------------------------------------------------------------
     def piles(self) -> tuple[Pile, ...]:
-        """Where each heap is drawn (design coordinates)."""
-        base = (BUTTONS_Y - 6 if self.quick else BOARD_AREA[1] + BOARD_AREA[3]) - LABELS_H
-        return pile_layout(self.config.heaps, base)
+        """Where each heap is drawn (design coordinates) in the layout's "board"."""
+        return pile_layout(self.config.heaps, tuple(self.layout()["board"]))
+
+    def move_sound(self, before: Any, after: Any) -> str:
+        return "take"
+
+    def on_moved(self, before: Any, after: Any) -> None:
+        """The pebbles just taken fade out where they lay."""
+        for heap, (was, now) in enumerate(zip(before.heaps, after.heaps, strict=True)):
+            if was > now:
+                self.anim.start(("fade", heap), FADE_OUT, data=(now, was))
+
+    def taken_marks(self) -> list[tuple[int, int, int, int]]:
+        """(player, heap, first, end) of every take the board marks, oldest first: the
+        pebbles ``first``..``end - 1`` of ``heap`` (see :meth:`GrundyScene.marked_moves`)."""
+        marks = []
+        for player, before, after in self.marked_moves():
+            for heap, (was, now) in enumerate(zip(before.heaps, after.heaps, strict=True)):
+                if was != now:
+                    marks.append((player, heap, now, was))
+        return marks
 
     def pebble_at(self, x: float, y: float) -> tuple[int, int] | None:
         """(heap, pebble index) under design point (x, y), if any."""
@@ -301,34 +374,45 @@ class HeapScene(GrundyScene):
     def draw_board(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        pygame.draw.rect(surface, p.board, vp.rect(*BOARD_AREA), border_radius=vp.px(12))
+        board = self.layout()["board"]
+        pygame.draw.rect(surface, p.board, self.area("board"), border_radius=vp.px(12))
         piles = self.piles()
         hints = self.hint_view()
         winning: list[tuple[int, int]] = [tuple(m) for m in hints.get("winning", ())]
         pointed = self.pointed()
-        last = self.last_move()
+        marks = self.taken_marks()
         for i, pile in enumerate(piles):
-            self._draw_pile(surface, i, pile, pointed, winning, last)
+            self._draw_pile(surface, i, pile, pointed, winning,
+                            [m for m in marks if m[1] == i], board)
         self._draw_heap_labels(surface, piles, hints.get("values"))
         self.draw_player_cards(surface)
-        self._draw_side_panel(surface, hints, last)
+        self._draw_side_panel(surface, hints, self.last_move())
 
     def _draw_pile(self, surface: pygame.Surface, heap: int, pile: Pile,
                    pointed: tuple[int, int] | None, winning: list[tuple[int, int]],
-                   last: tuple[int, int, int] | None) -> None:
+                   marks: list[tuple[int, int, int, int]], board: FRect) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         count = self.state.heaps[heap]
         start = self.config.heaps[heap]
         radius = max(2, round(pile.cell * 0.44 * vp.scale))
-        # Empty sockets where pebbles were: the heap's starting size stays visible.
-        ghost_from = count + (last[2] if last and last[1] == heap else 0)
+        # Empty sockets where pebbles were: the heap's starting size stays visible; the
+        # sockets of the pebbles the marked moves took get a thick ring in the focus colour.
+        taken = {j for _p, _h, first, end in marks for j in range(first, end)}
         for j in range(count, start):
             centre = vp.point(*pile.centre(j))
-            # The pebbles taken by the last move are ringed in the taker's colour.
-            colour = p.players[last[0]] if (last and j < ghost_from) else p.panel_edge
-            width = max(1, vp.px(2)) if j < ghost_from and last else 1
-            pygame.draw.aacircle(surface, colour, centre, radius * 0.8, width)
+            if j in taken:
+                pygame.draw.aacircle(surface, p.focus, centre, radius * 0.8,
+                                     max(2, round(radius * 0.25)))
+            else:
+                pygame.draw.aacircle(surface, p.panel_edge, centre, radius * 0.8, 1)
+        if marks:
+            # Under the heap, a bar in the focus colour: this heap was played last.
+            x0 = pile.left + (pile.width - pile.cols * pile.cell) / 2
+            bar = vp.rect(x0, pile.base + 1, pile.cols * pile.cell, 4)
+            pygame.draw.rect(surface, p.background, bar.inflate(vp.px(4), vp.px(4)),
+                             border_radius=vp.px(3))
+            pygame.draw.rect(surface, p.focus, bar, border_radius=vp.px(2))
         take = pointed[1] if pointed and pointed[0] == heap else 0
         legal = take > 0 and (heap, take) in self.state.legal_moves()
         stone = pebble_sprite(radius, STONE, STONE_EDGE)
@@ -336,15 +420,16 @@ class HeapScene(GrundyScene):
         barred = pebble_sprite(radius, p.bad, STONE_EDGE)
         for j in range(count):
             centre = vp.point(*pile.centre(j))
-            taken = j >= count - take
-            sprite = stone if not taken else (lit if legal else barred)
+            chosen = j >= count - take
+            sprite = stone if not chosen else (lit if legal else barred)
             surface.blit(sprite, sprite.get_rect(center=centre))
-            if taken and not legal:
+            if chosen and not legal:
                 # Not allowed: crossed out, so it is not told by the red alone.
                 d = radius * 0.55
                 for sx in (-1, 1):
                     pygame.draw.line(surface, p.background, (centre[0] - d, centre[1] - sx * d),
                                      (centre[0] + d, centre[1] + sx * d), max(2, radius // 4))
+        self._draw_fading(surface, heap, pile, stone)
         for h, t in winning:
             if h != heap:
                 continue
@@ -356,6 +441,9 @@ class HeapScene(GrundyScene):
         if take:
             click = vp.point(*pile.centre(count - take))
             pygame.draw.aacircle(surface, p.focus, click, radius + vp.px(3), max(2, vp.px(3)))
+        for player, _heap, first, end in marks:
+            self._draw_taken_tag(surface, pile, player, first, end, len(marks) > 1 or
+                                 self._several_marked())
         # One line above the pile: what a click would do, else the winning take.
         label, colour = "", p.text
         if take:
@@ -371,11 +459,43 @@ class HeapScene(GrundyScene):
             font = theme.font(17 * vp.scale, bold=True)
             img = font.render(label, True, colour)
             top = min(pile.top(count), pile.base - pile.cell)
-            y = max(BOARD_AREA[1] + 14, top - 14)
+            y = max(board.y + 14, top - 14)
             box = img.get_rect(center=vp.point(pile.left + pile.width / 2, y))
             pygame.draw.rect(surface, p.background, box.inflate(vp.px(10), vp.px(2)),
                              border_radius=vp.px(6))
             surface.blit(img, box)
+
+    def _several_marked(self) -> bool:
+        """Whether more than one move is marked (then each mark names its player)."""
+        return len(self.marked_moves()) > 1
+
+    def _draw_fading(self, surface: pygame.Surface, heap: int, pile: Pile,
+                     stone: pygame.Surface) -> None:
+        """The pebbles the last move took, fading out in place while their track runs."""
+        t = self.anim.progress(("fade", heap))
+        if t is None:
+            return
+        first, end = self.anim.data(("fade", heap))
+        vp = self.app.viewport
+        stone.set_alpha(round(255 * (1 - t)))
+        try:
+            for j in range(first, end):
+                surface.blit(stone, stone.get_rect(center=vp.point(*pile.centre(j))))
+        finally:
+            stone.set_alpha(255)  # the sprite is shared (cached): leave it opaque
+
+    def _draw_taken_tag(self, surface: pygame.Surface, pile: Pile, player: int, first: int,
+                        end: int, named: bool) -> None:
+        """"−n" on the sockets a move emptied (with the player's number when several moves
+        are marked), so what was taken reads as text, not as a colour."""
+        vp, theme = self.app.viewport, self.app.theme
+        points = [pile.centre(j) for j in range(first, end)]
+        cx = sum(q[0] for q in points) / len(points)
+        cy = sum(q[1] for q in points) / len(points)
+        box = draw_pill(surface, theme, vp.point(cx, cy), f"−{end - first}", 15 * vp.scale)
+        if named:
+            r = box.height * 0.5
+            draw_player_tag(surface, theme, (box.left - r, box.centery), r, player)
 
     def _tick(self, surface: pygame.Surface, centre: tuple[int, int], radius: int) -> None:
         """A ✓ badge at the top right of the pebble to click for a winning move."""
@@ -397,7 +517,7 @@ class HeapScene(GrundyScene):
             else:
                 text = f"{HEAP_NAMES[i]}: {heaps[i]}"
             img = size_font.render(text, True, p.text)
-            surface.blit(img, img.get_rect(center=vp.point(cx, pile.base + 16)))
+            surface.blit(img, img.get_rect(center=vp.point(cx, pile.base + 18)))
             if values is None:
                 continue
             value = values[i]
@@ -410,7 +530,7 @@ class HeapScene(GrundyScene):
             img = font.render(text, True, p.text)
             # Value 0 gets wide striped ends and a thick frame, not just another colour.
             pad = 40 if value == 0 else 14
-            box = img.get_rect(center=vp.point(cx, pile.base + 46)).inflate(vp.px(pad), vp.px(6))
+            box = img.get_rect(center=vp.point(cx, pile.base + 47)).inflate(vp.px(pad), vp.px(6))
             pygame.draw.rect(surface, p.panel, box, border_radius=vp.px(6))
             if value == 0:
                 hatch(surface, box, p.bad, step=vp.px(6), width=max(1, vp.px(2)))
@@ -424,39 +544,51 @@ class HeapScene(GrundyScene):
                          last: tuple[int, int, int] | None) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        font = theme.font(14 * vp.scale)
         cfg = self.config
+        flow = NoteFlow(surface, vp, theme, self.layout()["notes"])
         if cfg.max_take is not None:
             rule = f"Take 1 to {cfg.max_take} pebbles. Whoever takes the last pebble wins."
         elif cfg.misere:
             rule = "Take any number from one heap. Misère: whoever takes the last pebble LOSES."
         else:
             rule = "Take any number from one heap. Whoever takes the last pebble wins."
-        draw_text_block(surface, rule, font, p.muted, vp.rect(800, 140, 150, 90))
-        y = 240.0
+        flow.text(rule, p.muted)
         if last is not None:
             player, heap, take = last
             where = "" if len(cfg.heaps) == 1 else f" from {self.heap_name(heap)}"
-            text = f"Last move: {self.player_name(player)} took {take}{where} (ringed)."
-            draw_text_block(surface, text, font, p.text, vp.rect(800, y, 150, 60))
-        y += 74
+            flow.text(f"Last move: {self.player_name(player)} took {take}{where} (marked −{take}).",
+                      p.text)
         if not self.show_hints:
             return
-        surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
-                     vp.point(800, y))
-        box = vp.rect(800, y + 28, 30, 22)
-        pygame.draw.rect(surface, p.panel, box)
-        hatch(surface, box, p.bad, step=vp.px(6))
-        surface.blit(font.render("value 0", True, p.text), vp.point(838, y + 30))
-        c = vp.point(815, y + 72)
-        r = vp.px(10)
-        pygame.draw.aacircle(surface, p.good, c, r, max(2, vp.px(3)))
-        surface.blit(font.render("✓ winning take", True, p.text), vp.point(838, y + 63))
-        if cfg.max_take is None and hints.get("values") is not None:
-            self._draw_binary(surface, hints["values"], y + 100)
+        box = flow.block(90)
+        if box is not None:
+            self._draw_hint_legend(surface, box)
+        values = hints.get("values")
+        if cfg.max_take is None and values is not None:
+            box = flow.block(len(values) * 22 + 30)
+            if box is not None:
+                total = self._draw_binary(surface, values, box)
+                flow.text("nim-sum 0: every move loses" if total == 0
+                          else "make every column even (nim-sum 0)", p.muted, size=13)
 
-    def _draw_binary(self, surface: pygame.Surface, values: tuple[int, ...], y: float) -> None:
-        """The nim-sum worked out in binary: one row per heap, ⊕ of the columns below."""
+    def _draw_hint_legend(self, surface: pygame.Surface, box: FRect) -> None:
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        font = theme.font(14 * vp.scale)
+        x, y = box.x, box.y
+        surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
+                     vp.point(x, y))
+        sample = vp.rect(x, y + 28, 30, 22)
+        pygame.draw.rect(surface, p.panel, sample)
+        hatch(surface, sample, p.bad, step=vp.px(6))
+        surface.blit(font.render("value 0", True, p.text), vp.point(x + 38, y + 30))
+        pygame.draw.aacircle(surface, p.good, vp.point(x + 15, y + 72), vp.px(10),
+                             max(2, vp.px(3)))
+        surface.blit(font.render("✓ winning take", True, p.text), vp.point(x + 38, y + 63))
+
+    def _draw_binary(self, surface: pygame.Surface, values: tuple[int, ...], box: FRect) -> int:
+        """The nim-sum worked out in binary in ``box``: one row per heap, ⊕ of the columns
+        below; returns the nim-sum."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         bits = max(1, max(values).bit_length())
@@ -465,24 +597,23 @@ class HeapScene(GrundyScene):
             total ^= v
         font = theme.font(15 * vp.scale, bold=True)
         digit_w, row_h = 16.0, 22.0
-        x_bits = 950 - bits * digit_w
+        x, y = box.x, box.y
+        right = x + min(box.w, 160.0)
+        x_bits = right - bits * digit_w
         rows = [(f"{HEAP_NAMES[i]} {v}", v, p.text) for i, v in enumerate(values)]
         rows.append((f"⊕ {total}", total, p.good if total else p.bad))
         for r, (name, v, colour) in enumerate(rows):
             ry = y + r * row_h + (6 if r == len(values) else 0)
-            surface.blit(font.render(name, True, colour), vp.point(800, ry))
+            surface.blit(font.render(name, True, colour), vp.point(x, ry))
             # Digits one per fixed cell: the bundled font is proportional.
             for b in range(bits):
                 bit = (v >> (bits - 1 - b)) & 1
                 img = font.render(str(bit), True, colour if bit else p.muted)
                 surface.blit(img, img.get_rect(midtop=vp.point(x_bits + (b + 0.5) * digit_w, ry)))
         line_y = y + len(values) * row_h + 2
-        pygame.draw.line(surface, p.text, vp.point(800, line_y), vp.point(950, line_y),
+        pygame.draw.line(surface, p.text, vp.point(x, line_y), vp.point(right, line_y),
                          max(1, vp.px(1)))
-        note = ("nim-sum 0: every move loses" if total == 0
-                else "make every column even (nim-sum 0)")
-        draw_text_block(surface, note, theme.font(13 * vp.scale), p.muted,
-                        vp.rect(800, line_y + row_h + 8, 150, 40))
+        return total
 
     def debug_state(self) -> dict[str, Any]:
         state = self.state

@@ -22,7 +22,12 @@ if TYPE_CHECKING:
     from engine.app import App
     from games.grundy.family_scene import GrundyScene
 
-PANEL = (40.0, 30.0, 880.0, 660.0)
+# Centred on the design space and small enough for the smallest window's area (800×600
+# design units, less the overlay margin), so it never has to shrink to fit.
+PANEL = (92.0, 72.0, 776.0, 576.0)
+# Number choosers: label, −, value, +; three of them side by side.
+STEPPER_STEP, STEPPER_LABEL_W = 248.0, 108.0
+GAME_STEP = 104.0  # the seven game buttons in one row
 SEAT_ROWS = SeatRowLayout(title_width=100, title_size=18, kind_x=130, level_x=390, level_step=110,
                           mistakes_x=620, mistakes_width=130)
 # (label, field, lowest, highest, step) of the number choosers each kind of game shows.
@@ -58,7 +63,7 @@ class GrundySetupOverlay(SeatSetupOverlay):
                      role="accent"))
         ui.add(Label((x0 + 24, y0 + 64, 200, 26), "Game", size=18, bold=True))
         for i, name in enumerate(GAMES):
-            ui.add(Button((x0 + 24 + i * 120, y0 + 94, 112, 42), GAME_LABELS[name],
+            ui.add(Button((x0 + 24 + i * GAME_STEP, y0 + 94, GAME_STEP - 6, 42), GAME_LABELS[name],
                           lambda n=name: self.pick(game=n), size=16,
                           selected=lambda n=name: self.choice.game == n, name=name))
         for kind, steppers in STEPPERS.items():
@@ -80,7 +85,7 @@ class GrundySetupOverlay(SeatSetupOverlay):
     def _stepper(self, kind: str, i: int, label: str, field: str, low: int, high: int,
                  step: int) -> None:
         x0, y0, _w, _h = PANEL
-        bx, y = x0 + 24 + i * 280, y0 + 160
+        bx, y = x0 + 24 + i * STEPPER_STEP, y0 + 160
 
         def shown() -> bool:
             return (self.choice.is_board if kind == "board" else self.choice.game == kind)
@@ -89,12 +94,13 @@ class GrundySetupOverlay(SeatSetupOverlay):
             value = getattr(self.choice, field) + sign * step
             self.pick(**{field: max(low, min(high, value))})
 
-        self.ui.add(Label((bx, y, 120, 40), label, size=16, visible=shown))
-        self.ui.add(Button((bx + 120, y, 40, 40), "−", lambda: bump(-1), visible=shown,
+        lw = STEPPER_LABEL_W
+        self.ui.add(Label((bx, y, lw - 8, 40), label, size=16, visible=shown, min_size=13))
+        self.ui.add(Button((bx + lw, y, 40, 40), "−", lambda: bump(-1), visible=shown,
                            name=f"{label}-"))
-        self.ui.add(Label((bx + 162, y, 56, 40), lambda: str(getattr(self.choice, field)),
-                          size=18, bold=True, align="center", visible=shown))
-        self.ui.add(Button((bx + 220, y, 40, 40), "+", lambda: bump(1), visible=shown,
+        self.ui.add(Label((bx + lw + 42, y, 48, 40), lambda: str(getattr(self.choice, field)),
+                          size=18, bold=True, align="center", visible=shown, min_size=14))
+        self.ui.add(Button((bx + lw + 92, y, 40, 40), "+", lambda: bump(1), visible=shown,
                            name=f"{label}+"))
 
     def _graph_label(self) -> str:

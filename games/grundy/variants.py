@@ -192,3 +192,33 @@ def heap_config(params: GrundySetup) -> Any:
     if params.game == "bachet":
         return HeapConfig("bachet", (params.heap,), params.max_take)
     return HeapConfig("nim", NIM_PRESETS[params.nim], None, params.misere)
+
+
+def save_state(state: Any) -> dict[str, Any]:
+    """A position of any game of the family as JSON (the descriptor's save_state hook)."""
+    from games.grundy import board, graphs, heaps
+
+    if isinstance(state, board.TokenState):
+        return board.save_state(state)
+    if isinstance(state, heaps.HeapState):
+        return heaps.save_state(state)
+    return graphs.save_state(state)
+
+
+def load_state(params: GrundySetup, data: object) -> Any:
+    """The position :func:`save_state` wrote, in a game of ``params`` (the descriptor's
+    load_state hook); ValueError, saying what is wrong, for anything else."""
+    if params.is_board:
+        from games.grundy.board import BoardConfig
+        from games.grundy.board import load_state as load_tokens
+
+        return load_tokens(BoardConfig(params.game, params.rows, params.cols, params.tokens),
+                           data)
+    if params.game in ("bachet", "nim"):
+        from games.grundy.heaps import load_state as load_heaps
+
+        return load_heaps(heap_config(params), data)
+    from games.grundy.graphs import BUILTIN
+    from games.grundy.graphs import load_state as load_graph
+
+    return load_graph(BUILTIN[params.graph % len(BUILTIN)], data)

@@ -16,6 +16,8 @@ GAME = GameDescriptor(
     help="games.tictactoe.help_text:HELP",
     smoke="games.tictactoe.scene:smoke_variants",
     cli="games.tictactoe.cli",
+    save_state="games.tictactoe.rules:save_state",
+    load_state="games.tictactoe.rules:load_state",
     aliases=("tic-tac-toe", "ttt"),
     seat_keys=("X", "O", "T"),
     default_kinds=("human", "human", "human"),
@@ -24,6 +26,7 @@ GAME = GameDescriptor(
     default_level="hard",
     small=("3x3k3", "3x4k3", "4x3k3"),
     order=10,
+    sounds=("place", "computer", "illegal", "win", "loss", "draw"),
 )
 
 DESCRIPTORS = (GAME,)

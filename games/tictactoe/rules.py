@@ -252,3 +252,89 @@ def _counts_for(cells: list[int], n: int, player: int) -> list[int]:
             if r + c == n - 1:
                 counts[2 * n + 1] += 1
     return counts
+
+
+# --- saved games (the descriptor's save_state and load_state hooks) -----------------------
+
+
+def save_state(state: TicTacToeState) -> dict[str, object]:
+    """A position as JSON: the board as text rows (X, O, T, .) and the last move's cell."""
+    return {"rows": state.to_rows(), "last": state.last_move}
+
+
+def load_state(config: MNKConfig, data: object) -> TicTacToeState:
+    """The position :func:`save_state` wrote, on ``config``'s board.
+
+    ValueError, saying what is wrong, for anything play cannot lead to: another size,
+    unknown marks, marks out of turn (three more X than O), a last move that is not the
+    mark of the player who moved last, a move after the game was won, two winners.
+    """
+    from engine.saved_data import fields, items, show, text, whole
+
+    record = fields(data, "the position", ("rows", "last"))
+    rows = items(record["rows"], "the board's rows", config.rows, config.rows)
+    allowed = "XOT." if config.players == 3 else "XO."
+    for r, row in enumerate(rows):
+        line = text(row, f"row {r + 1}", config.cols)
+        if len(line) != config.cols:
+            raise ValueError(f"row {r + 1} has {len(line)} cells; the board has {config.cols}")
+        unknown = sorted(set(line) - set(allowed))
+        if unknown:
+            raise ValueError(f"row {r + 1} holds {show(unknown[0])}; a cell is one of "
+                             f"{', '.join(allowed)}")
+    last = record["last"]
+    if last is None:  # the empty board, or a position set up from text
+        state = TicTacToeState.from_rows(rows, config)  # checks that marks took turns
+        _check_one_winner(state)
+        return state
+    cell = whole(last, "the last move", 0, config.rows * config.cols - 1)
+    marks = {"X": 0, "O": 1, "T": 2, ".": EMPTY}
+    board = [marks[ch] for row in rows for ch in row]
+    counts = [board.count(p) for p in range(config.players)]
+    total = sum(counts)
+    if counts != [total // config.players + (p < total % config.players)
+                  for p in range(config.players)]:
+        raise ValueError(f"mark counts {counts} cannot arise from players taking turns")
+    mover = (total - 1) % config.players
+    if board[cell] != mover:
+        raise ValueError(f"the last move, cell {cell}, is not {SYMBOLS[mover]}'s mark, "
+                         "whose turn it was")
+    r, c = divmod(cell, config.cols)
+    before = list(rows)
+    before[r] = rows[r][:c] + "." + rows[r][c + 1:]
+    # Checked by substring search, not cell by cell: a saved gomoku game is 225 boards.
+    if _any_line(before, config.k):
+        raise ValueError("a mark was placed after the game was won")
+    board[cell] = EMPTY
+    counters = None
+    if uses_counters(config):
+        counters = tuple(tuple(_counts_for(board, config.rows, p)) for p in range(config.players))
+    # Replayed, the last move gives the winner and winning line exactly as play did.
+    return TicTacToeState(config, tuple(board), mover, counters=counters).play(cell)
+
+
+def _any_line(rows: list[str], k: int) -> bool:
+    """Whether any player has ``k`` in a row on a board of text rows.
+
+    Substring search over every line: the rows, the columns, and the columns of the
+    board with row r shifted r cells right (↙ diagonals) or left (↘ diagonals).
+    """
+    height = len(rows)
+    right = [" " * r + row + " " * (height - 1 - r) for r, row in enumerate(rows)]
+    left = [" " * (height - 1 - r) + row + " " * r for r, row in enumerate(rows)]
+    lines = "|".join([*rows, *map("".join, zip(*rows, strict=True)),
+                      *map("".join, zip(*right, strict=True)),
+                      *map("".join, zip(*left, strict=True))])
+    return any(mark * k in lines for mark in "XOT")
+
+
+def _check_one_winner(state: TicTacToeState) -> None:
+    """ValueError unless at most one player has a line, and it is the one who moved last."""
+    cfg = state.config
+    if state.winner is not None and state.winner != (state.to_move - 1) % cfg.players:
+        raise ValueError(f"{SYMBOLS[state.winner]} has {cfg.k} in a row, yet another player "
+                         "moved after that")
+    for index, owner in enumerate(state.board):
+        if owner not in (EMPTY, state.winner) and state._line_through(index, owner):
+            raise ValueError(f"{SYMBOLS[owner]} has {cfg.k} in a row, and the game "
+                             "ends at the first line")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
-from engine.board.draw import draw_grid, draw_mark, draw_win_line, fill_cell, outline_cell
+from engine.animation import APPEAR, SWEEP, ease_out, ease_out_back
+from engine.board.draw import draw_grid, draw_mark, draw_win_line, fill_cell
 from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
+from engine.game_layout import extras_boxes
 from engine.game_settings import load_params
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
@@ -21,9 +25,18 @@ from games.tictactoe.variants import variant_label
 if TYPE_CHECKING:
     from engine.app import App
 
-BOARD_AREA = (220.0, 84.0, 560.0, 560.0)
 # Long enough for exact hints from the empty 5×5 k4 board (about 1.5 s here).
 HINT_BUDGET = 3.0
+# The extras column: the variant's name, then the hint legend (its title, four rows
+# and a note, as engine.value_overlay.draw_value_legend draws them).
+VARIANT_H = 56.0
+LEGEND_H = 226.0
+EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
+HINT_NOTE = "n: moves to the end with best play, counting both sides"
+# Seconds the finished board shows, line and all, before the result panel.
+RESULT_PAUSE = 0.05
+# Opacity of the mark a click would place, under the pointer.
+GHOST_ALPHA = 70
 
 
 class TicTacToeScene(TurnBasedScene):
@@ -37,8 +50,23 @@ class TicTacToeScene(TurnBasedScene):
         self.config = config
         super().__init__(app, GAME, config, TicTacToeState.new(config), seats, seed)
         self.pointer = GridPointer()
-        self.ui.add(Label((800, 84, 150, 60), lambda: variant_label(self.config), size=15,
-                          role="muted"))
+        self.ui.add(Label(self.place("variant"), lambda: variant_label(self.config), size=15,
+                          role="muted", fit_lines=3, min_size=12))
+
+    # --- layout -----------------------------------------------------------------------
+    def extras_height(self) -> float:
+        # Under the board the label and legend stand side by side (extras_boxes).
+        return max(VARIANT_H, LEGEND_H) if self.hints_available() else VARIANT_H
+
+    def board_aspect(self) -> float:
+        return self.config.cols / self.config.rows
+
+    def layout_body(self, body: FRect) -> dict[str, FRect]:
+        """The turn-based layout plus the variant label and hint legend in "extras"."""
+        rects = super().layout_body(body)
+        rects["variant"], rects["legend"] = extras_boxes(rects["extras"], (VARIANT_H, LEGEND_H),
+                                                         EXTRAS_BOX_W)
+        return rects
 
     # --- TurnBasedScene hooks -------------------------------------------------------------
     def fresh_state(self) -> TicTacToeState:
@@ -62,8 +90,7 @@ class TicTacToeScene(TurnBasedScene):
     # --- board -------------------------------------------------------------------------
     def geometry(self) -> BoardGeometry:
         """Board placement for the current window size."""
-        return BoardGeometry(self.config.rows, self.config.cols,
-                             self.app.viewport.map_rect(BOARD_AREA))
+        return BoardGeometry(self.config.rows, self.config.cols, self.area("board"))
 
     def play(self, row: int, col: int) -> bool:
         """Play the human mover's mark at (row, col) if legal; returns whether it was."""
@@ -72,6 +99,38 @@ class TicTacToeScene(TurnBasedScene):
     def _push(self, state: TicTacToeState) -> None:
         """Set a position directly (tests and screenshots)."""
         self.push(state)
+
+    # --- feel: animation and last-move markers (the sound is the default "place") --
+    def on_moved(self, before: TicTacToeState, after: TicTacToeState) -> None:
+        """The new mark pops in; a completed line sweeps in once it has landed."""
+        if after.last_move is None or after.moves_made != before.moves_made + 1:
+            return  # not one move (a position set directly): nothing to animate
+        self.anim.start(("appear", after.last_move), APPEAR)
+        if after.win_line:
+            self.anim.start("sweep", SWEEP, delay=APPEAR / 2)
+
+    def result_delay(self, state: TicTacToeState) -> float:
+        """The result waits for the winning line to sweep in after the last mark."""
+        if not state.win_line:
+            return super().result_delay(state)
+        return APPEAR / 2 + SWEEP + RESULT_PAUSE
+
+    def marked_moves(self) -> list[tuple[int, bool]]:
+        """Cells the board marks as recent moves, as (cell index, whether it is the latest).
+
+        Always the latest move; with three players or the computer in every seat also
+        each other seat's last move, since several moves land between two looks.
+        """
+        latest = self.state.last_move
+        if latest is None:
+            return []
+        marked = [(latest, True)]
+        if self.all_computers() or len(self.seats) > 2:
+            for _before, after in self.last_moves().values():
+                move = after.last_move
+                if move is not None and all(move != m for m, _ in marked):
+                    marked.append((move, False))
+        return marked
 
     def status_text(self) -> str:
         s = self.state
@@ -99,6 +158,7 @@ class TicTacToeScene(TurnBasedScene):
         p = self.app.theme.palette
         geom = self.geometry()
         state = self.state
+        cols = self.config.cols
         draw_grid(surface, geom, p.board, p.grid)
         over = state.is_terminal()
         human = not over and not self.seats[state.to_move].is_computer
@@ -106,30 +166,84 @@ class TicTacToeScene(TurnBasedScene):
         hover_ok = hover is not None and human and state.cell(*hover) == EMPTY
         if hover_ok:
             fill_cell(surface, geom, hover, p.hover)
+        marked = [(divmod(move, cols), latest) for move, latest in self.marked_moves()]
+        for cell, latest in marked:
+            if latest:  # a tint under the newest mark, so it reads even at a glance
+                fill_cell(surface, geom, cell, p.focus, 60)
         if self.show_hints and self.hints and not over:
             self._draw_hints(surface, geom)
         for r in range(self.config.rows):
-            for c in range(self.config.cols):
+            for c in range(cols):
                 owner = state.cell(r, c)
-                if owner != EMPTY:
+                if owner == EMPTY:
+                    continue
+                t = self.anim.progress(("appear", r * cols + c))
+                if t is None:
                     draw_mark(surface, geom.cell_rect(r, c), owner, p.players[owner])
-        if state.last_move is not None and not over:
-            outline_cell(surface, geom, divmod(state.last_move, self.config.cols), p.grid,
-                         max(1, round(geom.cell_size / 40)))
+                else:
+                    self._draw_mark_layer(surface, geom.cell_rect(r, c), owner,
+                                          max(0.0, ease_out_back(t)), round(255 * ease_out(t)))
+        for cell, latest in marked:
+            self._draw_last_move(surface, geom, cell, latest)
         if hover_ok and not self.hints:
             # A faint preview of the mark the click would place.
-            ghost = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-            draw_mark(ghost, geom.cell_rect(*hover), state.to_move, p.players[state.to_move])
-            ghost.set_alpha(70)
-            surface.blit(ghost, (0, 0))
+            self._draw_mark_layer(surface, geom.cell_rect(*hover), state.to_move, 1.0,
+                                  GHOST_ALPHA)
         if state.win_line:
-            cells = [divmod(i, self.config.cols) for i in state.win_line]
-            draw_win_line(surface, geom, cells, p.win_line, p.background)
+            sweep = self.anim.progress("sweep")
+            cells = [divmod(i, cols) for i in state.win_line]
+            draw_win_line(surface, geom, cells, p.win_line, p.background,
+                          1.0 if sweep is None else ease_out(sweep))
         if cursor is not None:
-            outline_cell(surface, geom, cursor, p.focus, max(2, round(geom.cell_size / 30)))
+            self._draw_cursor(surface, geom, cursor)
         self.draw_player_cards(surface)
         if self.show_hints and self.config.players == 2:
             self._draw_hint_legend(surface)
+
+    def _draw_mark_layer(self, surface: pygame.Surface, cell: pygame.Rect, player: int,
+                         scale: float, alpha: int) -> None:
+        """``player``'s mark in ``cell`` at ``scale`` and ``alpha``, through a layer the size
+        of one cell (a pop-in or the hover preview; never a window-sized surface)."""
+        size = round(min(cell.width, cell.height) * scale)
+        if size < 2 or alpha <= 0:
+            return
+        side = math.ceil(max(cell.width, cell.height) * max(1.0, scale)) + 2
+        layer = pygame.Surface((side, side), pygame.SRCALPHA)
+        box = pygame.Rect(0, 0, size, size)
+        box.center = (side // 2, side // 2)
+        draw_mark(layer, box, player, self.app.theme.palette.players[player])
+        layer.set_alpha(max(0, min(255, alpha)))
+        surface.blit(layer, layer.get_rect(center=cell.center))
+
+    def _draw_last_move(self, surface: pygame.Surface, geom: BoardGeometry,
+                        cell: tuple[int, int], latest: bool) -> None:
+        """A frame in the focus colour inset in the cell: solid and thick (over a tint
+        drawn under the mark) for the latest move, dashed for another seat's last move.
+        Told by shape and thickness as well as colour; clear of the mark itself."""
+        p = self.app.theme.palette
+        size = geom.cell_size
+        inset = max(2, round(size / 18))
+        frame = geom.cell_rect(*cell).inflate(-2 * inset, -2 * inset)
+        if latest:
+            width = max(3, round(size / 14))
+            pygame.draw.rect(surface, p.focus, frame, width, border_radius=max(3, round(size / 10)))
+        else:
+            _dashed_rect(surface, p.focus, frame, max(2, round(size / 20)),
+                         max(4, round(size / 9)))
+
+    def _draw_cursor(self, surface: pygame.Surface, geom: BoardGeometry,
+                     cell: tuple[int, int]) -> None:
+        """The keyboard cursor: corner brackets in the text colour (unlike the last-move
+        frame, so both read when they share a cell)."""
+        colour = self.app.theme.palette.text
+        rect = geom.cell_rect(*cell).inflate(-4, -4)
+        width = max(2, round(geom.cell_size / 24))
+        arm = max(4, round(rect.width / 4))
+        for x, y, sx, sy in ((rect.left, rect.top, 1, 1), (rect.right - 1, rect.top, -1, 1),
+                             (rect.left, rect.bottom - 1, 1, -1),
+                             (rect.right - 1, rect.bottom - 1, -1, -1)):
+            pygame.draw.line(surface, colour, (x, y), (x + sx * arm, y), width)
+            pygame.draw.line(surface, colour, (x, y), (x, y + sy * arm), width)
 
     def _draw_hints(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
         cols = self.config.cols
@@ -137,8 +251,9 @@ class TicTacToeScene(TurnBasedScene):
                     self.app.theme)
 
     def _draw_hint_legend(self, surface: pygame.Surface) -> None:
-        draw_value_legend(surface, self.app.viewport, self.app.theme, 800, 144,
-                          note="n: moves to the end with best play, counting both sides")
+        box = self.layout()["legend"]
+        draw_value_legend(surface, self.app.viewport, self.app.theme, box.x, box.y,
+                          width=box.w, note=HINT_NOTE)
 
     def debug_state(self) -> dict[str, Any]:
         s = self.state
@@ -163,3 +278,19 @@ def smoke_variants(app: App, frames: Any) -> list[str]:
         app.pop()
         opened.append(variant_id(preset.params))
     return opened
+
+
+def _dashed_rect(surface: pygame.Surface, colour: tuple[int, int, int], rect: pygame.Rect,
+                 width: int, dash: int) -> None:
+    """A frame of dashes ``dash`` long with equal gaps, ``width`` thick, inside ``rect``."""
+    half = width // 2
+    left, top = rect.left + half, rect.top + half
+    right, bottom = rect.right - 1 - half, rect.bottom - 1 - half
+    for (x0, y0), (x1, y1) in (((left, top), (right, top)), ((right, top), (right, bottom)),
+                               ((right, bottom), (left, bottom)), ((left, bottom), (left, top))):
+        length = max(abs(x1 - x0), abs(y1 - y0))
+        ux, uy = (x1 - x0) / max(1, length), (y1 - y0) / max(1, length)
+        for start in range(0, length, 2 * dash):
+            end = min(length, start + dash)
+            pygame.draw.line(surface, colour, (x0 + ux * start, y0 + uy * start),
+                             (x0 + ux * end, y0 + uy * end), width)

@@ -21,9 +21,14 @@ if TYPE_CHECKING:
     from engine.app import App
     from games.tictactoe.scene import TicTacToeScene
 
-PANEL = (40.0, 30.0, 880.0, 660.0)
-SEAT_ROWS = SeatRowLayout(title_width=40, title_size=24, kind_x=64, level_x=322, level_step=104,
-                          mistakes_x=742, mistakes_width=114)
+# Centred on the design space and as big as the smallest window shows (800×600 units,
+# less the overlays' margin), so it is never shrunk and fits every window.
+PANEL = (92.0, 72.0, 776.0, 576.0)
+SEAT_ROWS = SeatRowLayout(title_width=32, title_size=24, kind_x=56, level_x=302, level_step=84,
+                          mistakes_x=638, mistakes_width=114)
+# Board choices: three presets a row, then the custom size's three steppers.
+PRESET_W, PRESET_STEP = 236.0, 246.0
+STEPPER_STEP, STEPPER_LABEL_W = 244.0, 100.0
 
 
 class SetupOverlay(SeatSetupOverlay):
@@ -48,32 +53,38 @@ class SetupOverlay(SeatSetupOverlay):
         self.rows, self.cols, self.k, self.players = cfg.rows, cfg.cols, cfg.k, cfg.players
         self.seats: list[Seat] = list(game.seats) + [Seat()] * (3 - len(game.seats))
         self.error: str | None = None
-        x0, y0, _w, _h = PANEL
+        x0, y0, w, h = PANEL
         ui = self.ui
-        ui.add(Label((x0 + 24, y0 + 16, 500, 40), "New game set-up", size=26, bold=True,
+        ui.add(Label((x0 + 24, y0 + 14, 500, 40), "New game set-up", size=26, bold=True,
                      role="accent"))
-        ui.add(Label((x0 + 24, y0 + 64, 200, 26), "Board", size=18, bold=True))
+        ui.add(Label((x0 + 24, y0 + 60, 200, 26), "Board", size=18, bold=True))
         for i, preset in enumerate(PRESETS):
-            bx = x0 + 24 + (i % 3) * 280
-            by = y0 + 94 + (i // 3) * 50
-            ui.add(Button((bx, by, 268, 42), preset.label,
+            bx = x0 + 24 + (i % 3) * PRESET_STEP
+            by = y0 + 90 + (i // 3) * 50
+            ui.add(Button((bx, by, PRESET_W, 42), preset.label,
                           lambda p=preset: self.choose_preset(p.params),
                           selected=lambda p=preset: self.current_tuple() == self._tuple(p.params),
                           size=16, name=preset.label))
-        y = y0 + 206
+        y = y0 + 202
         for i, (label, attr) in enumerate((("Rows", "rows"), ("Columns", "cols"),
                                            ("In a row (k)", "k"))):
-            bx = x0 + 24 + i * 280
-            ui.add(Label((bx, y, 120, 40), label, size=16))
-            ui.add(Button((bx + 120, y, 40, 40), "−", lambda a=attr: self.bump(a, -1),
+            bx = x0 + 24 + i * STEPPER_STEP
+            sx = bx + STEPPER_LABEL_W
+            ui.add(Label((bx, y, STEPPER_LABEL_W - 4, 40), label, size=16))
+            ui.add(Button((sx, y, 40, 40), "−", lambda a=attr: self.bump(a, -1),
                           enabled=lambda: self.players == 2, name=f"{attr}-"))
-            ui.add(Label((bx + 164, y, 50, 40), lambda a=attr: str(getattr(self, a)), size=18,
+            ui.add(Label((sx + 44, y, 50, 40), lambda a=attr: str(getattr(self, a)), size=18,
                          bold=True, align="center"))
-            ui.add(Button((bx + 218, y, 40, 40), "+", lambda a=attr: self.bump(a, 1),
+            ui.add(Button((sx + 98, y, 40, 40), "+", lambda a=attr: self.bump(a, 1),
                           enabled=lambda: self.players == 2, name=f"{attr}+"))
+        # The seat rows end 464 units down (three seats); the footer fits under them.
         self.add_seat_rows(SYMBOLS, SYMBOLS, LEVELS, SEAT_ROWS, level_labels=LEVEL_LABELS,
                            seat_shown=lambda seat: seat < self.players)
-        self.add_footer(self._message, size=15)
+        ui.add(Label((x0 + 24, y0 + 472, w - 48, 44), self._message, size=15, role="muted",
+                     fit_lines=2, min_size=13))
+        ui.add(Button((x0 + w - 336, y0 + h - 56, 150, 44), "Start", self.start, name="Start"))
+        ui.add(Button((x0 + w - 174, y0 + h - 56, 150, 44), "Cancel", self.close,
+                      name="Cancel"))
 
     @staticmethod
     def _tuple(cfg: Any) -> tuple[int, int, int, int]:

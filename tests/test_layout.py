@@ -1,0 +1,405 @@
+"""Every screen at every window shape: nothing off screen, nothing on top of anything else.
+
+Each case opens one screen for real through a headless app (tiles and buttons
+clicked, keys pressed, games opened with their descriptor's ``open_scene``) at
+640×480 (the smallest window: 800×600 design units), 960×720, 1920×1080 and
+1080×1920, and checks:
+
+* every visible widget of the screen on top lies inside the window, and no two of
+  them overlap (touching edges is fine);
+* on a game screen, the drawn regions of its layout ("board", the player cards,
+  the computer-against-computer "controls" when shown, "extras", "toolbar",
+  "status_bar") lie inside the window and do not overlap one another; a widget
+  that overlaps a region lies wholly inside it (the toolbar's buttons in the
+  toolbar, the status in the status bar, Pause / Step / Speed in the controls),
+  and no widget overlaps the board.
+
+Failures name the screen, the window size and the two offenders.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from engine.app import App
+from engine.game_scene import GameScene
+from engine.overlays import ConfirmDialog, HelpOverlay, Overlay
+from engine.registry import all_games
+from engine.scene import Scene
+from engine.seats import Seat
+from engine.turn_scene import TurnBasedScene
+from engine.widgets import Button, Label, Widget
+from tests.conftest import click_widget, key, make_app, run_until
+
+SIZES = [(640, 480), (960, 720), (1920, 1080), (1080, 1920)]
+# The layout regions of a game screen that are drawn (the cards as "card0", "card1", …).
+REGIONS = ("board", "controls", "extras", "toolbar", "status_bar")
+
+
+# --- what is checked ----------------------------------------------------------------
+def describe(widget: Widget) -> str:
+    """A widget's name for a failure message: a button's name, a label's text."""
+    if isinstance(widget, Button):
+        return f"button {widget.name!r}"
+    if isinstance(widget, Label):
+        text = widget.text
+        return f"label {text[:40] + ('…' if len(text) > 40 else '')!r}"
+    return type(widget).__name__
+
+
+def widget_rects(scene: Scene, app: App) -> list[tuple[str, pygame.Rect]]:
+    """The screen rectangles of the scene's visible widgets, with their names."""
+    vp = app.viewport
+    return [(describe(w), vp.map_rect(w.rect)) for w in scene.ui.widgets if w.visible]
+
+
+def region_rects(scene: GameScene, app: App) -> list[tuple[str, pygame.Rect]]:
+    """The drawn layout regions of a game screen, on screen."""
+    layout = scene.layout()
+    names = [n for n in REGIONS if n in layout]
+    names += sorted(n for n in layout if n.startswith("card") and n[4:].isdigit()
+                    and int(n[4:]) < len(getattr(scene, "seats", ())))
+    if "controls" in names and not controls_shown(scene):
+        names.remove("controls")
+    return [(f"region {n!r}", app.viewport.map_rect(tuple(layout[n]))) for n in names]
+
+
+def controls_shown(scene: Scene) -> bool:
+    """Whether the computer-against-computer controls are on screen."""
+    try:
+        return scene.ui.find("Pause").visible
+    except KeyError:
+        return False
+
+
+def layout_problems(app: App, screen: str) -> list[str]:
+    """Everything wrong with the layout of the screen on top, one message each."""
+    app.step([])
+    scene = app.top
+    assert scene is not None
+    where = f"{screen} at {app.screen.get_width()}×{app.screen.get_height()}"
+    window = app.screen.get_rect()
+    problems: list[str] = []
+    widgets = widget_rects(scene, app)
+    for name, rect in widgets:
+        if rect.width <= 0 or rect.height <= 0:
+            problems.append(f"{where}: {name} has no size ({rect})")
+        elif not window.contains(rect):
+            problems.append(f"{where}: {name} {rect} is not inside the window {window}")
+    for (a, ra), (b, rb) in itertools.combinations(widgets, 2):
+        if ra.colliderect(rb):
+            problems.append(f"{where}: {a} {ra} overlaps {b} {rb}")
+    if isinstance(scene, Overlay):
+        panel = app.viewport.map_rect(tuple(scene.panel_rect()))
+        if not window.contains(panel):
+            problems.append(f"{where}: the panel {panel} is not inside the window {window}")
+        for name, rect in widgets:
+            if not panel.contains(rect):
+                problems.append(f"{where}: {name} {rect} is not inside the panel {panel}")
+    if isinstance(scene, GameScene):
+        regions = region_rects(scene, app)
+        for name, rect in regions:
+            if rect.width <= 0 or rect.height <= 0:
+                problems.append(f"{where}: {name} has no size ({rect})")
+            elif not window.contains(rect):
+                problems.append(f"{where}: {name} {rect} is not inside the window {window}")
+        for (a, ra), (b, rb) in itertools.combinations(regions, 2):
+            if ra.colliderect(rb):
+                problems.append(f"{where}: {a} {ra} overlaps {b} {rb}")
+        for (w, rw), (r, rr) in itertools.product(widgets, regions):
+            if not rw.colliderect(rr):
+                continue
+            if r == "region 'board'":
+                problems.append(f"{where}: {w} {rw} overlaps the board {rr}")
+            elif not rr.contains(rw):
+                problems.append(f"{where}: {w} {rw} sticks out of {r} {rr}")
+    return problems
+
+
+# --- opening the screens ------------------------------------------------------------
+@dataclass(frozen=True)
+class Case:
+    """A screen to check: how to open it, and why it is skipped (None: it is not)."""
+
+    name: str
+    open: Callable[[App], None]
+    skip: str | None = None
+
+
+def _seats(kind: str, levels: tuple[str, ...]) -> tuple[Seat, ...]:
+    """Seats for any number of players (the scene takes as many as it has): all humans
+    ("hvh"), a human against the computer ("hvc") or all computers ("cvc")."""
+    level = levels[0] if levels else "easy"
+    if kind == "hvh":
+        return (Seat(),) * 4
+    if kind == "hvc":
+        return (Seat(), *[Seat("computer", level)] * 3)
+    return (Seat("computer", level),) * 4
+
+
+def open_game(game_id: str, seats: str | None = None, params: Any = None,
+              **options: Any) -> Callable[[App], None]:
+    """Open a registered game with its descriptor's ``open_scene``."""
+    def opener(app: App) -> None:
+        game = next(g for g in all_games() if g.id == game_id)
+        if seats is not None:
+            options["seats"] = _seats(seats, game.levels)
+        scene = app.push(game.open_scene(app, params, **options))
+        app.step([])
+        if seats == "cvc":
+            assert controls_shown(scene), f"{game_id}: the computer's controls are not shown"
+    return opener
+
+
+def then(*steps: Callable[[App], None]) -> Callable[[App], None]:
+    """The steps one after the other."""
+    def run(app: App) -> None:
+        for step in steps:
+            step(app)
+    return run
+
+
+def press(keycode: int, expect: type | str) -> Callable[[App], None]:
+    """Press a key (a real KEYDOWN / KEYUP) and check the screen it opens."""
+    def run(app: App) -> None:
+        key(app, keycode)
+        assert _is(app.top, expect), f"the key opened {type(app.top).__name__}, not {expect}"
+    return run
+
+
+def click_button(name: str, expect: type | str) -> Callable[[App], None]:
+    """Click a button of the screen on top (real mouse events) and check what it opens."""
+    def run(app: App) -> None:
+        click_widget(app, name)
+        run_until(app, lambda: _is(app.top, expect), timeout=5,
+                  message=f"{name!r} did not open {expect}")
+    return run
+
+
+def _is(scene: Any, expect: type | str) -> bool:
+    if isinstance(expect, str):
+        return type(scene).__name__ == expect
+    return isinstance(scene, expect)
+
+
+def finish_the_game(app: App) -> None:
+    """Play a two-human game to its end (first legal move each turn): the result shows."""
+    scene = app.top
+    assert isinstance(scene, TurnBasedScene)
+    for _ in range(400):
+        if scene.state.is_terminal():
+            break
+        scene.play_move(scene.state.legal_moves()[0])
+    assert scene.state.is_terminal(), "the game did not end"
+    run_until(app, lambda: type(app.top).__name__ == "ResultOverlay", timeout=5,
+              message="no result overlay after the game ended")
+
+
+def record_some_results(app: App) -> None:
+    """Results to fill the statistics table (more rows than a small window shows)."""
+    games = [g for g in all_games() if not g.is_puzzle]
+    for i in range(30):
+        game = games[i % len(games)]
+        app.stats.record_game(game.id, f"variant-{i}", "human-computer", "easy",
+                              ("won", "lost", "drawn")[i % 3])
+    for game in (g for g in all_games() if g.is_puzzle):
+        app.stats.record_puzzle(game.id, "4x4", 12, 30.5, False)
+
+
+def solve_button_madness(app: App) -> None:
+    """Press the one button left to solve a board (a real click): the win screen shows."""
+    from games.buttons.board import Board
+
+    open_game("button-madness", board=Board.solved(4).press(0, 0), seed=1)(app)
+    scene = app.top
+    cell = scene.geometry().cell_rect(0, 0)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=cell.center, rel=(0, 0),
+                                         buttons=(0, 0, 0)))
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        pygame.event.post(pygame.event.Event(kind, pos=cell.center, button=1))
+    app.step()
+    run_until(app, lambda: type(app.top).__name__ == "WinOverlay", timeout=5,
+              message="no win screen after solving")
+
+
+def confirm(app: App) -> None:
+    """A confirmation with a long question."""
+    app.push(ConfirmDialog(app, "Start a new game? The game on the board is lost: it is not "
+                           "over yet, and it will not count in the statistics.", lambda: None))
+
+
+def text_entry(app: App) -> None:
+    """Button Madness's board code dialog (key E)."""
+    open_game("button-madness")(app)
+    press(pygame.K_e, "TextEntryDialog")(app)
+
+
+def cases() -> list[Case]:
+    """Every screen of the collection."""
+    found = [
+        Case("launcher", lambda app: None),
+        Case("statistics", then(record_some_results, click_button("Statistics", "StatsScene"))),
+        Case("launcher help", press(pygame.K_F1, HelpOverlay)),
+        Case("confirm dialog", confirm),
+    ]
+    settings = importlib.util.find_spec("engine.settings_scene") is not None
+    found.append(Case("settings", click_button("Settings", "SettingsOverlay"),
+                      None if settings else "engine/settings_scene.py is not written yet"))
+    result = importlib.util.find_spec("engine.result_overlay") is not None
+    for game in all_games():
+        if game.is_puzzle:
+            found.append(Case(game.id, open_game(game.id)))
+            found.append(Case(f"{game.id} help", then(open_game(game.id),
+                                                       press(pygame.K_F1, HelpOverlay))))
+            continue
+        found += [
+            Case(f"{game.id} human v computer", open_game(game.id, "hvc")),
+            Case(f"{game.id} computer v computer", open_game(game.id, "cvc")),
+            Case(f"{game.id} set-up", then(open_game(game.id, "hvc"),
+                                           press(pygame.K_s, Overlay))),
+            Case(f"{game.id} help", then(open_game(game.id, "hvc"),
+                                         press(pygame.K_F1, HelpOverlay))),
+            Case(f"{game.id} result", then(open_game(game.id, "hvh"), finish_the_game),
+                 None if result else "engine/result_overlay.py is not written yet"),
+        ]
+    ids = {g.id for g in all_games()}
+    if "grundy" in ids:
+        from games.grundy.variants import GrundySetup
+
+        for variant in ("nim", "bachet", "graph"):
+            found.append(Case(f"grundy {variant}", open_game(
+                "grundy", "hvc", params=GrundySetup(game=variant))))
+        found.append(Case("grundy table view", then(
+            open_game("grundy", "hvc", params=GrundySetup(game="king")),
+            click_button("Table", "TableView"))))
+    if "button-madness" in ids:
+        found += [
+            Case("button-madness win", solve_button_madness),
+            Case("button-madness explorer", then(open_game("button-madness"),
+                                                 click_button("Which sizes?",
+                                                              "ExplorerScene"))),
+            Case("button-madness code entry", text_entry),
+        ]
+    return found
+
+
+CASES = cases()
+
+
+@contextmanager
+def app_at(profile: Path, size: tuple[int, int]) -> Iterator[App]:
+    """A headless app with the launcher, at ``size``, animations off (they change nothing
+    in the layout, and a test need not wait for them)."""
+    app = make_app(profile, size)
+    app.settings.set("reduce_motion", True)
+    try:
+        assert app.screen.get_size() == size
+        yield app
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name.replace(" ", "-"))
+def test_every_screen_fits_the_window_and_nothing_overlaps(
+        profile: Path, case: Case, size: tuple[int, int]) -> None:
+    if case.skip:
+        pytest.skip(case.skip)
+    with app_at(profile, size) as app:
+        case.open(app)
+        problems = layout_problems(app, case.name)
+        assert not problems, "\n".join(problems)
+
+
+# --- the harness catches what it should -----------------------------------------------
+def test_the_check_reports_overlaps_and_widgets_off_screen(profile: Path) -> None:
+    """A widget moved onto another and one pushed off the window are both reported."""
+    with app_at(profile, (960, 720)) as app:
+        assert layout_problems(app, "launcher") == []
+        launcher = app.top
+        quit_button = launcher.ui.find("Quit")
+        x, y, w, h = launcher.ui.find("?").rect
+        quit_button.rect = (x + w / 2, y, w, h)  # half on top of "?"
+        problems = layout_problems(app, "launcher")
+        assert any("button 'Quit'" in p and "overlaps" in p and "button '?'" in p
+                   for p in problems), problems
+        area = app.viewport.area
+        quit_button.rect = (area.right - 20, area.bottom - 20, 60, 40)
+        problems = layout_problems(app, "launcher")
+        assert any("button 'Quit'" in p and "not inside the window" in p for p in problems)
+        assert all(p.startswith("launcher at 960×720: ") for p in problems)
+
+
+def test_the_check_reports_a_widget_on_the_board(profile: Path) -> None:
+    """On a game screen a widget over the board, or across a region's edge, is reported."""
+    game = next(g for g in all_games() if not g.is_puzzle)
+    with app_at(profile, (960, 720)) as app:
+        open_game(game.id, "hvc")(app)
+        scene = app.top
+        board = scene.layout()["board"]
+        undo = scene.ui.find("Undo")
+        undo.rect = (board.centerx, board.centery, 80, 40)
+        problems = layout_problems(app, game.id)
+        assert any("button 'Undo'" in p and "overlaps the board" in p for p in problems)
+        toolbar = scene.layout()["toolbar"]
+        undo.rect = (toolbar.x + 300, toolbar.bottom - 20, 80, 40)  # across the toolbar's edge
+        problems = layout_problems(app, game.id)
+        assert any("button 'Undo'" in p and "sticks out of region 'toolbar'" in p
+                   for p in problems), problems
+
+
+
+class _BigDialog(Overlay):
+    """A dialog designed for the 960×720 design space, bigger than a 640×480 window shows."""
+
+    panel = (40.0, 30.0, 880.0, 660.0)
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.pressed = False
+        # In the designed panel's bottom-right corner, 20 units in from each edge.
+        self.ui.add(Button((760.0, 626.0, 140.0, 44.0), "Corner", self.press, name="Corner"))
+
+    def press(self) -> None:
+        self.pressed = True
+
+
+@pytest.mark.parametrize("size", [(640, 480), (800, 500)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_dialog_too_big_for_the_window_shrinks_centred_with_its_widgets(
+        profile: Path, size: tuple[int, int]) -> None:
+    with app_at(profile, size) as app:
+        dialog = app.push(_BigDialog(app))
+        app.step([])
+        area, panel = app.viewport.area, dialog.panel_rect()
+        assert panel.w < 880 or panel.h < 660
+        assert area.contains(panel)
+        assert abs(panel.centerx - area.centerx) < 1 and abs(panel.centery - area.centery) < 1
+        x, y, w, h = dialog.ui.find("Corner").rect
+        sx, sy = panel.w / 880, panel.h / 660
+        assert (panel.right - (x + w), panel.bottom - (y + h)) == pytest.approx((20 * sx, 20 * sy))
+        assert layout_problems(app, "big dialog") == []
+        click_widget(app, "Corner")  # still where the click lands
+        assert dialog.pressed
+
+
+def test_a_dialog_that_fits_is_drawn_as_designed(profile: Path) -> None:
+    with app_at(profile, (1920, 1080)) as app:
+        dialog = app.push(_BigDialog(app))
+        app.step([])
+        assert tuple(dialog.panel_rect()) == dialog.panel
+        assert dialog.ui.find("Corner").rect == (760.0, 626.0, 140.0, 44.0)
+        panel = app.viewport.map_rect(dialog.panel)
+        # The panel is drawn there: its fill just inside its top edge, the shade outside.
+        assert app.screen.get_at((panel.centerx, panel.y + 8))[:3] == app.theme.palette.panel
+        assert app.screen.get_at((panel.centerx, panel.y - 8))[:3] != app.theme.palette.panel
