@@ -53,12 +53,12 @@ class GameScene(Scene):
         ui.add(Label(self.place("title"), lambda: self.title, size=26, bold=True,
                      role="accent", fit_lines=1, min_size=16))
         self.add_tool(Button(self.place(self.new_game_label), self.new_game_label, self.new_game,
-                             name=self.new_game_label), 120)
+                             name=self.new_game_label), 120, before="")
         self.add_tool(Button(self.place("Undo"), "Undo", self.undo, enabled=self.can_undo,
-                             name="Undo"), 80)
+                             name="Undo"), 80, before="")
         self.add_tool(Button(self.place("Redo"), "Redo", self.redo, enabled=self.can_redo,
-                             name="Redo"), 80)
-        self.add_tool(Button(self.place("?"), "?", app.help, name="?"), 44)
+                             name="Redo"), 80, before="")
+        self.add_tool(Button(self.place("?"), "?", app.help, name="?"), 44, before="")
         self.status = ui.add(Label(self.place("status"), self.status_text, size=20,
                                    align="center", fit_lines=2, min_size=16))
         self.ai = AIRunner()
@@ -69,10 +69,10 @@ class GameScene(Scene):
                  before: str | None = None) -> Button:
         """Put ``button`` on the toolbar (right group unless ``left``), ``width`` design units
         wide; in the right group it goes before the tool named ``before`` (default: before
-        New game, so the game's own tools come first)."""
+        New game, so the game's own tools come first; "" puts it at the end)."""
         tools = self._left_tools if left else self._right_tools
         tool = Tool(button.name, width)
-        anchor = before or self.new_game_label
+        anchor = self.new_game_label if before is None else before
         names = [t.name for t in tools]
         tools.insert(names.index(anchor) if anchor in names else len(tools), tool)
         self._layout_key = None

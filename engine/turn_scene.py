@@ -48,6 +48,15 @@ TURN_CUE = 1.8
 TURN_CUE_PULSES = 3
 
 
+# What every turn-based screen adds to its game's rules in the help.
+SCREEN_HELP = """On screen: the last move is framed in the focus colour (each computer's last move
+too, when several play); the card of the player to move glows and says whose turn it is. When a
+game ends, a panel says who won, with Play again, Swap sides and Back. Computer against computer:
+Space (or P) pauses and resumes, Step plays one move, Speed sets the pace. Leaving a game keeps
+it, with its undo history: open the game again to carry on. Sound, volume and Reduce motion are
+in the launcher's Settings."""
+
+
 class TurnBasedScene(GameScene):
     """History, seats, computer moves, hints and statistics for a turn-based game.
 
@@ -71,7 +80,7 @@ class TurnBasedScene(GameScene):
         self.title = game.title
         if type(self).help_text == Scene.help_text:  # a screen may have rules of its own
             self.help_title = f"{game.title}: rules"
-            self.help_text = game.help_text()
+            self.help_text = f"{game.help_text()}\n\n{SCREEN_HELP}"
         chosen = seats or load_seats(app.settings, game, state.num_players)
         chosen = tuple(chosen[i] if i < len(chosen) else Seat()
                        for i in range(state.num_players))

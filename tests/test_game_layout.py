@@ -124,3 +124,22 @@ def test_the_arrangement_chosen_gives_the_bigger_board() -> None:
         assert auto.board.w == max(c.board.w for c in fitting), (w, h)
         chose.add(auto.beside)
     assert chose == {True, False}  # both shapes occur over the range
+
+
+@pytest.mark.parametrize("window", [MIN_WINDOW, (960, 720), (1920, 1080)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_game_toolbar_reads_back_then_game_tools_then_new_undo_redo_help(profile, window) -> None:
+    from engine.registry import find_game
+    from tests.conftest import make_app
+
+    app = make_app(profile, window)
+    try:
+        scene = app.push(find_game("connect4").open_scene(app, None))
+        app.step([])
+        order = ["Back", "Setup", "Hint", "New game", "Undo", "Redo", "?"]
+        rects = [app.viewport.map_rect(scene.ui.find(name).rect) for name in order]
+        assert all(a.right <= b.left for a, b in itertools.pairwise(rects)), order
+        assert rects[-1].right <= window[0] and rects[0].left >= 0
+    finally:
+        app.quit()
+        app.stats.close()

@@ -17,5 +17,9 @@ Hint (H) reveals one button of the solution at a time. Either counts as solved w
 this board, even after Restart or Undo; a new board starts afresh. The clock starts with your
 first press and stops while another screen (help, a dialog, the chart) covers the board.
 
+The last button you pressed has a frame with a dot in its corner. When the last button turns
+red the board flashes and the win screen offers Play again. Leaving keeps the board, its
+presses and its clock: open Button Madness again to carry on.
+
 Some sizes (3, 5, 6, 9, 10, ...) have boards that cannot be solved; Which sizes? shows them and
 the theorems behind them. Keyboard: arrows and Enter press buttons, -/+ change the size."""

@@ -26,7 +26,7 @@ GAME = GameDescriptor(
     small=("king:4x4", "rook:4x4:2t", "queen:5x5", "knight:6x6", "bachet:12:3", "nim:1.2.3.4",
            "nim:3.5.7:misere"),
     order=20,
-    sounds=("slide", "take", "computer", "illegal", "win", "loss"),
+    sounds=("slide", "take", "computer", "illegal", "win", "loss", "draw"),
 )
 
 DESCRIPTORS = (GAME,)
