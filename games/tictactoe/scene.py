@@ -50,6 +50,7 @@ class TicTacToeScene(TurnBasedScene):
         self.config = config
         super().__init__(app, GAME, config, TicTacToeState.new(config), seats, seed)
         self.pointer = GridPointer()
+        self._layers: dict[str, tuple[tuple[Any, ...], pygame.Surface]] = {}
         self.ui.add(Label(self.place("variant"), lambda: variant_label(self.config), size=15,
                           role="muted", fit_lines=3, min_size=12))
 
@@ -159,7 +160,8 @@ class TicTacToeScene(TurnBasedScene):
         geom = self.geometry()
         state = self.state
         cols = self.config.cols
-        draw_grid(surface, geom, p.board, p.grid)
+        self._blit_cached(surface, geom, "grid", (),
+                          lambda layer, g: draw_grid(layer, g, p.board, p.grid), alpha=False)
         over = state.is_terminal()
         human = not over and not self.seats[state.to_move].is_computer
         hover, cursor = self.pointer.hover, self.pointer.cursor
@@ -172,17 +174,17 @@ class TicTacToeScene(TurnBasedScene):
                 fill_cell(surface, geom, cell, p.focus, 60)
         if self.show_hints and self.hints and not over:
             self._draw_hints(surface, geom)
-        for r in range(self.config.rows):
-            for c in range(cols):
-                owner = state.cell(r, c)
-                if owner == EMPTY:
-                    continue
-                t = self.anim.progress(("appear", r * cols + c))
-                if t is None:
-                    draw_mark(surface, geom.cell_rect(r, c), owner, p.players[owner])
-                else:
-                    self._draw_mark_layer(surface, geom.cell_rect(r, c), owner,
-                                          max(0.0, ease_out_back(t)), round(255 * ease_out(t)))
+        popping = {key[1]: self.anim.progress(key) for key in self.anim.running("appear")}
+        # The settled marks come from a layer redrawn only when they change: a 15×15 board
+        # draws a hundred marks, and one blit keeps frames short while the computer thinks.
+        self._blit_cached(surface, geom, "marks", (state, tuple(sorted(popping))),
+                          lambda layer, g: self._draw_marks(layer, g, state, popping))
+        for move, t in popping.items():
+            r, c = divmod(move, cols)
+            owner = state.cell(r, c)
+            if owner != EMPTY and t is not None:
+                self._draw_mark_layer(surface, geom.cell_rect(r, c), owner,
+                                      max(0.0, ease_out_back(t)), round(255 * ease_out(t)))
         for cell, latest in marked:
             self._draw_last_move(surface, geom, cell, latest)
         if hover_ok and not self.hints:
@@ -199,6 +201,36 @@ class TicTacToeScene(TurnBasedScene):
         self.draw_player_cards(surface)
         if self.show_hints and self.config.players == 2:
             self._draw_hint_legend(surface)
+
+    def _draw_marks(self, layer: pygame.Surface, geom: BoardGeometry, state: Any,
+                    skip: dict[int, Any]) -> None:
+        """Every mark on the board except those popping in (``skip``), onto ``layer``."""
+        players = self.app.theme.palette.players
+        cols = self.config.cols
+        for r in range(self.config.rows):
+            for c in range(cols):
+                owner = state.cell(r, c)
+                if owner != EMPTY and r * cols + c not in skip:
+                    draw_mark(layer, geom.cell_rect(r, c), owner, players[owner])
+
+    def _blit_cached(self, surface: pygame.Surface, geom: BoardGeometry, name: str,
+                     key: tuple[Any, ...], paint: Any, alpha: bool = True) -> None:
+        """Blit layer ``name`` (the board's size), repainted by ``paint(layer, geometry)``
+        only when the board's place, the palette or ``key`` changed."""
+        box = geom.rect
+        full = (tuple(box), self.app.theme.palette, *key)
+        cache = self._layers.get(name)
+        if cache is None or len(cache[0]) != len(full) or any(
+                a is not b and a != b for a, b in zip(cache[0], full, strict=True)):
+            flags = pygame.SRCALPHA if alpha else 0
+            layer = pygame.Surface(box.size, flags)
+            # The same geometry shifted by whole pixels, so the layer's cells round exactly
+            # like the screen's.
+            local = BoardGeometry(geom.rows, geom.cols, geom.area.move(-box.x, -box.y))
+            paint(layer, local)
+            cache = (full, layer)
+            self._layers[name] = cache
+        surface.blit(cache[1], box.topleft)
 
     def _draw_mark_layer(self, surface: pygame.Surface, cell: pygame.Rect, player: int,
                          scale: float, alpha: int) -> None:
