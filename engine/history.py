@@ -7,7 +7,7 @@ mis-click on "New game" is undone like any other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -19,6 +19,17 @@ class History(Generic[T]):
     def __init__(self, initial: T) -> None:
         self._states: list[T] = [initial]
         self._index = 0
+
+    @classmethod
+    def restored(cls, entries: Sequence[T], index: int) -> History[T]:
+        """A history holding ``entries`` (oldest first) with the cursor at ``index``:
+        a saved game's, with what could be redone still redoable."""
+        if not entries or not 0 <= index < len(entries):
+            raise ValueError(f"cursor {index} is outside a history of {len(entries)}")
+        history = cls(entries[0])
+        history._states = list(entries)
+        history._index = index
+        return history
 
     @property
     def current(self) -> T:

@@ -393,7 +393,7 @@ class PuzzleMidend(Generic[S]):
             attempts.append(attempt)
         raw_steps = items(record["steps"], "the steps", 1)
         index = whole(record["index"], "the step shown", 0, len(raw_steps) - 1)
-        history: History[_Step] | None = None
+        steps: list[_Step] = []
         state: Any = None
         shown: Any = None
         for i, item in enumerate(raw_steps):
@@ -406,7 +406,7 @@ class PuzzleMidend(Generic[S]):
                 step = _Step(attempt, None, attempt.puzzle.start, state)
                 state = attempt.puzzle.start
             else:
-                if history is None or attempt is not history.current.attempt:
+                if not steps or attempt is not steps[-1].attempt:
                     raise ValueError(f"step {i + 1} is a move outside its attempt")
                 try:
                     move = move_from_data(raw_move)
@@ -416,17 +416,12 @@ class PuzzleMidend(Generic[S]):
                 except ValueError as exc:  # IllegalMove included
                     raise ValueError(f"step {i + 1}: {exc}") from None
                 step = _Step(attempt, move, None if self._inverse else state)
-            if history is None:
-                history = History(step)
-            else:
-                history.push(step)
+            steps.append(step)
             if i == index:
                 shown = state
         if any(attempt.base == -1 for attempt in attempts):
             raise ValueError("an attempt was never started")
-        assert history is not None
-        while history.index > index:
-            history.undo()
+        history = History.restored(steps, index)
         # Everything checked: take it over.
         running = self._running
         if running is not None:  # stop the old clock (nothing else points at it)

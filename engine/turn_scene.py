@@ -86,9 +86,7 @@ class TurnBasedScene(GameScene):
                        for i in range(state.num_players))
         self.seats = chosen
         self.rng = random.Random(seed)
-        self.agents: list[Agent | None] = [
-            game.make_agent(params, s, self.rng.randrange(1 << 30)) if s.is_computer else None
-            for s in chosen]
+        self.agents = self._make_agents(chosen)
         self.serial = 0
         self._next_serial = 1
         # Each entry is (game serial, state): results are recorded once per game,
@@ -176,6 +174,11 @@ class TurnBasedScene(GameScene):
         return self.game.id
 
     # --- for subclasses ---------------------------------------------------------------
+    def _make_agents(self, seats: tuple[Seat, ...]) -> list[Agent | None]:
+        """An agent (seeded from the scene's generator) for each computer seat."""
+        return [self.game.make_agent(self.params, s, self.rng.randrange(1 << 30))
+                if s.is_computer else None for s in seats]
+
     def variant_id(self) -> str:
         """Short id of the variant, for statistics."""
         spec = self.game.param_spec()
@@ -550,17 +553,12 @@ class TurnBasedScene(GameScene):
                                         len(entries))}
         paused = flag(record["paused"], "the pause flag")
         show_hints = flag(record["hints"], "the hint flag")
-        agents = [self.game.make_agent(self.params, s, self.rng.randrange(1 << 30))
-                  if s.is_computer else None for s in seats]
+        agents = self._make_agents(seats)
         # Everything checked: take it over.
         self.ai.cancel()
         self.anim.finish_all()  # nothing animates a position it did not play
         self.seats, self.agents = seats, agents
-        history: History[tuple[int, Any]] = History(entries[0])
-        for entry in entries[1:]:
-            history.push(entry)
-        while history.index > index:
-            history.undo()
+        history = History.restored(entries, index)
         self.history = history
         self.serial = history.current[0]
         self._next_serial = next_serial

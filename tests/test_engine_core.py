@@ -223,3 +223,22 @@ def test_no_system_font_is_used(monkeypatch) -> None:
     Theme().font(20)
     Theme().font(20, bold=True)
     assert calls and all(isinstance(p, str) and "assets" in p for p in calls)
+
+
+def test_a_restored_history_is_the_one_that_was_saved() -> None:
+    played = History("a")
+    for state in "bcde":
+        played.push(state)
+    played.undo()
+    played.undo()
+    again = History.restored(played.entries, played.index)
+    assert again.entries == played.entries and again.current == "c"
+    assert again.redo() and again.current == "d"  # what could be redone still can
+    again.undo()
+    again.undo()
+    assert again.current == "b" and again.can_undo
+    for index in (-1, 5):
+        with pytest.raises(ValueError):
+            History.restored(played.entries, index)
+    with pytest.raises(ValueError):
+        History.restored([], 0)
