@@ -87,8 +87,11 @@ class Audio:
 
     def __init__(self, settings: Any = None) -> None:
         self.settings = settings
-        self.played: list[str] = []  # every effect a scene asked for, muted or not
-        self.sounded: list[str] = []  # those handed to the mixer
+        # The latest effects a scene asked for (muted or not), and those handed to the
+        # mixer; for tests and --smoke. Only the most recent are kept, so a long session
+        # does not grow them without bound.
+        self.played: list[str] = []
+        self.sounded: list[str] = []
         self.failures: dict[str, str] = {}  # effect -> why its file could not be loaded
         self._mixer: bool | None = None  # None: not tried yet; False: silent for the session
         self._sounds: dict[str, pygame.mixer.Sound | None] = {}
@@ -158,7 +161,7 @@ class Audio:
         """
         if name not in SOUNDS:
             raise ValueError(f"unknown sound {name!r}")
-        self.played.append(name)
+        _remember(self.played, name)
         volume = self.volume
         if not self.enabled or volume <= 0:
             return
@@ -173,7 +176,7 @@ class Audio:
             self._mixer = False
             self._sounds.clear()
             return
-        self.sounded.append(name)
+        _remember(self.sounded, name)
 
     def stop(self) -> None:
         """Silence every effect still playing (used when sound is switched off)."""
@@ -215,6 +218,17 @@ class Audio:
             elif _loaded_peak(sound) < SILENT_PEAK:
                 found.append(f"sound {name!r} is silent once loaded")
         return found
+
+
+# How many recent effect names Audio keeps in ``played`` / ``sounded``.
+RECENT_MAX = 512
+
+
+def _remember(names: list[str], name: str) -> None:
+    """Append ``name``, dropping the older half once the list passes RECENT_MAX."""
+    names.append(name)
+    if len(names) > RECENT_MAX:
+        del names[:RECENT_MAX // 2]
 
 
 def _loaded_peak(sound: pygame.mixer.Sound) -> float:

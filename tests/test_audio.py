@@ -438,3 +438,18 @@ def test_a_won_game_really_sounds_and_muted_it_is_silent(tmp_path: Path) -> None
     # Off from the start: not even a device is opened, so nothing can be heard.
     off, nothing = play_on_disk(tmp_path / "off", sound=False, volume=100)
     assert off["sounded"] == [] and off["format"] is None and len(nothing) == 0
+
+
+def test_the_record_of_effects_stays_bounded_in_a_long_session(tmp_path) -> None:
+    from engine.audio import RECENT_MAX, Audio
+    from engine.storage.settings import SettingsStore
+
+    settings = SettingsStore(tmp_path / "settings.json")
+    settings.load()
+    settings.set("sound", False)
+    audio = Audio(settings)
+    for i in range(10 * RECENT_MAX):
+        audio.play("place" if i % 2 else "drop")
+    audio.play("win")
+    assert len(audio.played) <= RECENT_MAX and audio.played[-1] == "win"
+    assert audio.played[-3:] == ["drop", "place", "win"]
