@@ -43,7 +43,7 @@ class App:
         self.settings = settings
         self.stats = stats
         # Only what we use (pygame.init() would start joystick and other subsystems too);
-        # the audio device is opened by Audio below.
+        # the audio device is opened once the first frame is on screen (see step).
         pygame.display.init()
         pygame.font.init()
         want = window_size or tuple(settings.get("window_size"))
@@ -59,9 +59,6 @@ class App:
             pass  # a backend without windows (or an older SDL): the clamp above still holds
         pygame.display.set_caption(TITLE)
         self.audio = Audio(settings)
-        # Open the device now, not at the first effect, so that one is not late; with no
-        # device the game is silent and says nothing (Audio never raises).
-        self.audio.open()
         self.theme = Theme(settings.get("palette"))
         self.scenes: list[Scene] = []
         # Games left in progress, kept in the profile (engine.saved_games).
@@ -236,6 +233,11 @@ class App:
         pygame.display.flip()
         self.frames += 1
         self._write_dump()
+        if self.frames == 1:
+            # Open the audio device before the first effect (so that one is not late) but
+            # after the first frame: probing a device takes ~0.1 s that start-up need not
+            # wait for. With no device the game is silent and says nothing.
+            self.audio.open()
 
     def draw(self) -> None:
         """Draw the top non-overlay scene and every overlay above it, then the notices."""
