@@ -69,6 +69,7 @@ if str(ROOT) not in sys.path:
 
 import pygame  # noqa: E402
 
+from engine.ai.runner import WORKERS  # noqa: E402
 from engine.app import App  # noqa: E402
 from engine.launcher import LauncherScene  # noqa: E402
 from engine.memory import release_free_memory  # noqa: E402
@@ -187,8 +188,11 @@ def settled_rss_kb(app: App) -> int:
     pygame.display.set_mode(size, pygame.RESIZABLE)
     app.handle(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
     deadline = time.monotonic() + 30
+    WORKERS.wait_idle(30)
     for thread in threading.enumerate():
-        if thread is not threading.current_thread() and thread.daemon:
+        # (idle workers wait for the next job: they never end)
+        if thread is not threading.current_thread() and thread.daemon \
+                and thread.name != "ai-worker":
             thread.join(max(0.0, deadline - time.monotonic()))
     app.step([], 1 / 60)
     release_free_memory(collect=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections import Counter
 
@@ -157,6 +158,26 @@ def test_decimal_conversion_beyond_pythons_digit_limit() -> None:
         assert decimal_to_int("1" + "0" * k) == 10**k
         assert decimal_to_int("0" * 5000 + "7") == 7
     assert int_to_decimal(0) == "0"
+
+
+def test_decimal_conversion_past_the_multiplication_pieces() -> None:
+    """Numbers whose halves exceed _PIECE_DIGITS (their product is summed from pieces),
+    checked against Python's own conversion with its digit limit lifted."""
+    from games.buttons.board import _PIECE_DIGITS
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        rng = random.Random(4)
+        for bits in (300_000, 1_000_000):
+            v = rng.getrandbits(bits) | 1 << (bits - 1)
+            text = int_to_decimal(v)
+            assert len(text) > 2 * _PIECE_DIGITS and text == str(v)
+        k = 3 * _PIECE_DIGITS + 17
+        assert int_to_decimal(10**k) == "1" + "0" * k
+        assert int_to_decimal(10**k - 1) == "9" * k
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 def test_max_code_digits() -> None:

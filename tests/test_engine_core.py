@@ -12,7 +12,7 @@ import pytest
 
 from engine import assets
 from engine.ai.agent import Cancelled, RandomAgent
-from engine.ai.runner import AIRunner
+from engine.ai.runner import AIRunner, WorkerPool
 from engine.board.geometry import BoardGeometry
 from engine.history import History
 from engine.viewport import MIN_AREA, MIN_SCALE, Viewport
@@ -114,6 +114,60 @@ def test_runner_reports_agent_errors() -> None:
     runner.start(RandomAgent(), finished)
     result = _wait_result(runner)
     assert result.move is None and isinstance(result.error, ValueError)
+
+
+def _workers() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name == "ai-worker"}
+
+
+def test_requests_reuse_idle_worker_threads() -> None:
+    """Starting a thread waits for it to run (~8 ms while a search holds the GIL): a
+    request goes to a waiting worker instead, so a run of requests starts no threads."""
+    runner = AIRunner()
+    runner.submit(lambda cancel: 0)
+    runner.join(5)
+    assert _wait_result(runner).move == 0
+    before = _workers()
+    for i in range(20):
+        runner.submit(lambda cancel, i=i: i * i)
+        result = _wait_result(runner)
+        assert result.move == i * i
+        runner.join(5)
+    assert _workers() <= before  # no new thread for any of them
+
+
+def test_a_worker_still_in_a_cancelled_job_does_not_hold_up_the_next_request() -> None:
+    pool = WorkerPool(keep=1)
+    release = threading.Event()
+    started = threading.Event()
+    done: list[str] = []
+
+    def stubborn() -> None:  # ignores cancellation, as a long C call would
+        started.set()
+        release.wait(10)
+        done.append("stubborn")
+
+    pool.run(stubborn)
+    assert started.wait(5)
+    second = threading.Event()
+    pool.run(lambda: (done.append("second"), second.set()))
+    assert second.wait(5), "the second job waited for the first"
+    assert not pool.wait_idle(0.05)  # the first still runs
+    release.set()
+    assert pool.wait_idle(5) and sorted(done) == ["second", "stubborn"]
+    assert len(pool._idle) == 1  # keep=1: the other worker ended
+
+
+def test_a_failing_job_does_not_stop_the_pool() -> None:
+    runner = AIRunner()
+
+    def boom(cancel: threading.Event) -> None:
+        raise RuntimeError("bug")
+
+    runner.submit(boom)
+    assert isinstance(_wait_result(runner).error, RuntimeError)
+    runner.submit(lambda cancel: "fine")
+    assert _wait_result(runner).move == "fine"
 
 
 # --- geometry and viewport -------------------------------------------------------------

@@ -521,6 +521,9 @@ def test_a_stale_solution_is_never_taken_and_leaving_cancels() -> None:
     helper = PuzzleHelp(m, slow)
     helper.toggle_solution()
     helper.poll()
+    deadline = time.monotonic() + 5
+    while not calls and time.monotonic() < deadline:  # (the worker thread picks it up)
+        time.sleep(0.001)
     assert helper.busy and calls == [OFF]
     m.play(1)  # the position changed while the solver worked
     assert not helper.busy, "a change cancels the stale request"

@@ -8,6 +8,7 @@ dropped, because each request carries a ticket and only the newest counts.
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -16,6 +17,61 @@ from typing import Any
 
 from engine.ai.agent import Agent, Cancelled
 from engine.rules import GameState, Move
+
+
+class WorkerPool:
+    """Daemon threads that wait for jobs, so handing one over never waits for a thread.
+
+    ``threading.Thread.start`` blocks until the new thread has run, and while a search
+    holds the GIL that took ~8 ms a thread: two requests at one press (a solve and a
+    board code) cost a whole frame. A job goes to an idle worker through its queue
+    (no waiting); a new thread starts only when every worker is busy, e.g. still
+    finishing a cancelled search. At most ``keep`` idle workers stay; the rest end.
+    """
+
+    def __init__(self, keep: int = 3) -> None:
+        self.keep = keep
+        self._lock = threading.Lock()
+        self._idle: list[queue.SimpleQueue[Callable[[], None]]] = []
+        self._running = 0
+        self._quiet = threading.Condition(self._lock)
+
+    def run(self, job: Callable[[], None]) -> None:
+        """Run ``job()`` on a worker thread (it must catch its own exceptions)."""
+        with self._lock:
+            self._running += 1
+            inbox = self._idle.pop() if self._idle else None
+        if inbox is None:
+            inbox = queue.SimpleQueue()
+            # Daemon: a search still running when the window closes must not keep the
+            # process alive.
+            threading.Thread(target=self._serve, args=(inbox,), name="ai-worker",
+                             daemon=True).start()
+        inbox.put(job)
+
+    def _serve(self, inbox: queue.SimpleQueue[Callable[[], None]]) -> None:
+        while True:
+            job: Callable[[], None] | None = inbox.get()
+            try:
+                job()  # type: ignore[misc]  # (AIRunner's jobs report their own errors)
+            finally:
+                job = None  # an idle worker holds nothing of its last request
+                with self._lock:
+                    self._running -= 1
+                    self._quiet.notify_all()
+                    retire = len(self._idle) >= self.keep
+                    if not retire:
+                        self._idle.append(inbox)
+            if retire:
+                return
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no job runs (tests and memory figures use this); False on timeout."""
+        with self._quiet:
+            return self._quiet.wait_for(lambda: self._running == 0, timeout)
+
+
+WORKERS = WorkerPool()
 
 
 @dataclass(frozen=True)
@@ -30,14 +86,14 @@ class AIResult:
 
 
 class AIRunner:
-    """One background worker thread per request; at most one request live."""
+    """Requests run on :data:`WORKERS`' threads; at most one request live per runner."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._ticket = 0
         self._cancel: threading.Event | None = None
         self._result: AIResult | None = None
-        self._thread: threading.Thread | None = None
+        self._done: threading.Event | None = None  # set when the last request's job ends
         self._started_at = 0.0
 
     @property
@@ -82,26 +138,32 @@ class AIRunner:
             self._cancel = cancel
             self._result = None
             self._started_at = time.monotonic()
+            done = self._done = threading.Event()
 
         def work() -> None:
-            t0 = time.perf_counter()
-            move: Move | None = None
-            error: BaseException | None = None
             try:
-                move = task(cancel)
-            except Cancelled:
-                return
-            except Exception as exc:  # reported to the scene, never lost in the thread
-                error = exc
-            with self._lock:
-                if ticket == self._ticket and not cancel.is_set():
-                    self._result = AIResult(ticket, move, error, time.perf_counter() - t0, tag)
+                self._answer(cancel, ticket, task, tag)
+            finally:
+                done.set()
 
-        # Daemon: a search still running when the window closes must not keep
-        # the process alive.
-        self._thread = threading.Thread(target=work, name=f"ai-{ticket}", daemon=True)
-        self._thread.start()
+        WORKERS.run(work)
         return ticket
+
+    def _answer(self, cancel: threading.Event, ticket: int,
+                task: Callable[[threading.Event], Any], tag: Any) -> None:
+        """Run one request's task (on a worker) and keep its result if still wanted."""
+        t0 = time.perf_counter()
+        move: Move | None = None
+        error: BaseException | None = None
+        try:
+            move = task(cancel)
+        except Cancelled:
+            return
+        except Exception as exc:  # reported to the scene, never lost in the thread
+            error = exc
+        with self._lock:
+            if ticket == self._ticket and not cancel.is_set():
+                self._result = AIResult(ticket, move, error, time.perf_counter() - t0, tag)
 
     def poll(self) -> AIResult | None:
         """Collect the finished result once (None while thinking or idle)."""
@@ -122,7 +184,7 @@ class AIRunner:
             self._ticket += 1
 
     def join(self, timeout: float | None = None) -> None:
-        """Wait for the worker thread to end (tests and shutdown use this)."""
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
+        """Wait for the latest request's job to end (tests and shutdown use this)."""
+        done = self._done
+        if done is not None:
+            done.wait(timeout)

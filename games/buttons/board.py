@@ -345,6 +345,8 @@ def _quote(text: str) -> str:
     return repr(text[:_QUOTE]) + f"… ({len(text)} characters)"
 
 
+# See _multiply.
+_PIECE_DIGITS = 40_000
 _DEC_CONTEXT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX,
                                Emin=decimal.MIN_EMIN, traps=[decimal.Inexact])
 
@@ -359,19 +361,44 @@ def int_to_decimal(value: int) -> str:
         raise ValueError("negative value")
     if value.bit_length() <= _CHUNK_BITS:
         return str(value)
-    powers: dict[int, decimal.Decimal] = {}
 
     def convert(v: int, width: int) -> decimal.Decimal:
         if width <= _CHUNK_BITS:
             return decimal.Decimal(str(v))
         half = width // 2
-        if half not in powers:
-            powers[half] = _DEC_CONTEXT.power(decimal.Decimal(2), half)
         high = convert(v >> half, width - half)
         low = convert(v & ((1 << half) - 1), half)
-        return _DEC_CONTEXT.add(_DEC_CONTEXT.multiply(high, powers[half]), low)
+        return _DEC_CONTEXT.add(_multiply(high, _power_of_two(half)), low)
 
     return format(convert(value, value.bit_length()), "f")
+
+
+def _multiply(a: decimal.Decimal, b: decimal.Decimal) -> decimal.Decimal:
+    """a · b for non-negative integers, as a sum of products of at most _PIECE_DIGITS
+    digits each.
+
+    One multiplication of two 150,000-digit numbers (a 1000×1000 code's last step) is a
+    single ~10 ms C call holding the GIL, which stalls the frame loop while the code is
+    worked out on a thread; pieces of 40,000 digits take ~4 ms each (and ~1.5 times as
+    long in all).
+    """
+    digits_a, digits_b = a.adjusted() + 1, b.adjusted() + 1
+    if max(digits_a, digits_b) <= _PIECE_DIGITS:
+        return _DEC_CONTEXT.multiply(a, b)
+    if digits_a < digits_b:
+        a, b, digits_a = b, a, digits_b
+    k = digits_a // 2
+    high = a.scaleb(-k, _DEC_CONTEXT).to_integral_value(decimal.ROUND_DOWN, _DEC_CONTEXT)
+    low = _DEC_CONTEXT.subtract(a, high.scaleb(k, _DEC_CONTEXT))
+    return _DEC_CONTEXT.add(_multiply(high, b).scaleb(k, _DEC_CONTEXT), _multiply(low, b))
+
+
+@lru_cache(maxsize=64)
+def _power_of_two(exponent: int) -> decimal.Decimal:
+    """2^exponent in decimal, kept: a board's code after each press needs the same powers,
+    and 2^500,000 alone takes ~7 ms (a 1000×1000 board's code is worked out on a thread,
+    and this long C call would hold up the frame loop meanwhile)."""
+    return _DEC_CONTEXT.power(decimal.Decimal(2), exponent)
 
 
 def decimal_to_int(digits: str) -> int:

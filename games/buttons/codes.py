@@ -101,9 +101,12 @@ class BoardCodes:
             return True
         return False
 
-    def update(self, board: Board) -> CodeNews:
+    def update(self, board: Board, start: bool = True) -> CodeNews:
         """Once a frame, with the board shown: collect a finished code, start the next.
 
+        Without ``start`` the next conversion waits (unless Copy asked for it), e.g.
+        while a solver works: each holds the GIL in long stretches (a 1000×1000 code's
+        last multiplication ~10 ms), and the two together held up frames by up to 30 ms.
         One conversion at a time. A stale conversion is not cancelled when the board
         changes but left to finish (it cannot stop midway): starting another beside it
         would only slow both; its code is then dropped.
@@ -124,7 +127,8 @@ class BoardCodes:
                 if result.error is None:
                     copy = result.move
             news = CodeNews(copy, error)
-        if self.pending(board) and not self.worker.busy:
+        if self.pending(board) and not self.worker.busy \
+                and (start or self._copy_pending == board):
             self.worker.submit(lambda _cancel: format_code(board), tag=board)
         return news
 

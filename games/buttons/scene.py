@@ -28,7 +28,8 @@ from engine.history import History
 from engine.overlays import Overlay, TextEntryDialog
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.widgets import Button, Label, wrap_text
-from games.buttons.board import Board, CodeError, bits_to_grid, generate, parse_code, press_mask
+from games.buttons.board import Board, CodeError, generate, parse_code, press_mask
+from games.buttons.board_render import BoardPicture, MarksPicture
 from games.buttons.codes import CODE_INLINE_MAX_N, BoardCodes, canonical_code
 from games.buttons.descriptor import GAME
 from games.buttons.help_text import HELP
@@ -186,9 +187,8 @@ class ButtonMadnessScene(GameScene):
         # the "no marks" grid of an unsolvable board.
         self._wrapped: tuple[tuple[str, int, int, Any], list[pygame.Surface]] | None = None
         self._best: tuple[str, tuple[int, float] | None] | None = None
-        self._picture: tuple[Board, Any, pygame.Surface] | None = None
-        # (window key, picture, the marks grid drawn): see _draw_marks_picture.
-        self._marks_picture: tuple[Any, pygame.Surface, np.ndarray] | None = None
+        self._picture = BoardPicture()
+        self._marks_picture = MarksPicture()
         self._no_marks: np.ndarray | None = None
         # A solve shown after the completion flash (see _won): what the win screen says.
         self._win: tuple[Solved, Recorded] | None = None
@@ -265,6 +265,14 @@ class ButtonMadnessScene(GameScene):
             self._no_marks = np.zeros((n, n), dtype=bool)
             self._no_marks.flags.writeable = False
         return self._no_marks
+
+    def marks_drawn(self) -> bool:
+        """Whether the solution's marks are on screen (a big board's marks picture is made
+        off the frame loop, so they show a frame or two after the solution arrives)."""
+        grid = self.marks
+        if grid is None or not self.show_solution:
+            return False
+        return self.board.n <= VECTOR_LIMIT or self._marks_picture.shows(grid)
 
     @property
     def mark_count(self) -> int:
@@ -508,14 +516,16 @@ class ButtonMadnessScene(GameScene):
             self.puzzle.resume()
         else:
             self.puzzle.pause()
-        news = self.codes.update(self.board)
+        for error in (self.helper.poll(),  # (first: it starts the solver a press needs)
+                      self._marks_picture.poll()):
+            if error:
+                self.app.notify(error, "warning")
+        # A big board's code waits for the solver: see BoardCodes.update.
+        news = self.codes.update(self.board, start=not self.helper.busy)
         if news.error:
             self.app.notify(news.error, "warning")
         if news.copy is not None:
             self._put_on_clipboard(news.copy)
-        error = self.helper.poll()
-        if error:
-            self.app.notify(error, "warning")
         if self._win is not None and self.anim.progress(FLASH_TRACK) is None \
                 and self.app.top is self:  # (under help: when the help is closed)
             self._show_win()
@@ -528,12 +538,13 @@ class ButtonMadnessScene(GameScene):
     def is_active(self) -> bool:
         # A running clock is redrawn every frame (its seconds tick).
         return super().is_active() or self.helper.busy or self.codes.worker.busy or \
-            self.code_pending() or self.puzzle.timing
+            self.code_pending() or self.puzzle.timing or self._marks_picture.busy
 
     def leave(self) -> None:
         super().leave()
         self.puzzle.pause()
         self.helper.cancel()
+        self._marks_picture.cancel()
         self.codes.cancel()
 
     def resume(self) -> None:
@@ -756,45 +767,31 @@ class ButtonMadnessScene(GameScene):
 
     def _draw_picture(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
         p = self.app.theme.palette
-        board = self.board
-        key = (geom.rect.size, p.good, p.bad)
-        cached = self._picture
-        if cached is None or cached[0] is not board or cached[1] != key:
-            # One byte per button (0 green, 1 red) as an 8-bit palette picture, one pixel
-            # per button, scaled once: ~1 ms for 1000×1000, where building RGB pixels with
-            # numpy.where took ~30 ms. Redrawn only when the board or the window changes.
-            n = board.n
-            cells = bits_to_grid(n, board.bits).view(np.uint8)
-            picture = pygame.image.frombytes(cells.tobytes(), (n, n), "P")
-            picture.set_palette([p.good, p.bad])
-            cached = self._picture = (board, key, pygame.transform.scale(picture,
-                                                                         geom.rect.size))
-        surface.blit(cached[2], geom.rect)
+        surface.blit(self._picture.surface(self.board, geom, p.good, p.bad), geom.rect)
 
     def _draw_marks_picture(self, surface: pygame.Surface, geom: BoardGeometry,
                             grid: np.ndarray) -> None:
-        """Every solution mark of a big board, drawn from a picture made once per solution.
+        """Every solution mark of a big board, drawn from a picture made once per solution
+        (off the frame loop: see :class:`MarksPicture`; none shown until it is ready).
 
-        The picture follows :func:`outline_cell`'s frame, a band ``width`` pixels wide inside
-        each marked cell's edge, worked out per screen row and column with numpy; cells too
-        small to hold a frame are filled. Cells of 12 pixels or more get the ✱ too.
+        The picture follows :func:`outline_cell`'s frame; cells of 12 pixels or more get
+        the ✱ too.
         """
         accent = self.app.theme.palette.accent
         rect = geom.rect
-        # The grid is read-only (a new solution is a new grid), so its identity tells the
-        # picture's; comparing grids would cost a pass over n² cells a frame.
-        key = (tuple(rect), geom.cell_size, accent)
-        cached = self._marks_picture
-        if cached is None or cached[2] is not grid or cached[0] != key:
-            layer = _marks_layer(geom, grid, accent)
-            if geom.cell_size >= 12:
-                glyph = self.app.theme.font(max(8.0, geom.cell_size * 0.45), bold=True).render(
-                    "✱", True, accent)
-                for cell in self.solution_cells():  # 12 px cells: n ≤ 46, few marks
-                    centre = geom.cell_rect(*cell).move(-rect.x, -rect.y).center
-                    layer.blit(glyph, glyph.get_rect(center=centre))
-            cached = self._marks_picture = (key, layer, grid)
-        surface.blit(cached[1], rect)
+
+        def add_glyphs(layer: pygame.Surface) -> None:
+            if geom.cell_size < 12:
+                return
+            glyph = self.app.theme.font(max(8.0, geom.cell_size * 0.45), bold=True).render(
+                "✱", True, accent)
+            for r, c in np.argwhere(grid):  # 12 px cells: n ≤ 46, few marks
+                centre = geom.cell_rect(int(r), int(c)).move(-rect.x, -rect.y).center
+                layer.blit(glyph, glyph.get_rect(center=centre))
+
+        layer = self._marks_picture.surface(geom, grid, accent, add_glyphs)
+        if layer is not None:
+            surface.blit(layer, rect)
 
     def _draw_side(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
@@ -877,6 +874,7 @@ class ButtonMadnessScene(GameScene):
                 "marks": [list(m) for m in self.solution_cells(STATE_MARKS)],
                 "mark_count": self.mark_count,
                 "hinted": sorted(list(m) for m in self.hinted), "helped": self.helped,
+                "marks_drawn": self.marks_drawn(),
                 "unsolvable": self.unsolvable, "status": self.status_text(),
                 "moves": self.puzzle.moves, "elapsed": round(self.puzzle.elapsed, 1),
                 "last_press": list(last) if (last := self.last_press()) else None,
@@ -927,43 +925,6 @@ def draw_last_marker(surface: pygame.Surface, rect: pygame.Rect,
     centre = (rect.x + width + dot // 2, rect.y + width + dot // 2)
     pygame.draw.circle(surface, edge, centre, dot + 1)
     pygame.draw.circle(surface, colour, centre, dot)
-
-
-def _marks_layer(geom: BoardGeometry, grid: np.ndarray,
-                 colour: tuple[int, int, int]) -> pygame.Surface:
-    """A transparent picture of ``geom.rect``'s size with a frame in each marked cell."""
-    n = geom.rows
-    rect = geom.rect
-    size = geom.cell_size
-    width = max(2, round(size / 10))
-
-    def axis(origin: float, start: int,
-             length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per screen pixel along one axis: its cell, and whether it is inside the frame
-        and inside its hole."""
-        # Cell edges rounded as BoardGeometry rounds them, so the frames sit on the cells.
-        edges = np.array([round(origin + i * size) for i in range(n + 1)]) - start
-        pixels = np.arange(length)
-        cell = np.clip(np.searchsorted(edges, pixels, side="right") - 1, 0, n - 1)
-        low, high = edges[cell], edges[cell + 1]
-        inside = (pixels >= low + width) & (pixels < high - width)
-        hole = (pixels >= low + 2 * width) & (pixels < high - 2 * width)
-        # A cell too small to hold the frame at all (outline_cell then draws a blob over
-        # it and its neighbours) is filled.
-        tiny = high - low <= 2 * width
-        return cell, np.where(tiny, True, inside), np.where(tiny, False, hole)
-
-    ox, oy = geom.origin
-    cols, in_x, hole_x = axis(ox, rect.x, rect.width)
-    rows, in_y, hole_y = axis(oy, rect.y, rect.height)
-    frame = in_y[:, None] & in_x[None, :] & ~(hole_y[:, None] & hole_x[None, :])
-    shown = grid[rows[:, None], cols[None, :]] & frame  # [y, x]
-    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
-    layer.fill((*colour, 0))
-    alpha = pygame.surfarray.pixels_alpha(layer)
-    alpha[:] = shown.T.astype(np.uint8) * 255  # surfarray is indexed [x, y]
-    del alpha  # unlocks the surface
-    return layer
 
 
 class WinOverlay(Overlay):

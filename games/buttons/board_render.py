@@ -1,0 +1,221 @@
+"""Big Button Madness boards as pictures: one screen pixel per button at most.
+
+Boards over the scene's vector limit have buttons of a few pixels or less, so they are
+drawn as one 8-bit picture of the board's screen rectangle (each pixel: the colour of
+the button under it) and a transparent layer of solution marks. Both are made with
+numpy from a per-axis map "screen pixel -> cell", worked out with the cell edges
+rounded as :class:`engine.board.geometry.BoardGeometry` rounds them, so the picture,
+the marks and clicks agree on which pixel is which button.
+
+The marks layer of a new solution is made on a worker thread (~4 ms alone, but up to
+20 ms on the frame loop while the board code's conversion holds the GIL); the marks
+show from the frame after it is ready.
+
+A press changes five buttons: the picture then repaints those five cells' pixels
+instead of being made again (a new 1000×1000 picture, scaled to the window, took
+~10 ms of a frame; five rectangles take microseconds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pygame
+import pygame.surfarray  # (imported here: first used on a worker thread)
+
+from engine.ai.runner import AIRunner
+from engine.board.geometry import BoardGeometry
+from games.buttons.board import Board, bits_to_grid
+
+# A change of more buttons than this (a new board, undo of a generate) is drawn afresh.
+PATCH_MAX = 64
+
+Colour = tuple[int, int, int]
+
+
+def cell_edges(origin: float, start: int, n: int, size: float) -> np.ndarray:
+    """The n + 1 pixel positions, relative to ``start``, where one axis' cells begin
+    (the last: where the board ends), rounded as BoardGeometry rounds cell rectangles."""
+    return np.array([round(origin + i * size) for i in range(n + 1)]) - start
+
+
+def pixel_cells(edges: np.ndarray, length: int) -> np.ndarray:
+    """For each of ``length`` pixels along an axis, the cell it shows (clipped to the
+    board: the rectangle may be a pixel larger than the cells)."""
+    pixels = np.arange(length)
+    n = len(edges) - 1
+    return np.clip(np.searchsorted(edges, pixels, side="right") - 1, 0, n - 1)
+
+
+class BoardPicture:
+    """The buttons of one board as a picture of ``geom.rect``'s size, kept up to date.
+
+    :meth:`surface` returns it for a board and colours, patching only the buttons that
+    changed since the board it shows when few did.
+    """
+
+    def __init__(self) -> None:
+        self._board: Board | None = None
+        self._key: tuple[object, ...] | None = None
+        self._picture: pygame.Surface | None = None
+        self._edges: tuple[np.ndarray, np.ndarray] | None = None
+
+    def surface(self, board: Board, geom: BoardGeometry, good: Colour, bad: Colour
+                ) -> pygame.Surface:
+        """The picture of ``board`` in ``geom.rect``: green buttons ``good``, red ``bad``."""
+        rect = geom.rect
+        key = (board.n, tuple(rect), geom.cell_size, good, bad)
+        if self._picture is None or self._key != key or self._board is None:
+            self._build(board, geom, good, bad)
+            self._key = key
+        elif self._board is not board:
+            changed = self._board.bits ^ board.bits
+            if changed.bit_count() > PATCH_MAX:
+                self._build(board, geom, good, bad)
+            else:
+                self._patch(board, changed, good, bad)
+        self._board = board
+        assert self._picture is not None
+        return self._picture
+
+    def _build(self, board: Board, geom: BoardGeometry, good: Colour, bad: Colour) -> None:
+        n = board.n
+        rect = geom.rect
+        ox, oy = geom.origin
+        xs = cell_edges(ox, rect.x, n, geom.cell_size)
+        ys = cell_edges(oy, rect.y, n, geom.cell_size)
+        self._edges = (xs, ys)
+        # One byte per button (0 green, 1 red), then one per pixel: an 8-bit palette
+        # picture, with no RGB pixels to build.
+        cells = bits_to_grid(n, board.bits).view(np.uint8)
+        pixels = cells[pixel_cells(ys, rect.height)[:, None],
+                       pixel_cells(xs, rect.width)[None, :]]
+        picture = pygame.image.frombytes(np.ascontiguousarray(pixels).tobytes(),
+                                         rect.size, "P")
+        picture.set_palette([good, bad])
+        self._picture = picture
+
+    def _patch(self, board: Board, changed: int, good: Colour, bad: Colour) -> None:
+        assert self._picture is not None and self._edges is not None
+        xs, ys = self._edges
+        n = board.n
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            r, c = divmod(low.bit_length() - 1, n)
+            # The pixels showing button (r, c): exactly those pixel_cells maps to it (a
+            # button smaller than a pixel may have none).
+            # (pixel_cells clips: the first and last buttons take any pixels beyond.)
+            x0 = 0 if c == 0 else int(xs[c])
+            y0 = 0 if r == 0 else int(ys[r])
+            x1 = self._picture.get_width() if c == n - 1 else int(xs[c + 1])
+            y1 = self._picture.get_height() if r == n - 1 else int(ys[r + 1])
+            if x1 > x0 and y1 > y0:
+                self._picture.fill(bad if board.red(r, c) else good,
+                                   (x0, y0, x1 - x0, y1 - y0))
+
+
+def marks_layer(geom: BoardGeometry, grid: np.ndarray, colour: Colour) -> pygame.Surface:
+    """A transparent picture of ``geom.rect``'s size with a frame in each marked cell.
+
+    The frame follows :func:`engine.board.draw.outline_cell`'s: a band ``width`` pixels
+    wide inside each marked cell's edge; cells too small to hold a frame are filled.
+    """
+    n = geom.rows
+    rect = geom.rect
+    size = geom.cell_size
+    width = max(2, round(size / 10))
+
+    def axis(origin: float, start: int,
+             length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per screen pixel along one axis: its cell, and whether it is inside the frame
+        and inside its hole."""
+        edges = cell_edges(origin, start, n, size)
+        pixels = np.arange(length)
+        cell = pixel_cells(edges, length)
+        low, high = edges[cell], edges[cell + 1]
+        inside = (pixels >= low + width) & (pixels < high - width)
+        hole = (pixels >= low + 2 * width) & (pixels < high - 2 * width)
+        # A cell too small to hold the frame at all (outline_cell then draws a blob over
+        # it and its neighbours) is filled.
+        tiny = high - low <= 2 * width
+        return cell, np.where(tiny, True, inside), np.where(tiny, False, hole)
+
+    ox, oy = geom.origin
+    cols, in_x, hole_x = axis(ox, rect.x, rect.width)
+    rows, in_y, hole_y = axis(oy, rect.y, rect.height)
+    frame = in_y[:, None] & in_x[None, :] & ~(hole_y[:, None] & hole_x[None, :])
+    shown = grid[rows[:, None], cols[None, :]] & frame  # [y, x]
+    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+    layer.fill((*colour, 0))
+    alpha = pygame.surfarray.pixels_alpha(layer)
+    alpha[:] = shown.T.astype(np.uint8) * 255  # surfarray is indexed [x, y]
+    del alpha  # unlocks the surface
+    return layer
+
+
+class MarksPicture:
+    """The solution marks layer of a big board, made off the frame loop.
+
+    :meth:`surface` gives the layer for a grid and window, or None while it is being
+    made (then :attr:`busy` is true: keep frames coming and call :meth:`poll`).
+    """
+
+    def __init__(self) -> None:
+        self.worker = AIRunner()
+        # (key, grid) the layer shows or is being made for; the grid's identity tells
+        # solutions apart (a new solution is a new read-only grid, and comparing grids
+        # would cost a pass over n² cells a frame).
+        self._layer: tuple[tuple[object, ...], np.ndarray, pygame.Surface] | None = None
+        self._wanted: tuple[tuple[object, ...], np.ndarray] | None = None
+
+    @property
+    def busy(self) -> bool:
+        """Whether a layer is being made."""
+        return self.worker.busy
+
+    def surface(self, geom: BoardGeometry, grid: np.ndarray, colour: Colour,
+                finish: Callable[[pygame.Surface], None] | None = None
+                ) -> pygame.Surface | None:
+        """The marks of ``grid`` in ``geom.rect`` drawn in ``colour``; None until made.
+
+        ``finish(layer)`` runs on the frame loop once the new layer arrives (to add what
+        needs fonts, say).
+        """
+        key = (tuple(geom.rect), geom.cell_size, colour)
+        layer = self._layer
+        if layer is not None and layer[0] == key and layer[1] is grid:
+            return layer[2]
+        wanted = self._wanted
+        if wanted is None or wanted[0] != key or wanted[1] is not grid:
+            self._wanted = (key, grid)
+            self.worker.submit(lambda _cancel: marks_layer(geom, grid, colour),
+                               tag=(key, grid, finish))
+        return None
+
+    def shows(self, grid: np.ndarray) -> bool:
+        """Whether the layer made last is ``grid``'s (and no newer one is being made)."""
+        layer = self._layer
+        return layer is not None and layer[1] is grid and not self.busy
+
+    def poll(self) -> str | None:
+        """Once a frame: adopt a finished layer if it is still the one wanted; returns
+        what went wrong making it, if anything (the marks then stay hidden)."""
+        result = self.worker.poll()
+        if result is None:
+            return None
+        if result.error is not None:
+            return f"The solution marks could not be drawn: {result.error}"
+        key, grid, finish = result.tag
+        wanted = self._wanted
+        if wanted is not None and wanted[0] == key and wanted[1] is grid:
+            if finish is not None:
+                finish(result.move)
+            self._layer = (key, grid, result.move)
+        return None
+
+    def cancel(self) -> None:
+        """Stop making a layer (leaving the screen)."""
+        self.worker.cancel()
+        self._wanted = None

@@ -1,0 +1,149 @@
+"""Big Button Madness boards drawn as pictures (games.buttons.board_render).
+
+The picture is checked against the board geometry's own cell rectangles (the ones
+clicks and small boards use), and a picture patched after presses against one made
+afresh; the marks layer is made off the frame loop and only the newest is adopted.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+import pygame
+import pytest
+
+from engine.board.geometry import BoardGeometry
+from games.buttons.board import Board, generate
+from games.buttons.board_render import PATCH_MAX, BoardPicture, MarksPicture
+
+GOOD, BAD = (70, 190, 110), (220, 70, 60)
+
+
+def pixels(surface: pygame.Surface) -> np.ndarray:
+    """The picture as RGB, indexed [y, x]."""
+    raw = pygame.image.tobytes(surface, "RGB")
+    return np.frombuffer(raw, np.uint8).reshape(surface.get_height(), surface.get_width(), 3)
+
+
+def expected(board: Board, geom: BoardGeometry) -> np.ndarray:
+    """Each button's colour over its cell rectangle, from BoardGeometry.cell_rect."""
+    rect = geom.rect
+    out = np.zeros((rect.height, rect.width, 3), np.uint8)
+    n = board.n
+    # Cell rectangles are products of a row span and a column span.
+    cols = [geom.cell_rect(0, c) for c in range(n)]
+    rows = [geom.cell_rect(r, 0) for r in range(n)]
+    for r in range(n):
+        y0, y1 = rows[r].top - rect.y, rows[r].bottom - rect.y
+        if y1 <= y0:
+            continue
+        for c in range(n):
+            x0, x1 = cols[c].left - rect.x, cols[c].right - rect.x
+            if x1 > x0:
+                out[y0:y1, x0:x1] = BAD if board.red(r, c) else GOOD
+    return out
+
+
+@pytest.mark.parametrize(("n", "area"), [
+    (41, pygame.Rect(13, 7, 517, 530)),    # cells of ~12.6 px
+    (97, pygame.Rect(0, 0, 300, 300)),     # ~3.1 px
+    (250, pygame.Rect(21, 40, 611, 600)),  # ~2.4 px
+    (300, pygame.Rect(5, 5, 200, 220)),    # under a pixel: some buttons are not shown
+])
+def test_the_picture_shows_each_button_over_its_cell_rectangle(n: int,
+                                                               area: pygame.Rect) -> None:
+    board, _ = generate(n, random.Random(n))
+    geom = BoardGeometry(n, n, area)
+    got = pixels(BoardPicture().surface(board, geom, GOOD, BAD))
+    assert got.shape[:2] == (geom.rect.height, geom.rect.width)
+    assert np.array_equal(got, expected(board, geom))
+
+
+@pytest.mark.parametrize(("n", "area"), [(41, pygame.Rect(3, 9, 500, 500)),
+                                         (333, pygame.Rect(17, 2, 640, 610)),
+                                         (1000, pygame.Rect(20, 60, 620, 620))])
+def test_a_patched_picture_is_the_picture_made_afresh(n: int, area: pygame.Rect) -> None:
+    rng = random.Random(n)
+    board, _ = generate(n, rng)
+    geom = BoardGeometry(n, n, area)
+    picture = BoardPicture()
+    first = picture.surface(board, geom, GOOD, BAD)
+    # Corners and edges wrap round the torus: their flips land on the far side.
+    cells = [(0, 0), (n - 1, n - 1), (0, n - 1), (n - 1, 0)] + \
+        [(rng.randrange(n), rng.randrange(n)) for _ in range(20)]
+    for cell in cells:
+        board = board.play(cell)
+        patched = picture.surface(board, geom, GOOD, BAD)
+        assert patched is first  # patched in place, not made again
+        fresh = BoardPicture().surface(board, geom, GOOD, BAD)
+        assert np.array_equal(pixels(patched), pixels(fresh)), cell
+
+
+def test_many_changes_or_new_colours_or_sizes_make_the_picture_afresh() -> None:
+    n = 60
+    board, _ = generate(n, random.Random(1))
+    geom = BoardGeometry(n, n, pygame.Rect(0, 0, 240, 240))
+    picture = BoardPicture()
+    first = picture.surface(board, geom, GOOD, BAD)
+    other = board
+    for k in range(PATCH_MAX // 5 + 2):  # more than PATCH_MAX buttons flipped
+        other = other.play((k, (3 * k) % n))
+    assert (board.bits ^ other.bits).bit_count() > PATCH_MAX
+    again = picture.surface(other, geom, GOOD, BAD)
+    assert again is not first
+    assert np.array_equal(pixels(again), expected(other, geom))
+    recoloured = picture.surface(other, geom, (0, 0, 255), BAD)
+    assert recoloured is not again and recoloured.get_at((0, 0))[:3] in ((0, 0, 255), BAD)
+    bigger = BoardGeometry(n, n, pygame.Rect(0, 0, 300, 300))
+    resized = picture.surface(other, bigger, GOOD, BAD)
+    assert resized.get_size() == (300, 300)
+    assert np.array_equal(pixels(resized), expected(other, bigger))
+
+
+def _wait_layer(marks: MarksPicture, geom: BoardGeometry, grid: np.ndarray
+                ) -> pygame.Surface:
+    deadline = time.monotonic() + 10
+    while True:
+        assert marks.poll() is None
+        layer = marks.surface(geom, grid, (255, 196, 64))
+        if layer is not None:
+            return layer
+        assert time.monotonic() < deadline, "the marks layer never came"
+        time.sleep(0.002)
+
+
+def test_the_marks_layer_is_made_off_the_frame_loop_and_only_the_newest_is_kept() -> None:
+    n = 80
+    geom = BoardGeometry(n, n, pygame.Rect(0, 0, 400, 400))
+    rng = np.random.default_rng(2)
+    first = rng.random((n, n)) < 0.5
+    second = rng.random((n, n)) < 0.5
+    marks = MarksPicture()
+    assert marks.surface(geom, first, (255, 196, 64)) is None and marks.busy
+    assert not marks.shows(first)
+    # A newer solution before the first layer is adopted: the first is never shown.
+    layer = _wait_layer(marks, geom, second)
+    assert marks.shows(second) and not marks.shows(first)
+    alpha = pygame.surfarray.array_alpha(layer)  # [x, y]
+    # A marked cell's frame is opaque along its edge band, an unmarked cell clear.
+    size = geom.cell_size
+    marked = tuple(np.argwhere(second)[0])
+    plain = tuple(np.argwhere(~second)[0])
+    for (r, c), want in ((marked, 255), (plain, 0)):
+        x = int(c * size + max(2, round(size / 10)))  # inside the band's left edge
+        y = int((r + 0.5) * size)
+        assert alpha[x, y] == want, (r, c)
+    assert marks.surface(geom, second, (255, 196, 64)) is layer  # kept, not made again
+
+
+def test_leaving_stops_a_layer_being_made() -> None:
+    n = 80
+    geom = BoardGeometry(n, n, pygame.Rect(0, 0, 400, 400))
+    grid = np.ones((n, n), bool)
+    marks = MarksPicture()
+    marks.surface(geom, grid, (255, 196, 64))
+    marks.cancel()
+    marks.worker.join(5)
+    assert marks.poll() is None and not marks.shows(grid) and not marks.busy
