@@ -68,6 +68,8 @@ class App:
         # Notices ("toasts"): info fades by itself, warnings wait to be dismissed.
         self.toasts = Toasts(lambda: bool(settings.get("reduce_motion")))
         self._release_taken = False  # the press dismissed a notice: so is its release
+        # (text, scene) of the last key press that opened or closed a screen: see handle.
+        self._typed_by: tuple[str, Scene | None] | None = None
         self.dump_state = dump_state
         self._last_dump: str | None = None
         self._dirty = True
@@ -214,8 +216,20 @@ class App:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
             self.help()
             return
-        if self.top is not None:
-            self.top.handle_event(event)
+        if event.type == pygame.TEXTINPUT:
+            typed_by, self._typed_by = self._typed_by, None
+            if typed_by is not None and typed_by[0] == event.text and typed_by[1] is not self.top:
+                # SDL follows a key press with the text it types. When that press opened a
+                # screen (E: the code dialog), its letter is not the new screen's input.
+                return
+        elif event.type in (pygame.KEYDOWN, pygame.KEYUP, pygame.MOUSEBUTTONDOWN):
+            self._typed_by = None
+        top = self.top
+        if top is not None:
+            top.handle_event(event)
+        typed = getattr(event, "unicode", "") if event.type == pygame.KEYDOWN else ""
+        if typed and self.top is not top:
+            self._typed_by = (typed, top)
 
     def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS) -> None:
         """Run one frame: handle events (the queue by default), update, draw, flip."""

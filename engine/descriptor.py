@@ -13,6 +13,7 @@ No pygame here.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import random
@@ -80,6 +81,28 @@ class ParamSpec:
     def variant_id(self, params: Any) -> str:
         """The statistics id of ``params`` (by default the game ID)."""
         return self.encode(params)
+
+    def from_variant_id(self, text: str) -> Any:
+        """The parameters whose :meth:`variant_id` is ``text``; ValueError if there are none.
+
+        The statistics screen names a recorded variant by its :meth:`label`, so it needs
+        the parameters back. Tried: the presets, then the game ID ``text`` itself, then
+        ``text`` with its dashes read as the game ID's colons (a common way to make an id
+        of a game ID). A candidate counts only if its own variant id is ``text``, so a
+        spec whose ids are not game IDs is never misnamed; override for such a spec.
+        """
+        for preset in self.presets:
+            with contextlib.suppress(ValueError, TypeError):
+                if self.variant_id(preset.params) == text:
+                    return preset.params
+        for game_id in dict.fromkeys((text, text.replace("-", ":"))):
+            try:
+                params = self.decode(game_id)
+                if self.variant_id(params) == text:
+                    return params
+            except (ValueError, TypeError, KeyError, IndexError, NotImplementedError):
+                continue
+        raise ValueError(f"no parameters have the statistics id {text!r}")
 
     # --- the stored form: {field: whole number or text} ---------------------------------
     def to_settings(self, params: Any) -> dict[str, str | int]:
@@ -249,6 +272,21 @@ class GameDescriptor:
         except (TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
             raise ValueError(f"not a {self.title} position ({type(exc).__name__}: "
                              f"{str(exc)[:80]})") from None
+
+    def variant_title(self, variant_id: str) -> str | None:
+        """A player's name for the recorded variant ``variant_id`` (``"Classic 8×8"``), or None
+        when the game cannot tell (an id from an older version, say)."""
+        spec = self.param_spec()
+        if spec is None:
+            return None
+        try:
+            return spec.label(spec.from_variant_id(variant_id))
+        except (ValueError, TypeError, KeyError, IndexError, NotImplementedError):
+            return None
+
+    def level_title(self, level: str) -> str:
+        """A player's name for a computer level (its label, else the word capitalised)."""
+        return self.level_labels.get(level) or level.capitalize()
 
     def help_text(self) -> str:
         """The rules, for the help overlay."""

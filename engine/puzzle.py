@@ -13,7 +13,8 @@ solved. A scene keeps only input and drawing:
   step points at its attempt and every attempt at its puzzle record, which carries the
   ``helped`` flag. Restart starts a new attempt on the same record, undo and redo move
   between steps of the same records, so neither can clear it: a solution once shown
-  cannot be recorded as solved alone. Only a new puzzle starts unhelped.
+  cannot be recorded as solved alone. Only a new puzzle starts unhelped (and not even
+  that when it is a board already helped in this history, entered again).
 * A game left is kept: :meth:`PuzzleMidend.snapshot` writes the puzzles, attempts (with
   their clocks) and moves as JSON-able data and :meth:`PuzzleMidend.restore` checks and
   replays them (engine.saved_games saves and resumes the scene around it).
@@ -268,8 +269,15 @@ class PuzzleMidend(Generic[S]):
         return Solved(self.moves, self.elapsed, attempt.puzzle.helped)
 
     def new_puzzle(self, start: S) -> None:
-        """Start a new puzzle at ``start`` (undoable): a new attempt, not helped."""
-        self._start_attempt(_Puzzle(start), Change("new"))
+        """Start a new puzzle at ``start`` (undoable): a new attempt, not helped, unless
+        help was used on the same start position earlier in the history (re-entering the
+        code of a board whose solution was shown must not make it a fresh, unhelped one).
+        """
+        puzzle = _Puzzle(start)
+        puzzle.helped = any(step.move is None and step.attempt.puzzle.helped
+                            and _same(step.attempt.puzzle.start, start)
+                            for step in self._history.entries)
+        self._start_attempt(puzzle, Change("new"))
 
     def restart(self) -> bool:
         """Back to the puzzle's start as a new attempt (undoable; the puzzle stays helped).

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from engine.overlays import Overlay
+from engine.stepper import VALUE_GAP, Stepper
 from engine.storage.settings import VOLUME_MAX, VOLUME_MIN
 from engine.theme import PALETTES
 from engine.widgets import Button, Label
@@ -76,14 +77,13 @@ def split(rect: pygame.FRect, count: int, index: int) -> pygame.FRect:
 
 
 def volume_parts(controls: pygame.FRect) -> dict[str, pygame.FRect]:
-    """The volume row: ``down`` (−), ``bar``, ``number`` and ``up`` (+), left to right."""
-    down = pygame.FRect(controls.x, controls.y, STEP_W, controls.h)
-    up = pygame.FRect(controls.right - STEP_W, controls.y, STEP_W, controls.h)
-    number = pygame.FRect(up.x - GAP - NUMBER_W, controls.y, NUMBER_W, controls.h)
+    """The volume row: the level ``bar``, then the ``stepper`` (−, the percentage, +)."""
+    stepper_w = 2 * STEP_W + NUMBER_W + 2 * VALUE_GAP
+    stepper = pygame.FRect(controls.right - stepper_w, controls.y, stepper_w, controls.h)
     bar_h = controls.h * 0.45
-    bar = pygame.FRect(down.right + GAP, controls.centery - bar_h / 2,
-                       number.x - GAP - down.right - GAP, bar_h)
-    return {"down": down, "bar": bar, "number": number, "up": up}
+    bar = pygame.FRect(controls.x, controls.centery - bar_h / 2,
+                       stepper.x - GAP - controls.x, bar_h)
+    return {"bar": bar, "stepper": stepper}
 
 
 def stepped(volume: int, step: int) -> int:
@@ -105,8 +105,8 @@ class SettingsOverlay(Overlay):
     help_text = (
         "Sound effects: On plays a short sound for moves, wins, losses and mistakes; Off "
         "keeps the game silent.\n\n"
-        "Volume: − and + (or the − and + keys) change it in steps of 10; you hear the new "
-        "level at once.\n\n"
+        "Volume: − and + (or the − and + keys; ← and → while it has the focus) change it "
+        "in steps of 10; you hear the new level at once.\n\n"
         "Reduce motion: On makes pieces appear and move without animation.\n\n"
         "Colours: the colour-blind-safe palette uses colours told apart with every common "
         "colour-vision deficiency; players are also told apart by shape.\n\n"
@@ -124,12 +124,12 @@ class SettingsOverlay(Overlay):
             ui.add(Button(lambda i=index: self._part("sound", 2, i), label,
                           lambda on=on: self.set_sound(on), name=f"Sound {label.lower()}",
                           selected=lambda on=on: self.app.audio.enabled == on))
-        # Never disabled at 0 or 100: a disabled button leaves the Tab order, and the
-        # focus would jump to the next button while Enter is held down on this one.
-        ui.add(Button(lambda: self._volume_part("down"), "−", lambda: self.change_volume(-1),
-                      name="Volume down", size=24))
-        ui.add(Button(lambda: self._volume_part("up"), "+", lambda: self.change_volume(1),
-                      name="Volume up", size=24))
+        # One Tab stop: − is disabled at 0 and + at 100 without the focus moving on.
+        ui.add(Stepper(lambda: self._volume_part("stepper"), lambda: f"{self._volume()}%",
+                       self.change_volume,
+                       lambda sign: self._volume() > VOLUME_MIN if sign < 0
+                       else self._volume() < VOLUME_MAX,
+                       name="volume", size=20, button_w=STEP_W))
         for index, (label, on) in enumerate(choices):
             ui.add(Button(lambda i=index: self._part("motion", 2, i), label,
                           lambda on=on: self.set_reduce_motion(on),
@@ -234,9 +234,6 @@ class SettingsOverlay(Overlay):
             pygame.draw.line(surface, p.panel_edge, (x, bar.bottom - vp.px(4)),
                              (x, bar.bottom - 1))
         pygame.draw.rect(surface, p.panel_edge, bar, 1, border_radius=radius)
-        font = theme.font(20 * vp.scale, bold=True)
-        text = font.render(f"{volume}%", True, p.text if on else p.muted)
-        surface.blit(text, text.get_rect(center=vp.map_rect(parts["number"]).center))
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "SettingsOverlay", "overlay": True,

@@ -24,6 +24,7 @@ import pygame
 
 from engine.overlays import Overlay
 from engine.seats import Seat
+from engine.stepper import Stepper
 from engine.widgets import Button, Label
 
 KINDS = ("human", "computer")
@@ -160,14 +161,12 @@ class ParamsSetupOverlay(SeatSetupOverlay):
         self.add_footer(self._message, size=15)
 
     def _stepper(self, x: float, y: float, label: str, name: str, low: int, high: int) -> None:
-        ui = self.ui
-        ui.add(Label((x, y, 120, 40), label, size=16))
-        ui.add(Button((x + 120, y, 40, 40), "−", lambda: self.bump(name, -1, low, high),
-                      name=f"{name}-"))
-        ui.add(Label((x + 164, y, 50, 40), lambda: str(getattr(self.params, name)), size=18,
-                     bold=True, align="center"))
-        ui.add(Button((x + 218, y, 40, 40), "+", lambda: self.bump(name, 1, low, high),
-                      name=f"{name}+"))
+        self.ui.add(Stepper(
+            (x, y, 268, 40), lambda: str(getattr(self.params, name)),
+            lambda sign: self.bump(name, sign, low, high),
+            lambda sign: (getattr(self.params, name) > low if sign < 0
+                          else getattr(self.params, name) < high),
+            name=name, label=label, label_w=110))
 
     def _message(self) -> str:
         if self.error:

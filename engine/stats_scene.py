@@ -1,17 +1,19 @@
-"""Statistics: a bar chart of results per game, and the detail per mode and level.
+"""Statistics: a bar chart of the player's results per game, and a table of every game,
+board, seating and computer level.
 
 Laid out in the part of the design space the window shows (:attr:`Viewport.area`):
 a toolbar band (Back, the title, ?) on top, then the chart and the table side by
 side, or the chart above the table in a narrow or tall window, so a wide window
-gets a wider table and a tall one more of its rows. Rows that do not fit scroll
-(mouse wheel, arrow keys, Page Up / Page Down, Home / End) with a line saying so;
-names too long for their column end with "…" and show whole under the pointer.
+gets a wider table and a tall one more of its rows. The table's lines come from
+:mod:`engine.stats_table` (names from the games' descriptors, computer-only games in a
+section of their own, outside the chart). Rows that do not fit scroll (mouse wheel,
+arrow keys, Page Up / Page Down, Home / End) with a line saying so; lines too long for
+their column end with "…" and show whole, with their context, under the pointer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -21,6 +23,7 @@ from engine.board.draw import hatch
 from engine.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
 from engine.registry import all_games
 from engine.scene import Scene
+from engine.stats_table import COLUMN_HEADS, TableEntry, build_entries
 from engine.widgets import Button, Label, ellipsize, scroll_step
 
 if TYPE_CHECKING:
@@ -36,15 +39,6 @@ NUMBER_W = 42.0  # each of the table's P, W, D, L columns
 ROW_H = 22.0  # a table row
 CUE_H = 24.0  # the "scroll for more" line under the table
 MAX_SLOTS = 120  # table rows drawn at most (more scroll)
-
-
-@dataclass(frozen=True)
-class TableEntry:
-    """One line of the table: a game's mode and level with its figures, a heading, a note."""
-
-    kind: str  # "game", "heading", "puzzle" or "note"
-    text: str
-    figures: tuple[int, int, int, int] | None = None  # played, won, drawn, lost
 
 
 def stats_layout(area: FRect, games: int) -> dict[str, FRect]:

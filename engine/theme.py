@@ -35,12 +35,22 @@ class Palette:
     button_hover: Colour
     button_text: Colour
     disabled: Colour
+    # A chosen option's fill (with a bold accent border and a ✓); keyboard focus is a
+    # dashed ring outside the widget instead, so the two differ in shape, not only hue.
+    selected: Colour
     players: tuple[Colour, Colour, Colour]
     win_line: Colour
     good: Colour
     neutral: Colour
     bad: Colour
     shade: tuple[int, int, int, int]
+    # Words for the colours a player is told about, by role ("good", "bad", "accent" …),
+    # so texts name what this palette shows ("orange", not "red").
+    colour_names: tuple[tuple[str, str], ...] = ()
+
+    def colour_name(self, role: str) -> str:
+        """The word for the colour of ``role`` (a field name) in this palette."""
+        return dict(self.colour_names).get(role, role)
 
 
 DEFAULT = Palette(
@@ -60,12 +70,15 @@ DEFAULT = Palette(
     button_hover=(84, 96, 128),
     button_text=(236, 239, 244),
     disabled=(96, 102, 118),
+    selected=(100, 88, 60),
     players=((236, 84, 84), (80, 160, 240), (120, 210, 110)),
     win_line=(255, 214, 90),
     good=(70, 190, 110),
     neutral=(230, 200, 70),
     bad=(220, 80, 80),
     shade=(0, 0, 0, 170),
+    colour_names=(("good", "green"), ("bad", "red"), ("neutral", "yellow"),
+                  ("accent", "yellow"), ("focus", "yellow")),
 )
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
@@ -86,12 +99,15 @@ COLOURBLIND = Palette(
     button_hover=(92, 92, 110),
     button_text=(245, 245, 245),
     disabled=(100, 100, 110),
+    selected=(92, 90, 50),
     players=((230, 159, 0), (86, 180, 233), (204, 121, 167)),
     win_line=(240, 228, 66),
     good=(0, 158, 115),
     neutral=(240, 228, 66),
     bad=(213, 94, 0),
     shade=(0, 0, 0, 180),
+    colour_names=(("good", "blue-green"), ("bad", "orange"), ("neutral", "yellow"),
+                  ("accent", "yellow"), ("focus", "yellow")),
 )
 
 PALETTES: dict[str, Palette] = {p.name: p for p in (DEFAULT, COLOURBLIND)}

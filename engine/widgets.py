@@ -110,6 +110,14 @@ class Widget:
         """Handle an event; return True if it was used."""
         return False
 
+    def handle_key(self, event: pygame.event.Event) -> bool:
+        """Handle a KEYDOWN while this widget has the focus; return True if it was used."""
+        return False
+
+    def parts(self) -> list[Widget]:
+        """Widgets drawn and driven by this one (a stepper's − and +); none by default."""
+        return []
+
 
 class Label(Widget):
     """Text in a rectangle; ``text`` may be a callable for live values."""
@@ -211,17 +219,23 @@ class Button(Widget):
     def draw(self, surface: pygame.Surface, vp: Viewport, theme: Theme, focused: bool) -> None:
         p = theme.palette
         rect = self.screen_rect(vp)
-        fill = p.button_hover if (self.hover and self.enabled) else p.button
         radius = vp.px(8)
-        pygame.draw.rect(surface, fill, rect, border_radius=radius)
-        if self.selected:  # a thick frame and a tick: not told by hue alone
-            pygame.draw.rect(surface, p.accent, rect, vp.px(3), border_radius=radius)
+        if not self.enabled:
+            # Flat, with a thin edge: a disabled button does not look pressable.
+            pygame.draw.rect(surface, p.panel, rect, border_radius=radius)
+            pygame.draw.rect(surface, p.disabled, rect, 1, border_radius=radius)
+        elif self.selected:
+            # Chosen: a tinted fill, a bold solid frame and a tick (see draw_content),
+            # never only a hue; the focus is a dashed ring outside (draw_focus).
+            pygame.draw.rect(surface, p.selected, rect, border_radius=radius)
+            pygame.draw.rect(surface, p.accent, rect, max(2, vp.px(3)), border_radius=radius)
         else:
+            fill = p.button_hover if self.hover else p.button
+            pygame.draw.rect(surface, fill, rect, border_radius=radius)
             pygame.draw.rect(surface, p.panel_edge, rect, 1, border_radius=radius)
         self.draw_content(surface, rect, vp, theme)
         if focused:
-            pygame.draw.rect(surface, p.focus, rect.inflate(vp.px(6), vp.px(6)), vp.px(3),
-                             border_radius=radius + vp.px(3))
+            draw_focus(surface, rect, vp, theme)
 
     def draw_content(
         self, surface: pygame.Surface, rect: pygame.Rect, vp: Viewport, theme: Theme
@@ -296,12 +310,13 @@ class WidgetGroup:
             if event.key == pygame.K_TAB:
                 self.move_focus(-1 if event.mod & pygame.KMOD_SHIFT else 1)
                 return True
+            widget = self.focused
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-                widget = self.focused
                 if isinstance(widget, Button):
                     widget.activate()
                     return True
-            return False
+            # A focused widget with keys of its own (a stepper's arrows) gets them first.
+            return widget is not None and widget.handle_key(event)
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.focus_index = None if event.type == pygame.MOUSEBUTTONDOWN else self.focus_index
         used = False
@@ -337,10 +352,12 @@ class WidgetGroup:
         return None
 
     def find(self, name: str) -> Button:
-        """The button called ``name`` (tests and shortcuts use this)."""
+        """The button called ``name`` (tests and shortcuts use this), also among the
+        parts of composite widgets (a stepper's ``"<name>-"`` and ``"<name>+"``)."""
         for widget in self.widgets:
-            if isinstance(widget, Button) and widget.name == name:
-                return widget
+            for button in (widget, *widget.parts()):
+                if isinstance(button, Button) and button.name == name:
+                    return button
         raise KeyError(name)
 
 
@@ -426,6 +443,40 @@ def fit_text(theme: Theme, text: str, box: tuple[int, int], size: float, min_siz
             return tried, lines, False
     lines, shortened = fit_lines(text, font, width, allowed)
     return sizes[-1], lines, shortened
+
+
+# The keyboard focus ring: this far outside the widget, dashes this long (design units).
+FOCUS_GAP = 3.0
+FOCUS_DASH = 7.0
+
+
+def draw_focus(surface: pygame.Surface, rect: pygame.Rect, vp: Viewport, theme: Theme) -> None:
+    """The keyboard focus around screen rectangle ``rect``: a dashed ring a little outside
+    it, over a dark band, so it reads as focus on any button, chosen or not (a chosen
+    button has a solid frame inside its edge and a tinted fill instead)."""
+    p = theme.palette
+    width = max(2, vp.px(2.5))
+    ring = rect.inflate(2 * (vp.px(FOCUS_GAP) + width), 2 * (vp.px(FOCUS_GAP) + width))
+    # A dark band under the dashes keeps them apart from a frame of the same hue.
+    pygame.draw.rect(surface, p.background, ring, width, border_radius=vp.px(4))
+    dash = max(3, vp.px(FOCUS_DASH))
+    gap = max(2, dash // 2 + 1)
+    for start, stop, along in (((ring.left, ring.top), (ring.right, ring.top), 0),
+                               ((ring.left, ring.bottom - width), (ring.right, ring.bottom - width),
+                                0),
+                               ((ring.left, ring.top), (ring.left, ring.bottom), 1),
+                               ((ring.right - width, ring.top), (ring.right - width, ring.bottom),
+                                1)):
+        length = (stop[along] - start[along])
+        pos = 0
+        while pos < length:
+            seg = min(dash, length - pos)
+            if along == 0:
+                piece = pygame.Rect(start[0] + pos, start[1], seg, width)
+            else:
+                piece = pygame.Rect(start[0], start[1] + pos, width, seg)
+            pygame.draw.rect(surface, p.focus, piece)
+            pos += dash + gap
 
 
 def draw_lines(surface: pygame.Surface, lines: list[str], font: pygame.font.Font,

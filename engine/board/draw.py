@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 
 import pygame
 
@@ -63,9 +64,11 @@ def draw_mark(surface: pygame.Surface, rect: pygame.Rect, player: int, colour: C
     cx, cy = rect.center
     half = size / 2 - pad
     if shape == "x":
-        for sx in (-1, 1):
-            pygame.draw.aaline(surface, colour, (cx - half, cy - sx * half),
-                               (cx + half, cy + sx * half), width)
+        # One picture per size and colour, blitted centred: every X is pixel for pixel the
+        # same (thick aalines cut their ends square to x or y depending on the exact slope,
+        # so Xs drawn in place came out of different shapes from cell to cell).
+        sprite = _x_sprite(size, tuple(pygame.Color(colour)))
+        surface.blit(sprite, sprite.get_rect(center=rect.center))
     elif shape == "o":
         pygame.draw.aacircle(surface, colour, (cx, cy), half, width)
     else:
@@ -77,6 +80,39 @@ def draw_mark(surface: pygame.Surface, rect: pygame.Rect, player: int, colour: C
             pygame.draw.aaline(surface, colour, pts[i], pts[(i + 1) % 3], width)
         for p in pts:  # round the corners so the thick outline closes cleanly
             pygame.draw.aacircle(surface, colour, p, width / 2)
+
+
+# The X picture is drawn this many times larger, then scaled down: smooth edges and
+# round caps from plain filled shapes.
+_X_SUPERSAMPLE = 4
+
+
+@lru_cache(maxsize=64)
+def _x_sprite(size: int, colour: tuple[int, ...]) -> pygame.Surface:
+    """An X of two round-capped strokes of equal width, centred in a ``size``-pixel square
+    (transparent elsewhere), anti-aliased by drawing it large and scaling it down."""
+    ss = _X_SUPERSAMPLE
+    big = size * ss
+    layer = pygame.Surface((big, big), pygame.SRCALPHA)
+    # Transparent pixels of the ink's own colour, so scaling down does not darken the edges.
+    layer.fill((*colour[:3], 0))
+    ink = (*colour[:3], 255)
+    centre = big / 2
+    half = (size / 2 - size * 0.2) * ss
+    radius = max(2, round(size * 0.1)) * ss / 2
+    for sx in (-1, 1):
+        a = (centre - half, centre - sx * half)
+        b = (centre + half, centre + sx * half)
+        # The stroke's rectangle: the centre line pushed out by the radius on both sides.
+        nx, ny = sx * radius / math.sqrt(2), radius / math.sqrt(2)
+        pygame.draw.polygon(layer, ink, [(a[0] + nx, a[1] - ny), (b[0] + nx, b[1] - ny),
+                                         (b[0] - nx, b[1] + ny), (a[0] - nx, a[1] + ny)])
+        for end in (a, b):
+            pygame.draw.circle(layer, ink, end, radius)
+    sprite = pygame.transform.smoothscale(layer, (size, size))
+    if len(colour) > 3 and colour[3] < 255:
+        sprite.set_alpha(colour[3])
+    return sprite
 
 
 def draw_win_line(

@@ -685,12 +685,19 @@ class StatsStore:
         )
         return [GameSummary(*row) for row in rows]
 
-    def totals_by_game(self) -> dict[str, tuple[int, int, int, int]]:
-        """``{game: (played, won, lost, drawn)}`` over all variants and modes."""
+    def totals_by_game(self, players_only: bool = False) -> dict[str, tuple[int, int, int, int]]:
+        """``{game: (played, won, lost, drawn)}`` over all variants and modes.
+
+        ``players_only`` leaves out games the computer played against itself (modes
+        with no ``human`` seat): those are not the player's results.
+        """
+        # The mode is the seats' kinds joined by "-": a human seat is "-human-" once the
+        # mode is framed by dashes.
+        human = " AND ('-' || CAST(mode AS TEXT) || '-') LIKE '%-human-%'" if players_only else ""
         rows = self._read(
             "SELECT CAST(game AS TEXT) AS g, COUNT(*), "
             "SUM(outcome IS 'won'), SUM(outcome IS 'lost'), SUM(outcome IS 'drawn') "
-            "FROM games WHERE g IS NOT NULL GROUP BY g ORDER BY g"
+            f"FROM games WHERE g IS NOT NULL{human} GROUP BY g ORDER BY g"
         )
         return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
 

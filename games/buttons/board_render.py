@@ -14,6 +14,12 @@ show from the frame after it is ready.
 A press changes five buttons: the picture then repaints those five cells' pixels
 instead of being made again (a new 1000×1000 picture, scaled to the window, took
 ~10 ms of a frame; five rectangles take microseconds).
+
+State is never told by hue alone (the colour-blind palette's two button colours are
+about as light as each other). Given a ``ring`` colour, buttons of at least
+:data:`RING_MIN_PX` pixels get the ring small boards draw on buttons still to turn;
+smaller ones cannot hold a ring, so done buttons are drawn bright and the others dark
+(:func:`tiny_colours`), a difference of lightness every eye sees.
 """
 
 from __future__ import annotations
@@ -30,8 +36,61 @@ from games.buttons.board import Board, bits_to_grid
 
 # A change of more buttons than this (a new board, undo of a generate) is drawn afresh.
 PATCH_MAX = 64
+# Buttons at least this many pixels wide get their ring drawn into the picture.
+RING_MIN_PX = 6.0
+# Buttons narrower than that: the share of the button colour left in the dark state
+# (the rest is the ring colour, i.e. the background) and of white in the bright one.
+DARK_SHARE = 0.35
+BRIGHT_WHITE = 0.3
 
 Colour = tuple[int, int, int]
+# Palette indices of the 8-bit picture.
+GOOD_INDEX, BAD_INDEX, RING_INDEX = 0, 1, 2
+
+
+def shows_rings(cell_size: float) -> bool:
+    """Whether buttons of ``cell_size`` pixels are drawn with rings (else bright/dark)."""
+    return cell_size >= RING_MIN_PX
+
+
+def _mix(a: Colour, b: Colour, share: float) -> Colour:
+    """``share`` of ``a`` and the rest of ``b``."""
+    return tuple(round(x * share + y * (1 - share)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def tiny_colours(good: Colour, bad: Colour, ring: Colour) -> tuple[Colour, Colour]:
+    """(good, bad) as drawn on buttons too small for a ring: dark and bright."""
+    return _mix(good, ring, DARK_SHARE), _mix((255, 255, 255), bad, BRIGHT_WHITE)
+
+
+def luminance(colour: Colour) -> float:
+    """Relative luminance 0..1 (WCAG), to compare how light two colours look."""
+    def linear(v: int) -> float:
+        u = v / 255
+        return u / 12.92 if u <= 0.04045 else ((u + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(v) for v in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ring_mask(xs: np.ndarray, ys: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Per picture pixel [y, x]: whether it lies on its button's ring.
+
+    The ring is the one small boards draw (radius ~0.22 of the button, a band a
+    fourteenth of it wide), kept at least about a pixel thick around a hole so it shows
+    as a ring, not a blob, on buttons of six pixels.
+    """
+    def local(edges: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
+        cell = pixel_cells(edges, length)
+        low, high = edges[cell], edges[cell + 1]
+        return np.arange(length) + 0.5 - (low + high) / 2, (high - low).astype(float)
+
+    lx, wx = local(xs, width)
+    ly, wy = local(ys, height)
+    side = np.minimum(wy[:, None], wx[None, :])
+    dist = np.hypot(ly[:, None], lx[None, :])
+    radius = np.maximum(1.5, side * 0.24)
+    half = np.maximum(0.75, side / 28)
+    return np.abs(dist - radius) <= half
 
 
 def cell_edges(origin: float, start: int, n: int, size: float) -> np.ndarray:
@@ -60,14 +119,23 @@ class BoardPicture:
         self._key: tuple[object, ...] | None = None
         self._picture: pygame.Surface | None = None
         self._edges: tuple[np.ndarray, np.ndarray] | None = None
+        self._rings: np.ndarray | None = None  # ring_mask of the picture, when drawn
 
-    def surface(self, board: Board, geom: BoardGeometry, good: Colour, bad: Colour
-                ) -> pygame.Surface:
-        """The picture of ``board`` in ``geom.rect``: green buttons ``good``, red ``bad``."""
+    def surface(self, board: Board, geom: BoardGeometry, good: Colour, bad: Colour,
+                ring: Colour | None = None) -> pygame.Surface:
+        """The picture of ``board`` in ``geom.rect``: green buttons ``good``, red ``bad``.
+
+        With ``ring`` (the background), green buttons carry a ring of it where they are
+        :data:`RING_MIN_PX` wide, and smaller buttons are drawn dark and bright instead
+        (:func:`tiny_colours`); without, plain colours.
+        """
         rect = geom.rect
-        key = (board.n, tuple(rect), geom.cell_size, good, bad)
+        if ring is not None and not shows_rings(geom.cell_size):
+            good, bad = tiny_colours(good, bad, ring)
+            ring = None
+        key = (board.n, tuple(rect), geom.cell_size, good, bad, ring)
         if self._picture is None or self._key != key or self._board is None:
-            self._build(board, geom, good, bad)
+            self._build(board, geom, good, bad, ring)
             self._key = key
         elif self._board is not board:
             changed = self._board.bits ^ board.bits
@@ -79,7 +147,8 @@ class BoardPicture:
         assert self._picture is not None
         return self._picture
 
-    def _build(self, board: Board, geom: BoardGeometry, good: Colour, bad: Colour) -> None:
+    def _build(self, board: Board, geom: BoardGeometry, good: Colour, bad: Colour,
+               ring: Colour | None) -> None:
         n = board.n
         rect = geom.rect
         ox, oy = geom.origin
@@ -91,9 +160,14 @@ class BoardPicture:
         cells = bits_to_grid(n, board.bits).view(np.uint8)
         pixels = cells[pixel_cells(ys, rect.height)[:, None],
                        pixel_cells(xs, rect.width)[None, :]]
+        self._rings = None
+        if ring is not None:
+            self._rings = ring_mask(xs, ys, rect.width, rect.height)
+            pixels = np.where(self._rings & (pixels == GOOD_INDEX), RING_INDEX,
+                              pixels).astype(np.uint8)
         picture = pygame.image.frombytes(np.ascontiguousarray(pixels).tobytes(),
                                          rect.size, "P")
-        picture.set_palette([good, bad])
+        picture.set_palette([good, bad] if ring is None else [good, bad, ring])
         self._picture = picture
 
     def _patch(self, board: Board, changed: int, good: Colour, bad: Colour) -> None:
@@ -111,9 +185,16 @@ class BoardPicture:
             y0 = 0 if r == 0 else int(ys[r])
             x1 = self._picture.get_width() if c == n - 1 else int(xs[c + 1])
             y1 = self._picture.get_height() if r == n - 1 else int(ys[r + 1])
-            if x1 > x0 and y1 > y0:
-                self._picture.fill(bad if board.red(r, c) else good,
-                                   (x0, y0, x1 - x0, y1 - y0))
+            if x1 <= x0 or y1 <= y0:
+                continue
+            red = board.red(r, c)
+            if self._rings is None or red:
+                self._picture.fill(bad if red else good, (x0, y0, x1 - x0, y1 - y0))
+            else:  # the button and its ring (surfarray is indexed [x, y])
+                view = pygame.surfarray.pixels2d(self._picture)
+                view[x0:x1, y0:y1] = np.where(self._rings[y0:y1, x0:x1].T, RING_INDEX,
+                                              GOOD_INDEX)
+                del view  # unlocks the picture
 
 
 def marks_layer(geom: BoardGeometry, grid: np.ndarray, colour: Colour) -> pygame.Surface:

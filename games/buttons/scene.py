@@ -29,10 +29,9 @@ from engine.overlays import Overlay, TextEntryDialog
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.widgets import Button, Label, wrap_text
 from games.buttons.board import Board, CodeError, generate, parse_code, press_mask
-from games.buttons.board_render import BoardPicture, MarksPicture
+from games.buttons.board_render import BoardPicture, MarksPicture, shows_rings, tiny_colours
 from games.buttons.codes import CODE_INLINE_MAX_N, BoardCodes, canonical_code
 from games.buttons.descriptor import GAME
-from games.buttons.help_text import HELP
 from games.buttons.params import SPEC, ButtonParams, menu_size
 from games.buttons.scene_layout import (
     CODE_HEAD_H,
@@ -41,6 +40,7 @@ from games.buttons.scene_layout import (
     STATS_LINE_H,
     panel_layout,
 )
+from games.buttons.wording import StateWords, help_text, state_words
 
 if TYPE_CHECKING:
     import threading
@@ -156,7 +156,6 @@ class ButtonMadnessScene(GameScene):
     """The puzzle's screen: board, code, generate/enter/restart, solution marks, hints."""
 
     help_title = "Button Madness: rules"
-    help_text = HELP
     new_game_label = "Generate"
     game = GAME  # what engine.saved_games saves this screen's puzzle as
     # A saved puzzle keeps at most this many hinted buttons (each is one click on Hint).
@@ -213,6 +212,19 @@ class ButtonMadnessScene(GameScene):
                       name="Enter code"))
 
     # --- what is shown (read from the midend) ----------------------------------------------
+    @property
+    def help_text(self) -> str:  # type: ignore[override]
+        """The rules, naming the colours of the palette in use."""
+        return help_text(self.words())
+
+    def tiny_buttons(self) -> bool:
+        """Whether the buttons are too small for rings (told bright/dark instead)."""
+        return self.board.n > VECTOR_LIMIT and not shows_rings(self.geometry().cell_size)
+
+    def words(self) -> StateWords:
+        """How texts name the two button states, as this palette and board show them."""
+        return state_words(self.app.theme.palette, self.tiny_buttons())
+
     @property
     def board(self) -> Board:
         """The board on screen."""
@@ -636,11 +648,12 @@ class ButtonMadnessScene(GameScene):
         board = self.board
         if board.is_solved:
             return f"Solved in {count_presses(self.presses())}! Generate (G) for a new board."
-        greens = board.green_count
+        words = self.words()
         done = count_presses(self.presses())
-        text = f"{greens} green button{'s' if greens != 1 else ''} left; {done}."
+        text = f"{words.left(board.green_count)}; {done}."
         if self.unsolvable:
-            return text + " This board cannot be solved: no set of presses turns it all red."
+            return text + (" This board cannot be solved: no set of presses turns it all "
+                           f"{words.done}.")
         solution = self.helper.solution
         if self.show_solution and solution is not None:
             word = count_presses(solution.count, False)
@@ -767,7 +780,8 @@ class ButtonMadnessScene(GameScene):
 
     def _draw_picture(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
         p = self.app.theme.palette
-        surface.blit(self._picture.surface(self.board, geom, p.good, p.bad), geom.rect)
+        surface.blit(self._picture.surface(self.board, geom, p.good, p.bad, p.background),
+                     geom.rect)
 
     def _draw_marks_picture(self, surface: pygame.Surface, geom: BoardGeometry,
                             grid: np.ndarray) -> None:

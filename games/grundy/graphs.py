@@ -281,32 +281,37 @@ def graph_remoteness(graph: Digraph) -> tuple[int | None, ...]:
 # --- built-in graphs -----------------------------------------------------------
 
 
-# p_i q_j drawn at row i, column j, with the middle of each side pulled in so
-# the moves that skip a node pass outside it, and p1q1 off centre: only three
-# crossings, the fewest possible for this graph.
-_HEAP_SUM_LAYOUT = (
-    ((0.10, 0.10), (0.50, 0.25), (0.90, 0.10)),
-    ((0.25, 0.50), (0.63, 0.63), (0.75, 0.50)),
-    ((0.10, 0.90), (0.50, 0.75), (0.90, 0.90)),
-)
+# p_i q_j drawn at row i, column j. A move may skip nodes of its row or column, so the
+# middle row is pulled right and the rows zigzag: no arrow passes through a node.
+_HEAP_SUM_X = (0.04, 0.32, 0.60, 0.86)
+_HEAP_SUM_Y = (0.14, 0.50, 0.86)
+_HEAP_SUM_ZIGZAG = (0.0, 0.13, -0.13, 0.0)  # added to y, by column
+_HEAP_SUM_PULL = (0.0, 0.12, 0.0)  # added to x, by row
+HEAP_SUM_HEAPS = (2, 3)
 
 
 def _heap_sum_graph() -> Digraph:
-    """The document's Figure 3.4: two heaps of 2 pebbles as one graph (acyclic)."""
+    """Two heaps of 2 and 3 pebbles as one graph (acyclic): piqj has i pebbles in the first
+    heap and j in the second. (The source's Figure 3.4 draws two heaps of 2, whose start
+    p2q2 is lost for the first player; 2 and 3 gives the first player a win to find.)"""
+    first, second = HEAP_SUM_HEAPS
     labels, edges, layout = [], [], []
-    for i in range(3):
-        for j in range(3):
+    width = second + 1
+    for i in range(first + 1):
+        for j in range(second + 1):
             labels.append(f"p{i}q{j}")
-            edges.append(tuple([a * 3 + j for a in range(i)] + [i * 3 + b for b in range(j)]))
-            layout.append(_HEAP_SUM_LAYOUT[i][j])
+            edges.append(tuple([a * width + j for a in range(i)]
+                               + [i * width + b for b in range(j)]))
+            y = min(1.0, max(0.0, _HEAP_SUM_Y[i] + _HEAP_SUM_ZIGZAG[j]))
+            layout.append((_HEAP_SUM_X[j] + _HEAP_SUM_PULL[i], y))
     return Digraph(
-        name="Two heaps of two",
-        labels=tuple(labels), edges=tuple(edges), layout=tuple(layout), start=8,
-        description=("The document's sum of two heaps of 2 pebbles (Figure 3.4): piqj means "
-                     "i pebbles in the first heap and j in the second; a move takes pebbles "
+        name="Two heaps (2 and 3)",
+        labels=tuple(labels), edges=tuple(edges), layout=tuple(layout), start=len(labels) - 1,
+        description=("Nim with two heaps of 2 and 3 pebbles, drawn as a graph: piqj means i "
+                     "pebbles in the first heap and j in the second; an arrow takes pebbles "
                      "from one heap. No cycles, so the labels are ordinary Grundy values, "
-                     "i ⊕ j. From p2q2 the first player loses: the second copies each move "
-                     "on the other heap."))
+                     "i ⊕ j. Whoever leaves two equal heaps wins: the other player's every "
+                     "move can be copied on the other heap."))
 
 
 def _named(name: str, start: str, description: str,
@@ -324,13 +329,10 @@ def _named(name: str, start: str, description: str,
 
 DUGO = _named(
     "Dugó", "P",
-    "The document's example (its §3.4, the figure is missing). From the text: C is the only "
-    "node without moves; D leads to B and E, which both lead to C; G's only move is to D and "
-    "K's only move is to G; E leads to C and H, and H to G and D; B's moves go to a 0 and a "
-    "1 (we chose C and E) and A gets 1 (we chose B and D). The nodes F, J, I, L, M, N, P "
-    "(there is no O) are labelled by the ordinary rule in that order; their moves are our "
-    "own. As in the text C = D = K = 0, G = E = A = 1, H = B = 2. The cycles through D, E "
-    "and H contain no draw.",
+    "A bigger graph with cycles but no draws. C is the only node without moves, so it is 0. "
+    "D leads to B and E, which both lead to C; E and H lie on cycles with D, yet every node "
+    "still gets an ordinary value: C = D = K = J = N = 0, A = E = G = I = M = 1, and "
+    "B = F = H = L = P = 2. From the start P, move to a 0 and keep doing so.",
     (
         ("A", "B D", (0.18, 0.52)),
         ("B", "C E", (0.30, 0.74)),
@@ -353,13 +355,13 @@ WHIRLPOOL = _named(
     "Whirlpool", "Start",
     "A river with cycles and draws. Whoever is stuck on the Shore loses. The three whirlpool "
     "nodes W1 → W2 → W3 → W1 have no way out: once there, nobody can win (∞, a draw), and "
-    "the Rapids and the Start are draws too. The Eddy is labelled ∞ as well, yet it is a "
-    "win: one move reaches the Shore. The Pool (0) and the Weir (1) lie on the cycle "
-    "Eddy ⇄ Pool and still have ordinary values.",
+    "the Rapids are a draw too. The Start and the Eddy are labelled ∞ as well, yet they are "
+    "wins: one move reaches a 0 (the Pool, the Shore). The Pool (0) and the Weir (1) lie on "
+    "the cycle Eddy ⇄ Pool and still have ordinary values.",
     (
-        ("Start", "Rapids Weir", (0.12, 0.12)),
+        ("Start", "Rapids Weir Pool", (0.12, 0.12)),
         ("Rapids", "Eddy W3", (0.45, 0.15)),
-        ("Weir", "Pool Eddy", (0.15, 0.48)),
+        ("Weir", "Pool Eddy", (0.06, 0.46)),
         ("Eddy", "Shore Pool Jetty W1", (0.50, 0.52)),
         ("Pool", "Eddy", (0.25, 0.80)),
         ("Jetty", "Shore", (0.78, 0.78)),
@@ -387,7 +389,9 @@ ROUNDABOUT = _named(
 TWO_HEAPS = _heap_sum_graph()
 
 # Simplest first (index 0 is the set-up's default): acyclic, cycles with draws, a
-# cycle without draws, then the document's Dugó.
+# cycle without draws, then Dugó (the source's §3.4 example, rebuilt from its text: C is
+# the only node without moves; D → B, E; B, E → C; G → D; K → G; E → C, H; H → G, D; the
+# other moves are our own).
 BUILTIN: tuple[Digraph, ...] = (TWO_HEAPS, WHIRLPOOL, ROUNDABOUT, DUGO)
 
 

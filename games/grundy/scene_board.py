@@ -12,6 +12,7 @@ from engine.board.draw import draw_cell_text, fill_cell, hatch, outline_cell
 from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
 from engine.game_layout import BUTTON_H
+from engine.history import History
 from engine.seats import Seat
 from engine.value_overlay import draw_value_mark
 from engine.widgets import Button, Label
@@ -25,6 +26,7 @@ from games.grundy.panel_render import (
     draw_player_tag,
 )
 from games.grundy.pieces_render import draw_piece
+from games.grundy.starts import fair_start, mover_should_win
 from games.grundy.variants import GAME_LABELS, GrundySetup
 
 if TYPE_CHECKING:
@@ -50,6 +52,8 @@ class GrundyBoardScene(GrundyScene):
 
         self.config = BoardConfig(setup.game, setup.rows, setup.cols, setup.tokens)
         super().__init__(app, setup, TokenState.start(self.config), seats, seed)
+        # The seats are known only now: start from the position that is fair to them.
+        self.history = History((0, self.fresh_state()))
         self.selected = 0
         self.placing = False
         # The board's picture and what it was drawn for (see _board_layer).
@@ -74,9 +78,10 @@ class GrundyBoardScene(GrundyScene):
 
     # --- hooks ----------------------------------------------------------------------------
     def fresh_state(self) -> Any:
-        from games.grundy.board import TokenState
-
-        return TokenState.start(self.config)
+        """The fair start (see :func:`games.grundy.starts.fair_start`): won for the first
+        player, unless only the second seat is a human, who then gets the won side."""
+        first, second = (seat.is_computer for seat in self.seats)
+        return fair_start(self.config, mover_should_win(first, second))
 
     def hint_extra(self, state: Any, cancel: Any) -> dict[str, Any]:
         """The whole Grundy table of the piece on this board (every square's value)."""

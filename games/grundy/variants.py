@@ -170,12 +170,13 @@ SPEC = GrundyParams()
 
 
 def new_game(params: GrundySetup, rng: Any = None) -> Any:
-    """The start position of ``params``: tokens, heaps or a graph (the rules factory)."""
+    """The start position of ``params``: tokens, heaps or a graph (the rules factory); a
+    board's tokens start where the first player can win (see games.grundy.starts)."""
     if params.is_board:
-        from games.grundy.board import BoardConfig, TokenState
+        from games.grundy.board import BoardConfig
+        from games.grundy.starts import fair_start
 
-        return TokenState.start(BoardConfig(params.game, params.rows, params.cols,
-                                            params.tokens))
+        return fair_start(BoardConfig(params.game, params.rows, params.cols, params.tokens))
     if params.game in ("bachet", "nim"):
         from games.grundy.heaps import HeapState
 

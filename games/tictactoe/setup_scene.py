@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.seats import Seat
 from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
+from engine.stepper import int_stepper
 from engine.widgets import Button, Label
 from games.tictactoe.rules import SYMBOLS
 from games.tictactoe.variants import (
@@ -28,7 +29,7 @@ SEAT_ROWS = SeatRowLayout(title_width=32, title_size=24, kind_x=56, level_x=302,
                           mistakes_x=638, mistakes_width=114)
 # Board choices: three presets a row, then the custom size's three steppers.
 PRESET_W, PRESET_STEP = 236.0, 246.0
-STEPPER_STEP, STEPPER_LABEL_W = 244.0, 100.0
+STEPPER_STEP, STEPPER_W, STEPPER_LABEL_W = 244.0, 236.0, 96.0
 
 
 class SetupOverlay(SeatSetupOverlay):
@@ -68,15 +69,12 @@ class SetupOverlay(SeatSetupOverlay):
         y = y0 + 202
         for i, (label, attr) in enumerate((("Rows", "rows"), ("Columns", "cols"),
                                            ("In a row (k)", "k"))):
-            bx = x0 + 24 + i * STEPPER_STEP
-            sx = bx + STEPPER_LABEL_W
-            ui.add(Label((bx, y, STEPPER_LABEL_W - 4, 40), label, size=16))
-            ui.add(Button((sx, y, 40, 40), "−", lambda a=attr: self.bump(a, -1),
-                          enabled=lambda: self.players == 2, name=f"{attr}-"))
-            ui.add(Label((sx + 44, y, 50, 40), lambda a=attr: str(getattr(self, a)), size=18,
-                         bold=True, align="center"))
-            ui.add(Button((sx + 98, y, 40, 40), "+", lambda a=attr: self.bump(a, 1),
-                          enabled=lambda: self.players == 2, name=f"{attr}+"))
+            ui.add(int_stepper(
+                (x0 + 24 + i * STEPPER_STEP, y, STEPPER_W, 40),
+                lambda a=attr: getattr(self, a), lambda v, a=attr: self.set_size(a, v),
+                MIN_SIDE, (lambda: min(self.rows, self.cols)) if attr == "k" else MAX_SIDE,
+                name=attr, label=label, label_w=STEPPER_LABEL_W, button_w=36,
+                enabled=lambda: self.players == 2))
         # The seat rows end 464 units down (three seats); the footer fits under them.
         self.add_seat_rows(SYMBOLS, SYMBOLS, LEVELS, SEAT_ROWS, level_labels=LEVEL_LABELS,
                            seat_shown=lambda seat: seat < self.players)
@@ -107,8 +105,12 @@ class SetupOverlay(SeatSetupOverlay):
         self.error = None
 
     def bump(self, attr: str, step: int) -> None:
-        """Change rows, cols or k by one, within the allowed range."""
-        value = getattr(self, attr) + step
+        """Change rows, cols or k by ``step``, within the allowed range."""
+        self.set_size(attr, getattr(self, attr) + step)
+
+    def set_size(self, attr: str, value: int) -> None:
+        """Set rows, cols or k to ``value``, clamped to the allowed range (k at most the
+        shorter side, so a smaller board lowers k with it)."""
         limit = min(self.rows, self.cols) if attr == "k" else MAX_SIDE
         setattr(self, attr, max(MIN_SIDE, min(limit, value)))
         self.k = min(self.k, self.rows, self.cols)
