@@ -158,6 +158,26 @@ def test_a_worker_still_in_a_cancelled_job_does_not_hold_up_the_next_request() -
     assert len(pool._idle) == 1  # keep=1: the other worker ended
 
 
+def test_a_worker_whose_job_raised_is_not_handed_more_work() -> None:
+    pool = WorkerPool()
+    ran: list[str] = []
+
+    def bad() -> None:
+        raise RuntimeError("a bug outside AIRunner's reporting")
+
+    hook, threading.excepthook = threading.excepthook, lambda args: ran.append("hook")
+    try:
+        pool.run(bad)
+        assert pool.wait_idle(5)
+        for _ in range(3):
+            done = threading.Event()
+            pool.run(lambda done=done: (ran.append("job"), done.set()))
+            assert done.wait(5), "a job was handed to the worker that had died"
+    finally:
+        threading.excepthook = hook
+    assert ran.count("job") == 3
+
+
 def test_a_failing_job_does_not_stop_the_pool() -> None:
     runner = AIRunner()
 

@@ -52,14 +52,18 @@ class WorkerPool:
     def _serve(self, inbox: queue.SimpleQueue[Callable[[], None]]) -> None:
         while True:
             job: Callable[[], None] | None = inbox.get()
+            finished = False
             try:
                 job()  # type: ignore[misc]  # (AIRunner's jobs report their own errors)
+                finished = True
             finally:
                 job = None  # an idle worker holds nothing of its last request
                 with self._lock:
                     self._running -= 1
                     self._quiet.notify_all()
-                    retire = len(self._idle) >= self.keep
+                    # A job that raised ends this worker (the error propagates to
+                    # threading's excepthook): it must not be handed more work.
+                    retire = not finished or len(self._idle) >= self.keep
                     if not retire:
                         self._idle.append(inbox)
             if retire:
