@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 # Width of the busy badge at the right end of the status bar.
 BADGE_W = 160.0
+# The status line's font size, and the smallest it may shrink to before it is shortened.
+STATUS_SIZE, STATUS_MIN_SIZE = 20.0, 14.0
 
 
 class GameScene(Scene):
@@ -59,8 +61,11 @@ class GameScene(Scene):
         self.add_tool(Button(self.place("Redo"), "Redo", self.redo, enabled=self.can_redo,
                              name="Redo"), 80, before="")
         self.add_tool(Button(self.place("?"), "?", app.help, name="?"), 44, before="")
-        self.status = ui.add(Label(self.place("status"), self.status_text, size=20,
-                                   align="center", fit_lines=2, min_size=16))
+        # One line, always: a long status shrinks (not below STATUS_MIN_SIZE), then ends
+        # with "…" at a word and shows whole in a tooltip; a second line left lone
+        # fragments ("0)") under the first.
+        self.status = ui.add(Label(self._status_place, self.status_text, size=STATUS_SIZE,
+                                   align="center", fit_lines=1, min_size=STATUS_MIN_SIZE))
         self.ai = AIRunner()
         self._spin = 0.0
 
@@ -93,10 +98,17 @@ class GameScene(Scene):
             rects, title = toolbar(area, self._left_tools, self._right_tools)
             rects.update(toolbar=top, body=body, status_bar=status, title=title,
                          status=FRect(status.x + 24, status.y + 8, status.w - 48 - BADGE_W, 40),
+                         status_wide=FRect(status.x + 24, status.y + 8, status.w - 48, 40),
                          badge=FRect(status.right - 16 - BADGE_W, status.y + 12, BADGE_W, 32))
             rects.update(self.layout_body(body))
             self._layout, self._layout_key = rects, key
         return self._layout
+
+    def _status_place(self) -> tuple[float, float, float, float]:
+        """The status line's place: the whole bar, less the busy badge's room while the
+        badge is shown (so a long status is not cut for a badge that is not there)."""
+        name = "status" if self.busy_label() else "status_wide"
+        return tuple(self.layout()[name])  # type: ignore[return-value]
 
     def layout_key(self) -> object:
         """What else the layout depends on (override when it changes with the game)."""

@@ -325,16 +325,19 @@ class LauncherScene(Scene):
 
     help_title = "Arcade of Strategy"
     help_text = (
-        "Click a game's tile to play it. Or move between the tiles with the arrow keys "
-        "(Home and End: the first and last game) and press Enter; Tab and Shift+Tab go "
-        "through every button. When there are more games than fit, Page Up and Page Down "
-        "(or the mouse wheel, or the ◂ ▸ buttons) show the others.\n\n"
-        "In every game: Esc or Back returns here, F1 or ? shows that game's rules, "
-        "Ctrl+Z undoes and Ctrl+Y redoes a move, N starts a new game.\n\n"
-        "Statistics shows your results per game. The palette button switches to a "
-        "colour-blind-safe palette; players are also told apart by shape. Settings: sound, "
-        "volume, reduced motion and the pace of computer-against-computer games.\n\n"
-        "Closing the window quits from any screen."
+        "Each tile is one game: a picture, its name and what it is about. Click a tile to "
+        "play that game.\n\n"
+        "Keyboard: the arrow keys move between the tiles (Home and End: the first and the "
+        "last), Enter or Space opens the game, Down from the bottom row goes on to the "
+        "buttons. Tab and Shift+Tab go through everything. In a window too small for every "
+        "tile the games go on pages: Page Up / Page Down, the mouse wheel or ◂ Previous / "
+        "Next ▸.\n\n"
+        "Below the tiles: Statistics shows your results in every game, per variant and "
+        "opponent; Palette switches between the default colours and a colour-blind-safe "
+        "palette; Settings sets sound effects, volume, reduced motion and colours (saved "
+        "at once); ? or F1 shows this help; Quit, or closing the window, leaves.\n\n"
+        "In a game: Esc or ← Back comes back here, F1 or ? shows its rules, Ctrl+Z undoes "
+        "and Ctrl+Y redoes a move, N starts a new game."
     )
 
     def __init__(self, app: App, families: Sequence[GameDescriptor] | None = None) -> None:

@@ -83,7 +83,7 @@ class SeatSetupOverlay(Overlay):
                               visible=visible, name=f"{tag} {level}"))
             ui.add(Button((x0 + layout.mistakes_x, sy, layout.mistakes_width, 44),
                           lambda s=seat: f"{round(self.seats[s].mistakes * 100)}% mistakes",
-                          lambda s=seat: self.next_mistakes(s), size=15,
+                          lambda s=seat: self.next_mistakes(s), size=15, max_lines=1,
                           enabled=lambda s=seat: self.seats[s].is_computer, visible=visible,
                           name=f"{tag} mistakes"))
 
@@ -156,7 +156,7 @@ class ParamsSetupOverlay(SeatSetupOverlay):
         levels = game.levels
         self.add_seat_rows(game.seat_keys[:len(self.seats)], titles, levels,
                            SeatRowLayout(title_width=40, title_size=24, kind_x=64, level_x=322,
-                                         level_step=104, mistakes_x=742, mistakes_width=114),
+                                         level_step=98, mistakes_x=718, mistakes_width=138),
                            level_labels=dict(game.level_labels) or None)
         self.add_footer(self._message, size=15)
 

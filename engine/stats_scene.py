@@ -29,13 +29,13 @@ from engine.widgets import Button, Label, ellipsize, scroll_step
 if TYPE_CHECKING:
     from engine.app import App
 
-CHART_MIN_W, TABLE_MIN_W = 400.0, 330.0  # side by side only when both get this much
+CHART_MIN_W, TABLE_MIN_W = 340.0, 330.0  # side by side only when both get this much
 CHART_MAX_W = 640.0  # bars longer than this read no better
 HEADING_H = 36.0  # "Results per game" above the bars
 LEGEND_H = 30.0  # the key below them
 GAME_ROW_MAX = 110.0  # one game's bar and its summary line, at most
 LABEL_W = 150.0  # the chart's column of game names
-NUMBER_W = 42.0  # each of the table's P, W, D, L columns
+NUMBER_W = 36.0  # each of the table's P, W, D, L columns
 ROW_H = 22.0  # a table row
 CUE_H = 24.0  # the "scroll for more" line under the table
 MAX_SLOTS = 120  # table rows drawn at most (more scroll)
@@ -66,19 +66,35 @@ def stats_layout(area: FRect, games: int) -> dict[str, FRect]:
     return rects
 
 
+def _has_heads(entry: TableEntry) -> bool:
+    """Whether ``entry`` is a section heading whose section has figure columns."""
+    return entry.kind == "section" and any(COLUMN_HEADS.get(entry.section, ()))
+
+
 class _RowLabel(Label):
-    """The text of one of the table's rows: a heading in bold, a note muted."""
+    """The text of one of the table's rows, styled by its place in the hierarchy: a section
+    in bold accent, a game in bold, a board and its seatings in plain text, a note muted."""
 
     def __init__(self, scene: StatsScene, slot: int) -> None:
+        # One size for every row (a table whose rows shrink one by one looks ragged): what
+        # does not fit ends with "…" and shows whole in the tooltip.
         super().__init__(scene._slot_rect(slot), scene._slot_text(slot), size=14, fit_lines=1,
-                         min_size=13, visible=lambda: scene._slot_entry(slot) is not None)
+                         min_size=14, visible=lambda: scene._slot_entry(slot) is not None)
         self.scene, self.slot = scene, slot
+
+    @property
+    def tooltip(self) -> str | None:
+        """A shortened line shows whole, with its game and board, under the pointer."""
+        entry = self.scene._slot_entry(self.slot)
+        if not self.shortened or entry is None:
+            return None
+        return entry.detail or self.full_text
 
     def draw(self, surface: pygame.Surface, vp: Any, theme: Any, focused: bool) -> None:
         entry = self.scene._slot_entry(self.slot)
-        kind = entry.kind if entry is not None else "game"
-        self.bold = kind == "heading"
-        self.role = "muted" if kind == "note" else "text"
+        kind = entry.kind if entry is not None else "row"
+        self.bold = kind in ("section", "game")
+        self.role = {"section": "accent", "note": "muted"}.get(kind, "text")
         super().draw(surface, vp, theme, focused)
 
 
@@ -88,12 +104,17 @@ class StatsScene(Scene):
     closes_on_escape = True
     help_title = "Statistics"
     help_text = (
-        "Each bar is one game: its length is the number of games played, split into won "
-        "(solid), drawn (striped) and lost (hollow). Results are counted from the first "
+        "Each bar is one game: its length is the number of games you played, split into "
+        "won (solid), drawn (striped) and lost (hollow). Results are counted from the first "
         "human player's side; in two-player games at one mouse that is the first player "
-        "(X).\n\nThe table lists every mode and computer level you played, and your best "
-        "puzzle results; scroll it with the mouse wheel or the arrow keys when it is long. "
-        "Esc or Back returns to the launcher."
+        "(X). Games the computer played against itself are not your results: they are "
+        "listed in a section of their own and left out of the bars.\n\n"
+        "The table lists every game and board you played, with one line per seating and "
+        "computer level: P played, W won, D drawn, L lost (for computer against computer, "
+        "1st and 2nd are the wins of the first and second seat). Puzzles show your best "
+        "result without help. A line too long for its column ends with \"…\"; rest the "
+        "pointer on it to read it whole. Scroll the table with the mouse wheel, the arrow "
+        "keys, Page Up / Page Down or Home / End. Esc or Back returns to the launcher."
     )
 
     def __init__(self, app: App) -> None:
@@ -115,7 +136,8 @@ class StatsScene(Scene):
                          min_size=13))
             ui.add(Label(self._bar_part(i, "summary"), lambda f=family: self._summary(f.id),
                          size=13, role="muted", fit_lines=1, min_size=12))
-        ui.add(Label(self._table_head, "Game / mode / level", size=14, bold=True, fit_lines=1))
+        ui.add(Label(self._table_head, "Game, board and players", size=14, bold=True,
+                     fit_lines=1, min_size=13))
         for slot in range(MAX_SLOTS):
             ui.add(_RowLabel(self, slot))
         self.refresh()
@@ -123,7 +145,9 @@ class StatsScene(Scene):
     # --- figures ----------------------------------------------------------------------
     def refresh(self) -> None:
         """Reload the figures from the statistics store."""
-        self.totals = self.app.stats.totals_by_game()
+        # The chart shows the player's own results: games the computer played against
+        # itself are listed in the table's last section only.
+        self.totals = self.app.stats.totals_by_game(players_only=True)
         self.rows = self.app.stats.game_summary()
         self.puzzles = self.app.stats.puzzle_summary()
         # Puzzles count as "played" in the chart: solved alone like a win, with help like
@@ -132,23 +156,7 @@ class StatsScene(Scene):
             played, won, lost, drawn = self.totals.get(row.game, (0, 0, 0, 0))
             self.totals[row.game] = (played + row.solved, won + row.solved - row.helped, lost,
                                      drawn + row.helped)
-        titles = {f.id: f.title for f in self.games}
-        entries: list[TableEntry] = []
-        for row in self.rows:
-            mode = row.mode + (f" ({row.opponent})" if row.opponent else "")
-            entries.append(TableEntry(
-                "game", f"{titles.get(row.game, row.game)} {row.variant}, {mode}",
-                (row.played, row.won, row.drawn, row.lost)))
-        if not self.rows:
-            entries.append(TableEntry("note", "No games recorded yet."))
-        if self.puzzles:
-            entries.append(TableEntry("heading", "Puzzles: best without help"))
-        for row in self.puzzles:
-            best = (f"{row.best_moves} presses, {row.best_seconds:.1f} s"
-                    if row.best_moves is not None else "only with help so far")
-            entries.append(TableEntry("puzzle",
-                                      f"{titles.get(row.game, row.game)} {row.variant}: {best}"))
-        self.entries = entries
+        self.entries = build_entries(self.games, self.rows, self.puzzles)
         self.scroll_by(0)
 
     def resume(self) -> None:
@@ -233,11 +241,18 @@ class StatsScene(Scene):
         def rect() -> tuple[float, float, float, float]:
             table = self.layout()["table"]
             entry = self._slot_entry(slot)
-            # A game's name leaves room for its four figures; other lines use the width.
-            width = table.w - (4 * NUMBER_W + 8 if entry is None or entry.kind == "game"
-                               else 0)
-            return (table.x, table.y + ROW_H + 6 + slot * ROW_H, width, ROW_H)
+            indent = entry.indent if entry is not None else 0.0
+            # A line with figures, or a section's heading with the heads of its figures,
+            # leaves room for the four columns; others use the width.
+            figures = entry is None or entry.figures is not None or _has_heads(entry)
+            width = table.w - indent - (4 * NUMBER_W + 8 if figures else 0)
+            return (table.x + indent, table.y + ROW_H + 6 + slot * ROW_H, width, ROW_H)
         return rect
+
+    def visible_entries(self) -> list[TableEntry]:
+        """The table's lines on screen now, top to bottom (tests read them)."""
+        return [e for e in (self._slot_entry(i) for i in range(self.shown_rows()))
+                if e is not None]
 
     def scroll_by(self, rows: int) -> None:
         """Scroll the table by ``rows`` (negative: up), within its entries."""
@@ -330,30 +345,64 @@ class StatsScene(Scene):
             """Column ``index`` (P, W, D, L) of the row at ``y``: figures are right-aligned."""
             return vp.rect(table.right - (4 - index) * NUMBER_W, y, NUMBER_W - 6, ROW_H)
 
-        for i, name in enumerate("PWDL"):
-            image = head.render(name, True, p.text)
-            surface.blit(image, image.get_rect(midright=cell(i, table.y).midright))
+        # The columns' heads are those of the section at the top of the visible rows.
+        top = self._slot_entry(0)
+        for i, name in enumerate(COLUMN_HEADS.get(top.section if top else "", "PWDL")):
+            if name:
+                image = head.render(name, True, p.text)
+                surface.blit(image, image.get_rect(midright=cell(i, table.y).midright))
+        pygame.draw.line(surface, p.grid, vp.point(table.x, table.y + ROW_H + 2),
+                         vp.point(table.right, table.y + ROW_H + 2), 1)
         for slot in range(self.shown_rows()):
             entry = self._slot_entry(slot)
+            y = table.y + ROW_H + 6 + slot * ROW_H
+            if entry is not None and slot > 0 and _has_heads(entry):
+                # A section further down names its own columns (computer-only games count
+                # the first and second seat's wins, not yours).
+                for i, name in enumerate(COLUMN_HEADS[entry.section]):
+                    image = head.render(name, True, p.accent)
+                    surface.blit(image, image.get_rect(midright=cell(i, y).midright))
             if entry is None or entry.figures is None:
                 continue
-            y = table.y + ROW_H + 6 + slot * ROW_H
             for i, value in enumerate(entry.figures):
-                image = body.render(str(value), True, p.text)
-                surface.blit(image, image.get_rect(midright=cell(i, y).midright))
-        total, shown = len(self.entries), self.shown_rows()
-        if total > shown:
-            last = min(total, self.scroll + shown)
-            more = "scroll for more ▼" if last < total else "▲ scroll up for the first rows"
+                box = cell(i, y)
+                font, size = body, 14 * vp.scale
+                # A number too wide for its column (tens of thousands of games) gets a
+                # smaller font rather than running into its neighbour.
+                while font.size(str(value))[0] > box.width and size > 7:
+                    size -= 1
+                    font = theme.font(size)
+                image = font.render(str(value), True, p.text)
+                surface.blit(image, image.get_rect(midright=box.midright))
+        cue_text = self.cue_text()
+        if cue_text is not None:
             small = theme.font(13 * vp.scale)
-            cue = vp.map_rect((table.x, table.bottom - CUE_H, table.w, CUE_H))
-            text = ellipsize(f"Rows {self.scroll + 1}–{last} of {total} · {more}", small,
-                             cue.width)
-            image = small.render(text, True, p.accent)
+            cue = vp.map_rect(self.cue_rect())
+            image = small.render(ellipsize(cue_text, small, cue.width), True, p.accent)
             surface.blit(image, image.get_rect(midleft=cue.midleft))
+
+    def cue_rect(self) -> FRect:
+        """Where the line about scrolling goes, under the rows (design units)."""
+        table = self.layout()["table"]
+        return FRect(table.x, table.bottom - CUE_H, table.w, CUE_H)
+
+    def cue_text(self) -> str | None:
+        """The line under the rows when they do not all fit, else None.
+
+        It says "scroll for more" only while there is more below; at the end, that the
+        rest is above.
+        """
+        total, shown = len(self.entries), self.shown_rows()
+        if total <= shown:
+            return None
+        last = min(total, self.scroll + shown)
+        more = "scroll for more ▼" if last < total else "▲ more above"
+        return f"Rows {self.scroll + 1}–{last} of {total} · {more}"
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "StatsScene", "totals": {k: list(v) for k, v in self.totals.items()},
                 "puzzles": [[r.game, r.variant, r.solved, r.helped, r.best_moves]
                             for r in self.puzzles],
-                "rows": len(self.entries), "shown": self.shown_rows(), "scroll": self.scroll}
+                "rows": len(self.entries), "shown": self.shown_rows(), "scroll": self.scroll,
+                "lines": [[e.section, e.kind, e.text, list(e.figures or ())]
+                          for e in self.visible_entries()]}

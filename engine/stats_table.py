@@ -28,7 +28,7 @@ SECTION_TITLES = {PLAYER: "Your games", PUZZLES: "Puzzles",
 COLUMN_HEADS = {PLAYER: ("P", "W", "D", "L"), COMPUTER: ("P", "1st", "D", "2nd"),
                 PUZZLES: ("", "", "", "")}
 # Indentation of each kind of line, in design units (a line's place in the hierarchy).
-INDENT = {"section": 0.0, "game": 0.0, "variant": 12.0, "row": 24.0, "note": 24.0}
+INDENT = {"section": 0.0, "game": 0.0, "variant": 10.0, "row": 20.0, "note": 20.0}
 
 
 @dataclass(frozen=True)

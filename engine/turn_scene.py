@@ -29,7 +29,7 @@ from engine.rules import GameState
 from engine.scene import Scene
 from engine.seats import Seat, mode_name
 from engine.values import MoveValue
-from engine.widgets import Button
+from engine.widgets import Button, Label
 
 if TYPE_CHECKING:
     import threading
@@ -43,6 +43,9 @@ CVC_DELAYS = {"slow": 1.5, "normal": 0.6, "fast": 0.15}
 REPLY_DELAY = 0.15
 # Seconds between a game's last move and its result panel: the winning line sweeps in first.
 RESULT_DELAY = SWEEP + 0.05
+# Where a computer seat's level is written on its card (design units from the card's
+# top left; the width is the card's less both margins): two lines, under the badge.
+CARD_LEVEL_X, CARD_LEVEL_Y, CARD_LEVEL_H = 8.0, 74.0, 26.0
 # Seconds the mover's card pulses when a human's turn begins (then it glows steadily).
 TURN_CUE = 1.8
 TURN_CUE_PULSES = 3
@@ -119,6 +122,12 @@ class TurnBasedScene(GameScene):
                       enabled=lambda: self.paused and running()))
         ui.add(Button(self.place("speed"), lambda: f"Speed: {self.speed}", self.cycle_speed,
                       name="Speed", visible=cvc, size=16))
+        for seat in range(len(chosen)):
+            # A computer's level on its card, with what it really plays where that differs
+            # (Perfect standing in as Hard); shortened to fit, whole in the tooltip.
+            ui.add(Label(self.place(f"level{seat}"), lambda s=seat: self.seat_level_text(s),
+                         size=13, role="muted", fit_lines=2, min_size=10,
+                         visible=lambda s=seat: self.seats[s].is_computer))
 
     # --- layout ------------------------------------------------------------------------
     def extras_height(self) -> float:
@@ -144,6 +153,9 @@ class TurnBasedScene(GameScene):
                          controls=self.all_computers(), aspect=self.board_aspect())
         rects = {"board": lay.board, "controls": lay.controls, "extras": lay.extras}
         rects.update({f"card{i}": card for i, card in enumerate(lay.cards)})
+        rects.update({f"level{i}": FRect(card.x + CARD_LEVEL_X, card.y + CARD_LEVEL_Y,
+                                         card.w - 2 * CARD_LEVEL_X, CARD_LEVEL_H)
+                      for i, card in enumerate(lay.cards)})
         c = lay.controls
         half = (c.w - GAP) / 2
         rects.update(pause=FRect(c.x, c.y, half, BUTTON_H),
@@ -412,9 +424,7 @@ class TurnBasedScene(GameScene):
         index, asked = result.tag
         if result.move is None or index != self.history.index or asked != self.state:
             return  # the position changed while the computer thought
-        note = getattr(self.agents[asked.current_player()], "last_note", None)
-        if note:
-            self.note = note
+        # A Perfect seat playing as Hard says so on its card (seat_level_text), not here.
         self.push(asked.play(result.move), by_computer=True)
 
     def toggle_pause(self) -> None:
@@ -672,6 +682,17 @@ class TurnBasedScene(GameScene):
         humans = sum(1 for s in self.seats if not s.is_computer)
         return "Your turn" if humans == 1 else f"{self.player_name(player)}'s turn"
 
+    def seat_level_text(self, player: int) -> str:
+        """A computer seat's level as its card shows it: ``Hard, 10% mistakes``, or
+        ``Perfect (plays as Hard here: board too big to solve)`` while a Perfect player
+        could not solve the board and played its fallback's move."""
+        seat = self.seats[player]
+        agent: Any = self.agents[player] if player < len(self.agents) else None
+        while agent is not None and hasattr(agent, "inner"):
+            agent = agent.inner  # through a mistake-making wrapper to the player itself
+        note = getattr(agent, "card_note", None)
+        return f"{seat.level_text()} ({note})" if note else seat.level_text()
+
     def draw_player_cards(self, surface: pygame.Surface) -> None:
         """A card per seat: symbol, human or computer, whose turn, the winner.
 
@@ -705,14 +726,13 @@ class TurnBasedScene(GameScene):
             small = theme.font(13 * vp.scale)
             who = "Human" if not seat.is_computer else "Computer"
             surface.blit(small.render(who, True, p.muted), vp.point(left + 80, top + 42))
-            if seat.is_computer:
-                surface.blit(small.render(seat.level_text(), True, p.muted),
-                             vp.point(left + 8, top + 78))
+            # A computer's level is the "level{player}" label (a widget: it fits its text
+            # and shows the whole of it on hover).
             tag = self.card_tag(player)
             if tag:
                 size = 17 if glowing else 14
                 label = theme.font(size * vp.scale, bold=True).render(tag, True, p.accent)
-                surface.blit(label, vp.point(left + 8, top + (94 if glowing else 98)))
+                surface.blit(label, vp.point(left + 8, top + (94 if glowing else 101)))
 
     def _draw_glow(self, surface: pygame.Surface, rect: pygame.Rect, strength: float) -> None:
         """A halo round a card in the focus colour; ``strength`` 0..1 sets its reach and

@@ -151,8 +151,10 @@ class Label(Widget):
         draw_lines(surface, lines, font, colour, rect, self.align)
 
 
-# Room kept between a button's caption and its sides.
-BUTTON_PAD = 4.0
+# Room kept between a button's caption and its sides, and its top and bottom (design
+# units): a caption never runs edge to edge.
+BUTTON_PAD = 8.0
+BUTTON_PAD_Y = 3.0
 
 
 class Button(Widget):
@@ -168,10 +170,14 @@ class Button(Widget):
         self, rect: Place, label: str | Callable[[], str], on_click: Callable[[], None],
         enabled: bool | Callable[[], bool] = True, size: float = 18,
         visible: bool | Callable[[], bool] = True, name: str | None = None,
-        selected: bool | Callable[[], bool] = False,
+        selected: bool | Callable[[], bool] = False, max_lines: int | None = None,
     ) -> None:
         super().__init__(rect, visible)
         self._label = label
+        # At most this many caption lines (None: as many as the height holds).
+        self.max_lines = max_lines
+        # Screen rectangle of the caption as last drawn (tests check its margins).
+        self.caption_box: pygame.Rect | None = None
         self.on_click = on_click
         self._enabled = enabled
         self._selected = selected
@@ -245,10 +251,14 @@ class Button(Widget):
         colour = p.button_text if self.enabled else p.disabled
         label = f"✓ {self.label}" if self.selected else self.label
         # A caption may shrink by a fifth (not below 12) before it wraps or is shortened.
-        inner = rect.inflate(-2 * vp.px(BUTTON_PAD), 0)
+        inner = rect.inflate(-2 * vp.px(BUTTON_PAD), -2 * vp.px(BUTTON_PAD_Y))
         font, lines = self.fit_text(theme, vp, inner, label, self.size,
-                                    min(self.size, max(12.0, self.size * 0.8)))
+                                    min(self.size, max(12.0, self.size * 0.8)),
+                                    max_lines=self.max_lines)
         draw_lines(surface, lines, font, colour, inner, "center")
+        width = max((font.size(line)[0] for line in lines), default=0)
+        self.caption_box = pygame.Rect(0, 0, width, font.get_linesize() * len(lines))
+        self.caption_box.center = inner.center
 
 
 class WidgetGroup:

@@ -259,8 +259,9 @@ class Monkey:
         top = self.app.top
         if top is None:
             return []
-        return [w for w in top.ui.widgets if isinstance(w, Button) and w.visible
-                and w.name != "Quit"]
+        # A stepper's − and + are parts of one widget: they are clicked too.
+        return [b for w in top.ui.widgets if w.visible for b in (w, *w.parts())
+                if isinstance(b, Button) and b.name != "Quit"]
 
     def _weight(self, button: Button) -> float:
         name = (button.name or "").lower()

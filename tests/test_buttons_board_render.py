@@ -16,7 +16,14 @@ import pytest
 
 from engine.board.geometry import BoardGeometry
 from games.buttons.board import Board, generate
-from games.buttons.board_render import PATCH_MAX, BoardPicture, MarksPicture
+from games.buttons.board_render import (
+    PATCH_MAX,
+    RING_MIN_PX,
+    BoardPicture,
+    MarksPicture,
+    luminance,
+    tiny_colours,
+)
 
 GOOD, BAD = (70, 190, 110), (220, 70, 60)
 
@@ -100,6 +107,81 @@ def test_many_changes_or_new_colours_or_sizes_make_the_picture_afresh() -> None:
     resized = picture.surface(other, bigger, GOOD, BAD)
     assert resized.get_size() == (300, 300)
     assert np.array_equal(pixels(resized), expected(other, bigger))
+
+
+RING = (28, 32, 44)
+
+
+@pytest.mark.parametrize(("n", "area"), [(41, pygame.Rect(3, 9, 500, 500)),   # ~12 px
+                                         (64, pygame.Rect(0, 0, 520, 520)),   # ~8 px
+                                         (90, pygame.Rect(7, 4, 560, 555))])  # ~6.2 px
+def test_buttons_big_enough_carry_their_ring_and_patches_keep_it(n: int,
+                                                                  area: pygame.Rect) -> None:
+    """With a ring colour, green buttons of RING_MIN_PX and more show a ring (a shape,
+    not only a hue); red ones stay solid; a patched picture is the one made afresh."""
+    rng = random.Random(n)
+    board, _ = generate(n, rng)
+    geom = BoardGeometry(n, n, area)
+    assert geom.cell_size >= RING_MIN_PX
+    picture = BoardPicture()
+    first = picture.surface(board, geom, GOOD, BAD, RING)
+    got = pixels(first)
+    plain = expected(board, geom)
+    # Only green buttons' pixels changed, and only to the ring colour.
+    changed = np.any(got != plain, axis=2)
+    assert np.all(np.all(plain[changed] == GOOD, axis=1))
+    assert np.all(np.all(got[changed] == RING, axis=1))
+    rect = geom.rect
+    for r, c in [(r, c) for r in range(0, n, 5) for c in range(0, n, 5)]:
+        cell = geom.cell_rect(r, c).move(-rect.x, -rect.y)
+        inside = got[cell.top:cell.bottom, cell.left:cell.right].reshape(-1, 3)
+        has_ring = np.any(np.all(inside == RING, axis=1))
+        assert has_ring == (not board.red(r, c)), (r, c)
+        if not board.red(r, c):  # a ring round a hole of the button's colour
+            centre = got[cell.centery, cell.centerx]
+            assert tuple(centre) == GOOD or cell.width < 7, (r, c)
+    for cell in [(0, 0), (n - 1, n - 1)] + [(rng.randrange(n), rng.randrange(n))
+                                            for _ in range(10)]:
+        board = board.play(cell)
+        patched = picture.surface(board, geom, GOOD, BAD, RING)
+        assert patched is first
+        fresh = BoardPicture().surface(board, geom, GOOD, BAD, RING)
+        assert np.array_equal(pixels(patched), pixels(fresh)), cell
+
+
+@pytest.mark.parametrize(("good", "bad"), [(GOOD, BAD), ((0, 158, 115), (213, 94, 0))])
+def test_buttons_too_small_for_a_ring_are_dark_or_bright(good, bad) -> None:
+    n = 300
+    board, _ = generate(n, random.Random(2))
+    geom = BoardGeometry(n, n, pygame.Rect(0, 0, 620, 620))
+    assert geom.cell_size < RING_MIN_PX
+    dark, bright = tiny_colours(good, bad, RING)
+    assert (luminance(bright) + 0.05) / (luminance(dark) + 0.05) >= 3.0
+    picture = BoardPicture()
+    first = picture.surface(board, geom, good, bad, RING)
+    got = pixels(first)
+    colours = {tuple(px) for px in got.reshape(-1, 3)}
+    assert colours == {dark, bright}
+    board = board.play((5, 7))
+    assert picture.surface(board, geom, good, bad, RING) is first
+    assert np.array_equal(pixels(first),
+                          pixels(BoardPicture().surface(board, geom, good, bad, RING)))
+
+
+@pytest.mark.parametrize(("n", "side"), [(64, 520), (1000, 620)])
+def test_a_press_patches_the_picture_in_a_few_milliseconds(n: int, side: int) -> None:
+    board, _ = generate(n, random.Random(4))
+    geom = BoardGeometry(n, n, pygame.Rect(0, 0, side, side))
+    picture = BoardPicture()
+    picture.surface(board, geom, GOOD, BAD, RING)
+    times = []
+    for k in range(20):
+        board = board.play((k * 7 % n, k * 13 % n))
+        start = time.perf_counter()
+        picture.surface(board, geom, GOOD, BAD, RING)
+        times.append(time.perf_counter() - start)
+    # Measured ~0.05 ms (1000×1000) and ~0.2 ms (64×64, rings); generous for slow CI.
+    assert sorted(times)[len(times) // 2] < 0.005
 
 
 def _wait_layer(marks: MarksPicture, geom: BoardGeometry, grid: np.ndarray

@@ -19,10 +19,12 @@ def test_the_registry_finds_the_game_by_id_and_aliases() -> None:
     for name in ("button-madness", "Buttons", "lights-out"):
         assert find_game(name) is GAME
     assert GAME.is_puzzle and GAME.param_spec() is SPEC
-    assert GAME.help_text().startswith("Every button is red or green.")
-    from games.buttons.scene import ButtonMadnessScene
+    assert GAME.help_text().startswith("Every button is solid red or ringed green.")
+    from engine.theme import DEFAULT
+    from games.buttons.wording import help_text, state_words
 
-    assert ButtonMadnessScene.help_text == GAME.help_text()
+    # The screen words its help for the palette in use; the default's is the descriptor's.
+    assert help_text(state_words(DEFAULT)) == GAME.help_text()
 
 
 def test_the_descriptor_names_only_pygame_free_rules() -> None:

@@ -109,10 +109,11 @@ def use_palette(app, name: str) -> None:
 def test_a_moved_token_slides_and_a_click_finishes_it_at_once(app) -> None:
     scene = open_game(app, game="rook", rows=8, cols=8)
     final_board = scene.area("board")
-    click(app, *square(scene, 7, 2))  # the rook slides five squares left
+    assert scene.state.tokens == ((7, 6),)  # the fair start, next to the lost corner
+    click(app, *square(scene, 7, 2))  # the rook slides four squares left
     assert scene.state.tokens == ((7, 2),)
     assert scene.anim.running("slide") == [("slide", 0)]
-    assert scene.anim.data(("slide", 0)) == ((7, 7), (7, 2))
+    assert scene.anim.data(("slide", 0)) == ((7, 6), (7, 2))
     assert 0 < scene.anim.progress(("slide", 0)) < 0.5
     moving = pixels(app, final_board)
     # Mid-slide the rook is between the squares: not yet on its new one.

@@ -48,7 +48,9 @@ def test_king_moves_only_to_highlighted_squares(app) -> None:
 
 def test_rook_game_to_the_corner_wins(app) -> None:
     scene = open_board(app, game="rook", rows=5, cols=5)
-    click(app, *square(scene, 0, 4))  # player 1 slides up
+    # The corner (4, 4) is lost for the first player: the fair start is next to it.
+    assert scene.state.tokens == ((4, 3),)
+    click(app, *square(scene, 0, 3))  # player 1 slides up
     click(app, *square(scene, 0, 0))  # player 2 reaches the corner
     assert scene.state.is_terminal()
     assert scene.state.returns() == (-1.0, 1.0)
@@ -59,7 +61,11 @@ def test_rook_game_to_the_corner_wins(app) -> None:
 
 def test_several_tokens_select_and_move_one(app) -> None:
     scene = open_board(app, game="queen", rows=6, cols=6, tokens=2)
-    assert scene.state.tokens == ((5, 5), (5, 5))
+    click_widget(app, "Place")  # both tokens on one square
+    click(app, *square(scene, 5, 5))
+    click(app, *square(scene, 5, 5))
+    click_widget(app, "Place")
+    assert scene.state.tokens == ((5, 5), (5, 5)) and scene.selected == 0
     click(app, *square(scene, 5, 5))  # a click on the shared square selects the next token
     assert scene.selected == 1
     key(app, pygame.K_1)
@@ -89,13 +95,14 @@ def test_perfect_computer_answers_with_a_move_to_zero(app) -> None:
 
 def test_hints_show_values_zero_pattern_and_winning_moves(app) -> None:
     scene = open_board(app, game="queen", rows=8, cols=8, tokens=2)
-    click(app, *square(scene, 5, 5))  # select token 2
-    click(app, *square(scene, 2, 5))  # tokens now on (7,7) and (2,5): 5 ⊕ 4 ≠ 0
+    assert scene.state.tokens == ((7, 7), (7, 6))  # the fair start: 5 ⊕ 4 ≠ 0
+    key(app, pygame.K_2)  # select token 2
+    click(app, *square(scene, 2, 6))  # tokens now on (7,7) and (2,6): 5 ⊕ 8 ≠ 0
     key(app, pygame.K_h)
     run_until(app, lambda: bool(scene.hints))
     state = scene.state
     table = grundy_table("queen", 8, 8)
-    total = int(table[7, 7]) ^ int(table[2, 5])
+    total = int(table[7, 7]) ^ int(table[2, 6])
     assert total != 0 and f"= {total}" in scene.status_text() and "⊕" in scene.status_text()
     expected = {(t, r, c) for t, r, c in state.legal_moves()
                 if int(table[r, c]) ^ int(table[state.tokens[1 - t]]) == 0}

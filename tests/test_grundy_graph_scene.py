@@ -84,7 +84,7 @@ def cyclic_builtin() -> int:
 
 
 def test_clicking_a_successor_moves_and_anything_else_does_nothing(app) -> None:
-    scene = open_graph(app)  # the document's two heaps of two, start p2q2
+    scene = open_graph(app)  # two heaps of 2 and 3, start p2q3
     graph = scene.graph
     start = graph.start
     assert sorted(scene.targets()) == sorted(graph.edges[start])
@@ -152,14 +152,15 @@ def test_hints_on_the_acyclic_builtin_are_nim_sums(app) -> None:
     # The labels piqj are two heaps of i and j: value i ⊕ j.
     expected = [int(lab[1]) ^ int(lab[3]) for lab in graph.labels]
     assert debug["hint_values"] == expected
-    assert debug["winning"] == [] and "loses with best play" in debug["status"]
-    click(app, *node(scene, graph.edges[graph.start][0]))
-    wait_hints(app, scene)
-    debug = scene.debug_state()
     outcomes = retrograde(graph)
+    # The start (heaps of 2 and 3) is won: the hint marks the moves to a 0.
     assert sorted(debug["winning"]) == sorted(scene.state.winning_moves()) == sorted(
         v for v in graph.edges[scene.state.node] if outcomes[v] == "loss")
-    assert debug["winning"] and "Player 2 wins" in debug["status"]
+    assert debug["winning"] and "Player 1 wins" in debug["status"]
+    click(app, *node(scene, debug["winning"][0]))
+    wait_hints(app, scene)
+    debug = scene.debug_state()
+    assert debug["winning"] == [] and "loses with best play" in debug["status"]
 
 
 def test_hints_show_infinity_on_the_draw_nodes_of_a_cyclic_builtin(app) -> None:

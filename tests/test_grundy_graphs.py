@@ -276,7 +276,8 @@ def test_builtin_graphs():
     # The Whirlpool shows a won ∞ node and a finite node on a cycle.
     w = dict(zip(WHIRLPOOL.labels, zip(generalized_grundy(WHIRLPOOL),
                                          label_outcomes(WHIRLPOOL), strict=True), strict=True))
-    assert w["Eddy"] == (None, WIN) and w["Start"] == (None, DRAW) and w["Pool"] == (0, LOSS)
+    assert w["Eddy"] == (None, WIN) and w["Start"] == (None, WIN) and w["Pool"] == (0, LOSS)
+    assert w["Rapids"] == (None, DRAW)
 
 
 def test_heap_sum_graph_is_nim_addition():

@@ -36,6 +36,7 @@ from engine.overlays import ConfirmDialog, HelpOverlay, Overlay
 from engine.registry import all_games
 from engine.scene import Scene
 from engine.seats import Seat
+from engine.stepper import Stepper
 from engine.turn_scene import TurnBasedScene
 from engine.widgets import Button, Label, Widget
 from tests.conftest import click_widget, key, make_app, run_until
@@ -98,6 +99,7 @@ def layout_problems(app: App, screen: str) -> list[str]:
     for (a, ra), (b, rb) in itertools.combinations(widgets, 2):
         if ra.colliderect(rb):
             problems.append(f"{where}: {a} {ra} overlaps {b} {rb}")
+    problems += parts_problems(scene, app, where)
     if isinstance(scene, Overlay):
         panel = app.viewport.map_rect(tuple(scene.panel_rect()))
         if not window.contains(panel):
@@ -122,6 +124,33 @@ def layout_problems(app: App, screen: str) -> list[str]:
                 problems.append(f"{where}: {w} {rw} overlaps the board {rr}")
             elif not rr.contains(rw):
                 problems.append(f"{where}: {w} {rw} sticks out of {r} {rr}")
+    return problems
+
+
+def parts_problems(scene: Scene, app: App, where: str) -> list[str]:
+    """A composite widget's parts (a stepper's − and +) lie inside it apart from each
+    other, and a stepper's value as drawn keeps a clear gap to its − and +."""
+    vp = app.viewport
+    problems: list[str] = []
+    for widget in scene.ui.widgets:
+        if not widget.visible or not widget.parts():
+            continue
+        whole = vp.map_rect(widget.rect)
+        parts = [(describe(p), vp.map_rect(p.rect)) for p in widget.parts()]
+        for name, rect in parts:
+            if not whole.contains(rect):
+                problems.append(f"{where}: {name} {rect} sticks out of its widget {whole}")
+        for (a, ra), (b, rb) in itertools.combinations(parts, 2):
+            if ra.colliderect(rb):
+                problems.append(f"{where}: {a} {ra} overlaps {b} {rb}")
+        drawn = getattr(widget, "value_drawn", None)
+        if isinstance(widget, Stepper) and drawn is not None:
+            gap = max(2, vp.px(4))
+            left = drawn.left - vp.map_rect(widget.minus.rect).right
+            right = vp.map_rect(widget.plus.rect).left - drawn.right
+            if min(left, right) < gap:
+                problems.append(f"{where}: stepper {widget.name!r} value {widget.text!r} is "
+                                f"{left}/{right} px from its −/+ (at least {gap} wanted)")
     return problems
 
 

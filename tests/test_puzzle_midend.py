@@ -450,7 +450,21 @@ def test_a_new_puzzle_with_the_solution_on_screen_is_helped() -> None:
     m.new_puzzle(Lamps(0b00011))
     assert m.helped, "its solution is shown from the start"
     helper.toggle_solution()
+    m.new_puzzle(Lamps(0b00101))
+    assert not m.helped, "another puzzle starts afresh"
+
+
+def test_the_same_start_entered_again_stays_helped() -> None:
+    """A code re-entered after its solution was shown is not a fresh, unhelped puzzle."""
+    m = midend()
+    helper = lamps_help(m)
     m.new_puzzle(Lamps(0b00011))
+    helper.hint()
+    m.new_puzzle(Lamps(0b00101))
+    assert not m.helped
+    m.new_puzzle(Lamps(0b00011))
+    assert m.helped
+    m.new_puzzle(Lamps(0b00101))
     assert not m.helped
 
 

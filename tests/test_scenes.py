@@ -96,9 +96,12 @@ def test_winning_line_is_detected_and_highlighted(app) -> None:
     assert app.top is scene
     win = app.theme.palette.win_line
     a, b = cell_centre(scene, 0, 0), cell_centre(scene, 1, 1)
-    # The highlight runs through the centre cell and between the marked cells.
-    for point in (b, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)):
-        assert near(app.screen.get_at(app.viewport.point(*point)), win)
+    # The highlight frames the centre cell and runs between the marked cells (under the
+    # marks, so the X drawn over it keeps both strokes).
+    centre = scene.geometry().cell_rect(1, 1)
+    frame_at = (centre.left + max(2, round(centre.width / 18)) * 3 // 2, centre.centery)
+    assert near(app.screen.get_at(frame_at), win)
+    assert near(app.screen.get_at(app.viewport.point((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)), win)
     # No highlight on a cell outside the line.
     assert not near(app.screen.get_at(app.viewport.point(*cell_centre(scene, 0, 2))), win)
     click(app, *cell_centre(scene, 0, 2))  # the game is over: clicks do nothing

@@ -103,6 +103,23 @@ def test_record_and_summarise(store: StatsStore) -> None:
     assert store.totals_by_game() == {"connect4": (1, 1, 0, 0), "tictactoe": (5, 2, 2, 1)}
 
 
+def test_players_totals_leave_out_computer_only_games(store: StatsStore) -> None:
+    records = [
+        ("tictactoe", "3x3", "human-computer", "easy", "won"),
+        ("tictactoe", "3x3", "computer-human", "hard", "lost"),
+        ("tictactoe", "3x3", "human-human", "", "drawn"),
+        ("tictactoe", "4x4-3p", "computer-human-computer", "easy vs hard", "won"),
+        ("tictactoe", "3x3", "computer-computer", "easy vs perfect", "lost"),
+        ("tictactoe", "4x4-3p", "computer-computer-computer", "easy vs easy vs hard", "won"),
+        ("connect4", "7x6", "computer-computer", "hard vs hard", "won"),
+    ]
+    for record in records:
+        assert store.record_game(*record) is None
+    assert store.totals_by_game(players_only=True) == {"tictactoe": (4, 2, 1, 1)}
+    # All results are still there for whoever asks for them.
+    assert store.totals_by_game() == {"connect4": (1, 1, 0, 0), "tictactoe": (6, 3, 2, 1)}
+
+
 def test_records_survive_reopening(db_path: Path) -> None:
     s = StatsStore(db_path)
     s.open()

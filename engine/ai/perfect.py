@@ -4,7 +4,8 @@
 of every legal move, plays one of the best (quickest win, else a draw, else the
 longest loss), chosen at random among equals with its own seeded generator,
 and where the values cannot be proven within its time budget it plays its
-fallback agent (a weaker level) and says so in :attr:`PerfectAgent.last_note`.
+fallback agent (a weaker level) and says so in :attr:`PerfectAgent.last_note` (and,
+for the seat's card, :attr:`PerfectAgent.card_note`).
 
 :func:`negamax_values` turns the generic negamax's exact values into
 :class:`MoveValue` s, so any game whose rules the negamax can search gets exact
@@ -74,6 +75,8 @@ class PerfectAgent:
         self._rng = random.Random(seed)
         self._too_big_at: int | None = None
         self.last_note: str | None = None
+        # Whether the latest move was the fallback's (the board too big to solve then).
+        self.fell_back = False
         self.last_values: Mapping[Move, MoveValue] | None = None
 
     @property
@@ -82,6 +85,14 @@ class PerfectAgent:
         if not hasattr(self._fallback, "choose_move"):
             self._fallback = self._fallback()  # type: ignore[operator]
         return self._fallback  # type: ignore[return-value]
+
+    @property
+    def card_note(self) -> str | None:
+        """What the seat's card adds to the level while this player stands in for itself
+        with the fallback: "plays as Hard here: board too big to solve"; else None."""
+        if not self.fell_back:
+            return None
+        return f"plays as {self.fallback_label} here: board too big to solve"
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
         """A random one of the best moves by proven values, or the fallback's move."""
@@ -98,6 +109,7 @@ class PerfectAgent:
                 if left is not None:
                     self._too_big_at = left
         self.last_values = values
+        self.fell_back = not values
         if not values:
             self.last_note = (f"This game is too large to solve in {self.time_budget:g} s; "
                               f"playing at the {self.fallback_label} level.")

@@ -110,6 +110,13 @@ def _x_sprite(size: int, colour: tuple[int, ...]) -> pygame.Surface:
         for end in (a, b):
             pygame.draw.circle(layer, ink, end, radius)
     sprite = pygame.transform.smoothscale(layer, (size, size))
+    # Filling rules round the two strokes' edges a little differently: the X is the union of
+    # its mirror images and quarter turns, so both strokes (and all four arms) are alike.
+    base = sprite.copy()
+    for turn in (0, 90, 180, 270):
+        turned = pygame.transform.rotate(base, turn)
+        for image in (turned, pygame.transform.flip(turned, True, False)):
+            sprite.blit(image, (0, 0), special_flags=pygame.BLEND_RGBA_MAX)
     if len(colour) > 3 and colour[3] < 255:
         sprite.set_alpha(colour[3])
     return sprite

@@ -40,8 +40,8 @@ PATCH_MAX = 64
 RING_MIN_PX = 6.0
 # Buttons narrower than that: the share of the button colour left in the dark state
 # (the rest is the ring colour, i.e. the background) and of white in the bright one.
-DARK_SHARE = 0.35
-BRIGHT_WHITE = 0.3
+DARK_SHARE = 0.3
+BRIGHT_WHITE = 0.4
 
 Colour = tuple[int, int, int]
 # Palette indices of the 8-bit picture.
@@ -140,7 +140,7 @@ class BoardPicture:
         elif self._board is not board:
             changed = self._board.bits ^ board.bits
             if changed.bit_count() > PATCH_MAX:
-                self._build(board, geom, good, bad)
+                self._build(board, geom, good, bad, ring)
             else:
                 self._patch(board, changed, good, bad)
         self._board = board

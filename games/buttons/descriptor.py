@@ -5,8 +5,8 @@ from engine.descriptor import GameDescriptor
 GAME = GameDescriptor(
     id="button-madness",
     title="Button Madness",
-    blurb="Lights Out on a torus: each press flips a button and its four neighbours. "
-          "Turn every button red.",
+    blurb="Lights Out on a torus: each press flips a button and its four neighbours "
+          "between solid and ringed. Make every button solid.",
     kind="puzzle",
     preview="games.buttons.preview_render:draw",
     scene="games.buttons.scene:open_scene",

@@ -30,7 +30,7 @@ CHART_MAX_H = 560.0
 THEOREMS = (
     "n is bad when some n×n board cannot be solved; then the null space (press patterns "
     "that change nothing) has dimension > 0, and a solvable board has 2^dim solutions.\n\n"
-    "The source's theorems, visible in the chart:\n\n"
+    "Rules you can check in the chart:\n\n"
     "• every multiple of a bad n is bad;\n\n"
     "• half of a bad even n is bad;\n\n"
     "• 2^k − 1 is bad for every k except 1 and 3 (3, 15, 31, 63 bad; 1, 7 good);\n\n"

@@ -17,7 +17,7 @@ from games.buttons.board import MAX_N, Board, CodeError, _parse_size, check_size
 
 # The size menu (− and +) goes from 2×2 to 20×20; codes load any size up to MAX_N.
 MIN_MENU_N, MAX_MENU_N = 2, 20
-DEFAULT_N = 4  # the source's board
+DEFAULT_N = 4  # the board of the puzzle as first published (its codes are 0-65535)
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class ButtonParams:
 
 
 PRESETS: tuple[Preset, ...] = (
-    Preset("4×4 (the source's board)", ButtonParams(4)),
+    Preset("4×4 (classic)", ButtonParams(4)),
     *(Preset(f"{n}×{n}", ButtonParams(n)) for n in (2, 3, 5, 6, 7, 8, 10, 15, 20)),
 )
 

@@ -27,6 +27,7 @@ from engine.game_settings import load_params, remember
 from engine.history import History
 from engine.overlays import Overlay, TextEntryDialog
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
+from engine.stepper import Stepper
 from engine.widgets import Button, Label, wrap_text
 from games.buttons.board import Board, CodeError, generate, parse_code, press_mask
 from games.buttons.board_render import BoardPicture, MarksPicture, shows_rings, tiny_colours
@@ -37,6 +38,8 @@ from games.buttons.scene_layout import (
     CODE_HEAD_H,
     CODE_LINE_H,
     LEGEND_ROW_H,
+    SIZE_LABEL_W,
+    SIZE_STEP_W,
     STATS_LINE_H,
     panel_layout,
 )
@@ -193,15 +196,13 @@ class ButtonMadnessScene(GameScene):
         self._win: tuple[Solved, Recorded] | None = None
         ui, place = self.ui, self.place
         self.add_tool(Button(place("Restart"), "Restart", self.restart, name="Restart"), 100)
-        ui.add(Label(place("Size"), "Size", size=16))
-        ui.add(Button(place("size-"), "−", lambda: self.change_size(-1), name="size-",
-                      enabled=lambda: self._can_resize(-1)))
-        # (A board from a code may be 1000×1000: then only its side fits.)
-        ui.add(Label(place("size"), lambda: f"{self.board.n}×{self.board.n}"
-                     if self.board.n < 100 else str(self.board.n), size=16, bold=True,
-                     align="center"))
-        ui.add(Button(place("size+"), "+", lambda: self.change_size(1), name="size+",
-                      enabled=lambda: self._can_resize(1)))
+        # The engine's stepper: − and + ("size-", "size+") are disabled at 2×2 and 20×20,
+        # and the value keeps a gap to both. (A board from a code may be 1000×1000: then
+        # only its side is shown.)
+        ui.add(Stepper(place("size"), lambda: f"{self.board.n}×{self.board.n}"
+                       if self.board.n < 100 else str(self.board.n), self.change_size,
+                       self._can_resize, name="size", label="Size", label_w=SIZE_LABEL_W,
+                       size=16, button_w=SIZE_STEP_W))
         ui.add(Button(place("Show solution"), "Show solution", self.toggle_solution,
                       selected=lambda: self.show_solution, name="Show solution"))
         ui.add(Button(place("Hint"), "Hint", self.hint, name="Hint"))
@@ -632,8 +633,10 @@ class ButtonMadnessScene(GameScene):
     def _disabled_button_at(self, pos: tuple[int, int]) -> bool:
         """Whether a greyed-out button (Undo with nothing to undo, − at 2×2 …) is at ``pos``."""
         vp = self.app.viewport
+        # (The size stepper's − and + are parts of one widget.)
+        widgets = [part for w in self.ui.widgets for part in (w, *w.parts())]
         return any(isinstance(w, Button) and w.visible and not w.enabled
-                   and w.screen_rect(vp).collidepoint(pos) for w in self.ui.widgets)
+                   and w.screen_rect(vp).collidepoint(pos) for w in widgets)
 
     def _beside_board(self, pos: tuple[int, int]) -> bool:
         """Whether ``pos`` is in the body but on nothing: not the board, a widget or the
@@ -695,12 +698,14 @@ class ButtonMadnessScene(GameScene):
         if self.pointer.hover is not None and not board.is_solved:
             outline_cell(surface,
                          geom, self.pointer.hover, p.text, max(1, round(geom.cell_size / 30)))
-        if self.pointer.cursor is not None:
-            outline_cell(surface,
-                         geom, self.pointer.cursor, p.focus, max(2, round(geom.cell_size / 16)))
         last = self.last_press()
         if last is not None:
             draw_last_marker(surface, marker_rect(geom.cell_rect(*last)), p.focus, p.background)
+        if self.pointer.cursor is not None:
+            # Corner brackets round the cell, in the text colour: not a frame (the marks'
+            # and the last press's shape) and not yellow, so it is never taken for either.
+            draw_cursor(surface, marker_rect(geom.cell_rect(*self.pointer.cursor)), p.text,
+                        p.background)
         if ripple is not None:
             self._draw_ring(surface, geom, *ripple[:2])
         self._draw_side(surface)
@@ -843,27 +848,43 @@ class ButtonMadnessScene(GameScene):
                 y += step
         self._draw_legend(surface, small)
 
+    def legend_texts(self) -> list[str]:
+        """The legend's lines, top to bottom (as :meth:`_draw_legend` draws them)."""
+        words = self.words()
+        return [f"{words.done_look}: done", f"{words.todo_look}: to turn",
+                "✱ in a frame: press this", "last press", "keyboard cursor"]
+
     def _draw_legend(self, surface: pygame.Surface, font: pygame.font.Font) -> None:
-        """What the colours and marks on the board mean, each shown as drawn there."""
+        """What the colours and marks on the board mean, each shown as drawn there
+        (on the biggest boards: the bright and dark buttons drawn there)."""
         vp = self.app.viewport
         p = self.app.theme.palette
         legend = self.area("legend")
         row = round(LEGEND_ROW_H * vp.scale)
-        side = vp.px(24)
-        for i, text in enumerate(("red: done", "green: to turn red", "✱ press this",
-                                  "last press")):
-            box = pygame.Rect(legend.x, legend.y + i * row, side, side)
+        side = vp.px(22)
+        good, bad = (tiny_colours(p.good, p.bad, p.background) if self.tiny_buttons()
+                     else (p.good, p.bad))
+        for i, text in enumerate(self.legend_texts()):
+            box = pygame.Rect(legend.x + vp.px(2), legend.y + i * row + (row - side) // 2,
+                              side, side)
             if i < 2:
-                pygame.draw.rect(surface, p.good if i else p.bad, box, border_radius=vp.px(5))
-                if i:
+                pygame.draw.rect(surface, good if i else bad, box, border_radius=vp.px(5))
+                if i and not self.tiny_buttons():
                     pygame.draw.circle(surface, p.background, box.center, box.width * 0.22, 2)
             elif i == 2:
                 pygame.draw.rect(surface, p.accent, box, vp.px(3))
-            else:
+                glyph = self.app.theme.font(side * 0.55, bold=True).render("✱", True, p.accent)
+                surface.blit(glyph, glyph.get_rect(center=box.center))
+            elif i == 3:
                 draw_last_marker(surface, box, p.focus, p.background)
-            label = fit_text(text, font, legend.width - side - vp.px(10), 1)[0]
-            image = font.render(label, True, p.text)
-            surface.blit(image, image.get_rect(midleft=(box.right + vp.px(10), box.centery)))
+            else:
+                draw_cursor(surface, box, p.text, p.background)
+            left = box.right + vp.px(10)
+            lines = fit_text(text, font, legend.right - left, 2)
+            height = font.get_linesize()
+            top = box.centery - height * len(lines) / 2
+            for k, line in enumerate(lines):
+                surface.blit(font.render(line, True, p.text), (left, round(top + k * height)))
 
     def _code_lines(self, code: str) -> list[pygame.Surface]:
         """The code wrapped to the side panel and rendered, cached until it or the size changes."""
@@ -941,6 +962,30 @@ def draw_last_marker(surface: pygame.Surface, rect: pygame.Rect,
     pygame.draw.circle(surface, colour, centre, dot)
 
 
+def draw_cursor(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int],
+                edge: tuple[int, int, int]) -> None:
+    """The keyboard cursor: four corner brackets just outside ``rect``.
+
+    Brackets, not a frame: the solution marks and the last-press marker are frames, so
+    the cursor differs from both in shape (and in colour: ``colour`` is the text's, not
+    their yellow). Each bracket is outlined in ``edge`` to stand out on any button.
+    """
+    width = max(2, round(rect.width / 12))
+    outer = rect.inflate(2 * width, 2 * width)
+    arm = max(width * 2, round(outer.width * 0.3))
+    for sx, sy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        x = outer.right - arm if sx else outer.x
+        y = outer.bottom - width if sy else outer.y
+        across = pygame.Rect(x, y, arm, width)
+        x = outer.right - width if sx else outer.x
+        y = outer.bottom - arm if sy else outer.y
+        down = pygame.Rect(x, y, width, arm)
+        for part in (across, down):
+            pygame.draw.rect(surface, edge, part.inflate(2, 2))
+        for part in (across, down):
+            surface.fill(colour, part)
+
+
 class WinOverlay(Overlay):
     """The win screen: presses, time, help used, best result; Play again, Generate, Close."""
 
@@ -960,7 +1005,8 @@ class WinOverlay(Overlay):
             record = "A new best for this size!"
         elif best is not None:
             record = f"Best for this size: {count_presses(best[0])}, {best[1]:.1f} s."
-        lines = [f"All red in {count_presses(self.presses)} and {self.seconds:.1f} s.",
+        lines = [f"All {game.words().done} in {count_presses(self.presses)} and "
+                 f"{self.seconds:.1f} s.",
                  "Solved with help (solution or hint)." if self.helped
                  else "Solved without help.",
                  record]

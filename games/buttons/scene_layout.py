@@ -30,12 +30,14 @@ CODE_LINE_H = 20.0
 SMALL_BUTTON_H = 36.0
 STATS_LINES = 5  # presses, time, best (may take two lines), help used
 STATS_LINE_H = 18.0
-LEGEND_ITEMS = 4  # red, green, press this, last press
+LEGEND_ITEMS = 5  # done, still to turn, press this, last press, cursor
 LEGEND_ROW_H = 30.0
 
 # Layout entries of the side panel, top to bottom.
-TOOL_NAMES = ("Size", "size-", "size", "size+", "Show solution", "Hint", "Which sizes?", "Copy",
-              "Enter code", "code")
+TOOL_NAMES = ("size", "Show solution", "Hint", "Which sizes?", "Copy", "Enter code", "code")
+# The size stepper's row: its label "Size" and its − / + widths (engine.stepper).
+SIZE_LABEL_W = 40.0
+SIZE_STEP_W = 36.0
 INFO_NAMES = ("stats", "legend")
 
 
@@ -56,14 +58,8 @@ def tools_block(x: float, y: float, code_lines: int) -> dict[str, FRect]:
     The size menu and the help buttons first, then Copy and Enter code over the code
     they act on: room kept for a long code is left empty at the foot, not in the middle.
     """
-    # Size  −  7×7  +   (the label, the two steps and the size between them)
-    step = 36.0
-    label_w = TOOLS_W - 2 * step - 52.0 - 3 * GAP / 2
-    rects = {"Size": FRect(x, y, label_w, BUTTON_H)}
-    left = x + label_w + GAP / 2
-    rects["size-"] = FRect(left, y, step, BUTTON_H)
-    rects["size"] = FRect(left + step + GAP / 2, y, 52.0, BUTTON_H)
-    rects["size+"] = FRect(x + TOOLS_W - step, y, step, BUTTON_H)
+    # Size  −  7×7  +   (one stepper: its label, the two steps and the size between them)
+    rects = {"size": FRect(x, y, TOOLS_W, BUTTON_H)}
     for name in ("Show solution", "Hint", "Which sizes?"):
         y += BUTTON_H + GAP
         rects[name] = FRect(x, y, TOOLS_W, BUTTON_H)

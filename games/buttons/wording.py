@@ -64,9 +64,9 @@ that a button is a pixel or two, {words.done} buttons are bright and {words.todo
 
 Order does not matter and pressing a button twice undoes it, so a solution is a set of \
 buttons. Generate (G) makes a new board by pressing random buttons on an all-{words.done} \
-board, seeded from the clock, so it can always be solved. The board's code (top left) \
-reproduces it: Copy puts it on the clipboard, Enter code (E) loads one. 4×4 codes are numbers \
-0-65535 (bit 4·r+c set = {words.done}); other sizes are written NxN:NUMBER.
+board, seeded from the clock, so it can always be solved. The board's code (in the side \
+panel) reproduces it: Copy puts it on the clipboard, Enter code (E) loads one. 4×4 codes \
+are numbers 0-65535 (bit 4·r+c set = {words.done}); other sizes are written NxN:NUMBER.
 
 Restart (R) returns to the generated or entered board; it can be undone like every press. \
 Show solution (S) marks every button you still need to press with a frame and ✱, and the \

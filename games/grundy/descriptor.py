@@ -23,7 +23,7 @@ GAME = GameDescriptor(
     levels=("easy", "perfect"),
     level_labels={"easy": "Easy", "perfect": "Perfect"},
     default_level="perfect",
-    small=("king:4x4", "rook:4x4:2t", "queen:5x5", "knight:6x6", "bachet:12:3", "nim:1.2.3.4",
+    small=("king:4x4", "rook:4x4:2t", "queen:5x5", "knight:6x6", "bachet:13:3", "nim:1.2.3.4",
            "nim:3.5.7:misere"),
     order=20,
     sounds=("slide", "take", "computer", "illegal", "win", "loss", "draw"),

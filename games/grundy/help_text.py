@@ -30,8 +30,9 @@ HEAPS_HELP = """Pebbles lie in heaps. Players take turns; a move takes pebbles f
 In normal play whoever takes the last pebble wins (the player who cannot move loses); in misère Nim
 whoever takes the last pebble loses.
 
-Bachet's game: one heap (100 pebbles in the book); each move takes 1 to k of them (k = 10 in
-the book). Nim: several heaps; a move takes any number of pebbles (at least one) from one heap.
+Bachet's game: one heap (traditionally 100 pebbles); each move takes 1 to k of them
+(traditionally k = 10). Nim: several heaps; a move takes any number of pebbles (at least one)
+from one heap.
 
 Click a pebble to take it and every pebble above it in its heap: the pebbles that would go are
 lit up as you point, with the count. In Bachet's game a click that would take more than k is
@@ -61,7 +62,7 @@ arrow to a neighbouring node. The player who cannot move (the token is on a node
 out) loses. The graph may have cycles, so a game could go round for ever: it is a draw when the
 same position (the same node with the same player to move) occurs for the third time.
 
-Click a highlighted node (one an arrow leads to from the token) to move there. Keyboard: ←/→
+Click a node with a double ring (one an arrow leads to from the token) to move there. Keyboard: ←/→
 choose among them, Enter moves.
 
 Hint (H) labels every node with its generalised Grundy value. Without cycles this is the
@@ -73,9 +74,11 @@ repeat while anything changes, for n = 0, then 1, then 2 and so on. The nodes le
 
 Reading the labels: 0 (striped) is lost for the player to move; any other number wins, by moving
 to a 0. ∞ is a draw with best play, unless an arrow leads from it to a 0 — then moving there
-wins. So the first player wins exactly when some successor of the start is labelled 0. The
-hint frames and ticks (✓) the winning moves; when there is none it marks the moves that keep
-the draw ("draw"), and otherwise every move loses against best play."""
+wins. So the first player wins exactly when some successor of the start is labelled 0. Each
+value has its own fill, 0 striped as well; the legend beside the graph lists the fills this
+graph shows and what each means. The hint ticks (✓) the winning moves; when there is none
+it marks the moves that keep the draw ("draw"), and otherwise every move loses against best
+play."""
 
 
 HELP = "\n\n".join((BOARD_HELP, HEAPS_HELP, GRAPH_HELP))

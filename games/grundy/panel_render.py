@@ -1,6 +1,6 @@
 """Drawing shared by the Grundy screens: the extras panel's notes flowing in columns (text
-fitted by the widgets' shared helper), and the last-move marks (player tags, dashed rings,
-trails, landing frames, "−n" tags).
+fitted by the widgets' shared helper), the legal-move mark (a double ring) and the last-move
+marks (player tags, dashed rings, trails, landing frames, "−n" tags).
 
 Everything takes design-space rectangles and draws through the viewport, so the
 screens stay laid out in the window's design area at any size.
@@ -138,6 +138,16 @@ def draw_dashed_ring(surface: pygame.Surface, colour: Colour, centre: tuple[floa
         rect = pygame.Rect(0, 0, round(2 * r), round(2 * r))
         rect.center = (round(centre[0]), round(centre[1]))
         pygame.draw.arc(surface, colour, rect, a0, a1, max(1, width))
+
+
+def draw_double_ring(surface: pygame.Surface, colour: Colour, centre: tuple[float, float],
+                     radius: float, gap: float, width: int) -> None:
+    """Two thin solid rings round a circle of ``radius``, ``gap`` apart: a place the
+    player may move to. A shape of its own: a fill never looks like it, the token is one
+    thick ring, the last move's start a dashed one."""
+    inner = radius + width
+    pygame.draw.aacircle(surface, colour, centre, inner, max(1, width))
+    pygame.draw.aacircle(surface, colour, centre, inner + gap + width, max(1, width))
 
 
 def draw_dashed_line(surface: pygame.Surface, colour: Colour, a: tuple[float, float],

@@ -38,6 +38,13 @@ if TYPE_CHECKING:
 # and the ring still mark the move.
 TAG_MIN_CELL = 22
 MIN_CELL_PX = 3  # smaller squares cannot be drawn (nor told apart)
+NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four"}
+
+
+def _and_list(tokens: list[int]) -> str:
+    """"token 1 and token 3", "token 1, token 2 and token 4" (numbered from 1)."""
+    names = [f"token {t + 1}" for t in tokens]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class GrundyBoardScene(GrundyScene):
@@ -56,6 +63,12 @@ class GrundyBoardScene(GrundyScene):
         self.history = History((0, self.fresh_state()))
         self.selected = 0
         self.placing = False
+        # A destination several tokens can reach, waiting for a click on one of them:
+        # (the position it was asked in, the square, the candidate tokens).
+        self._choosing: tuple[Any, tuple[int, int], list[int]] | None = None
+        # The position in which the player picked a token (a click on it, or 1–4): there
+        # a square several tokens can reach goes to that token without asking.
+        self._picked_in: Any = None
         # The board's picture and what it was drawn for (see _board_layer).
         self._layer: tuple[tuple[Any, ...], pygame.Surface] | None = None
         self._layer_table: Any = None
@@ -130,13 +143,43 @@ class GrundyBoardScene(GrundyScene):
         """Squares the given token may move to now."""
         return [(r, c) for t, r, c in self.state.legal_moves() if t == token]
 
+    def movers_to(self, row: int, col: int) -> list[int]:
+        """The tokens that may move to (row, col) now, one per square they stand on (tokens
+        sharing a square make the same move, so the lowest-numbered one stands for all)."""
+        state = self.state
+        movers: dict[tuple[int, int], int] = {}
+        for token, r, c in state.legal_moves():
+            if (r, c) == (row, col):
+                movers.setdefault(state.tokens[token], token)
+        return sorted(movers.values())
+
+    def choosing(self) -> tuple[tuple[int, int], list[int]] | None:
+        """The question "which token goes there?" still open: (square, candidate tokens);
+        None once anything has moved (a move, an undo, the computer) since it was asked."""
+        if self._choosing is None or self._choosing[0] is not self.state:
+            return None
+        return self._choosing[1], self._choosing[2]
+
     def click_square(self, row: int, col: int) -> None:
-        """A click on a square: place, move the selected token, or select a token."""
+        """A click on a square: place; answer "which token?"; move the selected token (or
+        the only token that can go there); ask which when several can; or select a token."""
         state = self.state
         if self.placing:
             self._place(row, col)
             return
-        if (self.selected, row, col) in state.legal_moves():
+        pending = self.choosing()
+        self._choosing = None
+        if pending is not None:
+            square, candidates = pending
+            picked = [t for t in candidates if state.tokens[t] == (row, col)]
+            if picked:
+                self.selected = picked[0]
+                self.play_move((picked[0], *square))
+                return
+            # Any other click drops the question and counts as a click of its own.
+        movers = self.movers_to(row, col)
+        picked = self._picked_in is state
+        if (self.selected, row, col) in state.legal_moves() and (picked or len(movers) == 1):
             self.play_move((self.selected, row, col))
             return
         here = [i for i, square in enumerate(state.tokens) if square == (row, col)]
@@ -144,9 +187,17 @@ class GrundyBoardScene(GrundyScene):
             # Several tokens on one square: each click selects the next of them.
             later = [i for i in here if i > self.selected]
             self.selected = later[0] if later else here[0]
+            self._picked_in = state
             return
-        # Neither a move nor a token: play_move refuses it (with the "illegal" sound).
-        self.play_move((self.selected, row, col))
+        if len(movers) == 1:
+            # Only one token can go there: no need to select it first.
+            self.selected = movers[0]
+            self.play_move((movers[0], row, col))
+        elif movers and not self.computer_to_move():
+            self._choosing = (state, (row, col), movers)
+        else:
+            # Neither a move nor a token: play_move refuses it (with the "illegal" sound).
+            self.play_move((self.selected, row, col))
 
     def _place(self, row: int, col: int) -> None:
         from games.grundy.board import TokenState
@@ -169,6 +220,7 @@ class GrundyBoardScene(GrundyScene):
                 index = event.key - pygame.K_1
                 if index < self.config.tokens:
                     self.selected = index
+                    self._picked_in = self.state
             elif event.key == pygame.K_t:
                 self.open_table()
 
@@ -183,8 +235,17 @@ class GrundyBoardScene(GrundyScene):
             return (f"Place: click a square to put token {self.selected + 1} there "
                     "(Done when finished).")
         text = self.turn_text()
+        pending = self.choosing()
+        if pending is not None:
+            _square, movers = pending
+            count = NUMBER_WORDS.get(len(movers), str(len(movers)))
+            return (f"{count} tokens can go there ({_and_list(movers)}, ringed): click the "
+                    "one to move, or elsewhere to cancel.")
         if not self.seats[state.current_player()].is_computer:
-            text = text.replace(" to move.", " to move: click a highlighted square.", 1)
+            how = ("click a highlighted square." if self.config.tokens == 1 else
+                   f"click where a token should go (token {self.selected + 1}'s squares are "
+                   "highlighted), or a token to select it.")
+            text = text.replace(" to move.", f" to move: {how}", 1)
         if self.show_hints:
             text += " " + state.value_explained()
         return text
@@ -223,6 +284,7 @@ class GrundyBoardScene(GrundyScene):
         marks = self.last_squares()
         self._draw_marks(surface, geom, marks)
         self._draw_tokens(surface, geom)
+        self._draw_choice(surface, geom)
         self._draw_mark_tags(surface, geom, marks)
         if self.pointer.cursor is not None:
             outline_cell(surface, geom, self.pointer.cursor, p.focus, max(2, round(size / 16)))
@@ -338,6 +400,24 @@ class GrundyBoardScene(GrundyScene):
                 badge = label.get_rect(bottomright=box.bottomright).inflate(4, 0)
                 pygame.draw.rect(surface, p.accent, badge, border_radius=3)
                 surface.blit(label, label.get_rect(center=badge.center))
+
+    def _draw_choice(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
+        """While asking which token goes to a square: that square framed, and a thick
+        double ring round each token that can go there (the ones to click)."""
+        pending = self.choosing()
+        if pending is None:
+            return
+        p = self.app.theme.palette
+        square, movers = pending
+        size = geom.cell_size
+        width = max(2, round(size / 10))
+        outline_cell(surface, geom, square, p.focus, width)
+        boxes = self._token_boxes(geom)
+        for token in movers:
+            centre = boxes[token].center
+            radius = max(4, round(size * 0.55))
+            pygame.draw.circle(surface, p.background, centre, radius + width, width + 2)
+            pygame.draw.circle(surface, p.focus, centre, radius, width)
 
     def _draw_side_panel(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme

@@ -10,13 +10,18 @@ import pygame
 from pygame import FRect
 
 from engine.animation import SLIDE, ease_out
-from engine.board.draw import hatch
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.value_overlay import draw_value_badge
 from engine.values import MoveValue
-from engine.widgets import Label
-from games.grundy.colour_render import text_colour, value_colour
+from engine.widgets import Label, wrap_text
+from games.grundy.colour_render import (
+    NodeLook,
+    draw_look,
+    draw_look_text,
+    legend_rows,
+    node_look,
+)
 from games.grundy.family_scene import GrundyScene
 from games.grundy.graphs import (
     BUILTIN,
@@ -28,7 +33,12 @@ from games.grundy.graphs import (
     label_outcomes,
 )
 from games.grundy.help_text import GRAPH_HELP
-from games.grundy.panel_render import NoteFlow, draw_dashed_ring, draw_player_tag
+from games.grundy.panel_render import (
+    NoteFlow,
+    draw_dashed_ring,
+    draw_double_ring,
+    draw_player_tag,
+)
 from games.grundy.variants import GrundySetup
 
 if TYPE_CHECKING:
@@ -39,6 +49,11 @@ ARROW_LEN, ARROW_HALF = 13.0, 6.0  # arrowhead length and half width (design px)
 BEND = 0.16  # how far two-way edges bow apart, as a fraction of their length
 MAX_RADIUS, MIN_RADIUS = 32.0, 11.0
 Point = tuple[float, float]
+# The legal-move mark: two rings this far out from the node, this thick, this far apart
+# (design px). Between them the last move's dashed ring still shows when both apply.
+MOVE_RING_OFFSET, MOVE_RING_WIDTH, MOVE_RING_GAP = 1.5, 2.5, 3.5
+# The legend (design px): a sample's height, the room between samples, a title's height.
+SAMPLE, SAMPLE_GAP, LEGEND_TITLE = 20.0, 4.0, 24.0
 
 
 def _node_positions(graph: Digraph, board: Area, margin: float) -> tuple[Point, ...]:
@@ -112,6 +127,9 @@ class GraphScene(GrundyScene):
         self.mouse: Point | None = None  # pointer, design coordinates
         self.cursor: int | None = None  # keyboard choice among the successors (a node)
         self._label_size: tuple[Any, float] = (None, 16.0)  # (radius, scale) → label size
+        # What the legend drew last frame: (sample rect in pixels, the value look or None
+        # for a mark's sample, the row's text), so a test can hold it against the nodes.
+        self.legend_samples: list[tuple[pygame.Rect, NodeLook | None, str]] = []
         self.ui.add(Label(self.place("variant"), self.graph.name, size=16, bold=True,
                           role="accent", fit_lines=2, min_size=13))
 
@@ -242,7 +260,7 @@ class GraphScene(GrundyScene):
         text = self.turn_text()
         hints = self.hint_view()
         if not self.seats[state.current_player()].is_computer and not hints.get("explained"):
-            text = text.replace(" to move.", " to move: click a highlighted node.", 1)
+            text = text.replace(" to move.", " to move: click a double-ringed node.", 1)
         if state.repetitions == REPETITIONS_FOR_DRAW - 1:
             text += " This position has occurred twice: once more is a draw."
         if hints.get("explained"):
@@ -356,6 +374,18 @@ class GraphScene(GrundyScene):
         self._draw_arrow(surface, [vp.point(tip[0] + 4, tip[1] - 8), vp.point(*tip)], colour,
                          max(1, round(width * vp.scale)))
 
+    def node_looks(self, hints: dict[str, Any]) -> tuple[NodeLook, ...] | None:
+        """Every node's look from the hint's values (None while no hint is shown): what
+        the nodes and the legend are both drawn from."""
+        values: tuple[int | None, ...] | None = hints.get("values")
+        if values is None:
+            return None
+        outcomes: tuple[str, ...] = hints.get("outcomes", ())
+        top = max((v for v in values if v is not None), default=0)
+        palette = self.app.theme.palette
+        return tuple(node_look(value, bool(outcomes) and outcomes[u] == DRAW, top, palette)
+                     for u, value in enumerate(values))
+
     def _draw_nodes(self, surface: pygame.Surface, hints: dict[str, Any],
                     marks: list[tuple[int, int, int]]) -> None:
         vp, theme = self.app.viewport, self.app.theme
@@ -365,37 +395,26 @@ class GraphScene(GrundyScene):
         r = radius * vp.scale
         sliding = self.anim.progress("slide") is not None
         sources = {u for _player, u, v in marks if u != v}
-        values: tuple[int | None, ...] | None = hints.get("values")
-        outcomes: tuple[str, ...] = hints.get("outcomes", ())
-        top = max((v for v in values or () if v is not None), default=0)
+        looks = self.node_looks(hints)
         targets = set(self.targets())
+        computer = self.computer_to_move()
         winning, draws = set(hints.get("winning", ())), set(hints.get("draws", ()))
         pointed = self.pointed()
         label_font = self._label_font(radius)
         for u, centre in enumerate(centres):
             c = vp.point(*centre)
-            value = values[u] if values is not None else None
-            # Fill: with hints the value's colour (∞ the draw colour), else plain.
-            if values is not None:
-                # ∞ in grey: the value ramp ends in yellow, which must not read as ∞.
-                fill = value_colour(value, top) if value is not None else p.muted
+            box = pygame.Rect(0, 0, round(2 * r), round(2 * r))
+            box.center = c
+            # Fill: with hints the value's look (fill, stripes for 0), else a plain look
+            # (the token's node in the accent colour), drawn by the same function.
+            if looks is not None:
+                look = looks[u]
             elif u == state.node and not sliding:
-                fill = p.accent
+                look = NodeLook(0, "", p.accent, False, "")
             else:
-                fill = p.hover if u == pointed else p.panel
-            pygame.draw.aacircle(surface, fill, c, r)
-            if values is not None and value == 0:
-                box = pygame.Rect(0, 0, 2 * r, 2 * r)
-                box.center = c
-                disc = pygame.Surface(box.size, pygame.SRCALPHA)
-                hatch(disc, disc.get_rect(), p.bad, step=vp.px(7), width=max(1, vp.px(2)))
-                mask = pygame.Surface(box.size, pygame.SRCALPHA)
-                pygame.draw.circle(mask, (255, 255, 255, 255), (r, r), r - 1)
-                disc.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
-                surface.blit(disc, box)
+                look = NodeLook(0, "", p.hover if u == pointed else p.panel, False, "")
+            draw_look(surface, p, look, box, vp.px(7), max(1, vp.px(2)))
             edge_colour, edge_width = p.grid, 2.0
-            if u in targets:
-                edge_colour, edge_width = p.accent, 3.5
             if u == pointed:
                 edge_colour, edge_width = p.focus, 5.0
             pygame.draw.aacircle(surface, edge_colour, c, r, max(1, round(edge_width * vp.scale)))
@@ -405,15 +424,14 @@ class GraphScene(GrundyScene):
                 # Where the last move started: a dashed ring (the token's ghost).
                 draw_dashed_ring(surface, p.background, c, r + vp.px(7), vp.px(6), dashes=14)
                 draw_dashed_ring(surface, p.focus, c, r + vp.px(7), vp.px(4), dashes=14)
-            text_on = text_colour(fill)
-            label = label_font.render(graph.labels[u], True, text_on)
-            box = label.get_rect(center=c)
-            if values is not None and value == 0:
-                pygame.draw.rect(surface, fill, box.inflate(vp.px(4), 0), border_radius=vp.px(3))
-            surface.blit(label, box)
-            if values is not None:
-                self._value_badge(surface, c, r, value, top,
-                                  outcomes[u] if outcomes else "")
+            if u in targets and not computer:
+                # A legal move: a double ring, a shape no value's look has. Not while a
+                # computer is to move: the legend reads "you can move here".
+                draw_double_ring(surface, p.accent, c, r + vp.px(MOVE_RING_OFFSET),
+                                 vp.px(MOVE_RING_GAP), max(1, vp.px(MOVE_RING_WIDTH)))
+            draw_look_text(surface, look, label_font, graph.labels[u], c, vp.px(2))
+            if looks is not None:
+                self._value_badge(surface, c, r, look.tag)
             if u in winning:
                 self._mark(surface, c, r, "✓", p.good)
             elif u in draws and not winning:
@@ -455,15 +473,12 @@ class GraphScene(GrundyScene):
         return theme.font(self._label_size[1] * vp.scale, bold=True)
 
     def _value_badge(self, surface: pygame.Surface, c: tuple[int, int], r: float,
-                     value: int | None, top: int, outcome: str) -> None:
-        """The node's value as text on a small tag up-right: a number, ∞ or ∞ with a win."""
+                     tag: str) -> None:
+        """The node's value as text on a small tag up-right: a number, ∞ or ∞ win."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        text = "∞" if value is None else str(value)
-        if value is None and outcome != DRAW:
-            text = "∞ win"  # ∞ with a 0 successor: no draw, the mover wins
         font = theme.font(14 * vp.scale, bold=True)
-        img = font.render(text, True, p.text)
+        img = font.render(tag, True, p.text)
         box = img.get_rect(center=(c[0] + r * 0.85, c[1] - r * 0.85)).inflate(vp.px(8), vp.px(2))
         box.width = max(box.width, box.height)
         pygame.draw.rect(surface, p.background, box, border_radius=vp.px(6))
@@ -472,18 +487,17 @@ class GraphScene(GrundyScene):
 
     def _mark(self, surface: pygame.Surface, c: tuple[int, int], r: float, text: str,
               colour: Colour) -> None:
-        """A hint mark on a target node: a thick frame, and a ✓ badge or a "draw" tag."""
+        """A hint mark on a target node: a ✓ badge (up-left; the value's tag is up-right) or
+        a "draw" tag below. The legal-move double ring already frames the node."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        pygame.draw.aacircle(surface, colour, c, r + vp.px(4), vp.px(4))
         if text == "✓":
-            # A round badge up-left (the value's tag is up-right) with a drawn tick.
             draw_value_badge(surface, (c[0] - r * 0.85, c[1] - r * 0.85),
                              max(vp.px(8), round(r * 0.36)), MoveValue("win"), theme)
             return
         font = theme.font(14 * vp.scale, bold=True)
         img = font.render(text, True, p.background)
-        box = img.get_rect(center=(c[0], c[1] + r + vp.px(12))).inflate(vp.px(8), vp.px(2))
+        box = img.get_rect(center=(c[0], c[1] + r + vp.px(16))).inflate(vp.px(8), vp.px(2))
         pygame.draw.rect(surface, colour, box, border_radius=vp.px(6))
         surface.blit(img, img.get_rect(center=box.center))
 
@@ -496,35 +510,103 @@ class GraphScene(GrundyScene):
             player, a, b = last
             flow.text(f"Last move: {self.player_name(player)}, "
                       f"{self.node_name(a)} → {self.node_name(b)}", p.text, size=14)
-        if self.show_hints:
-            box = flow.block(90, gap=4)
-            if box is not None:
-                self._draw_hint_legend(surface, box)
-                flow.text("∞ win: a 0 is one move away", p.text, size=13, gap=2)
-                flow.text("✓ winning move", p.good, size=13)
+        self.legend_samples = []
+        rows = self.legend(hints)
+        box = flow.block(self._legend_height(rows, flow.column.w), gap=6)
+        if box is not None:
+            self._draw_legend(surface, rows, box)
         # The documents' descriptions are long: they take the room left, in smaller type
         # or shortened with "…" only when the window is small.
         flow.text(self.graph.description, p.muted, size=13, min_size=11)
 
-    def _draw_hint_legend(self, surface: pygame.Surface, box: FRect) -> None:
+    def legend(self, hints: dict[str, Any]) -> list[tuple[str, tuple[NodeLook, ...], str]]:
+        """The legend's rows as (kind, looks, text): a "values" row per meaning of the looks
+        on this graph (from :meth:`node_looks`, what the nodes are filled from), the legal
+        move's double ring ("move") and, with hints, the winning move's ✓ ("win")."""
+        rows: list[tuple[str, tuple[NodeLook, ...], str]] = []
+        looks = self.node_looks(hints)
+        if looks is not None:
+            rows += [("values", row.looks, row.meaning) for row in legend_rows(looks)]
+        rows.append(("move", (), "you can move here"))
+        if looks is not None:
+            rows.append(("win", (), "winning move"))
+        return rows
+
+    def _legend_fonts(self) -> tuple[pygame.font.Font, pygame.font.Font]:
+        """(text font, samples' font) of the legend at the current scale."""
+        theme, scale = self.app.theme, self.app.viewport.scale
+        return theme.font(13 * scale), theme.font(12 * scale, bold=True)
+
+    def _sample_widths(self, kind: str, looks: tuple[NodeLook, ...]) -> list[float]:
+        """Design widths of a row's samples: a disc per value, a pill for "∞ win", a ringed
+        disc for a legal move, a ✓ badge for a winning one."""
+        if kind == "move":
+            return [SAMPLE + 2 * (MOVE_RING_OFFSET + 2 * MOVE_RING_WIDTH + MOVE_RING_GAP)]
+        if kind == "win":
+            return [SAMPLE]
+        _text, tag_font = self._legend_fonts()
+        scale = self.app.viewport.scale
+        return [max(SAMPLE, tag_font.size(look.tag)[0] / scale + 10) for look in looks]
+
+    def _row_layout(self, kind: str, looks: tuple[NodeLook, ...], text: str,
+                    width: float) -> tuple[list[float], list[str], float]:
+        """(sample widths, the text's lines beside them, the row's height) in design units."""
+        font, _tag = self._legend_fonts()
+        widths = self._sample_widths(kind, looks)
+        used = sum(w + SAMPLE_GAP for w in widths) + 2
+        scale = self.app.viewport.scale
+        lines = wrap_text(text, font, max(40, round((width - used) * scale)))
+        sample = widths[0] if kind == "move" else SAMPLE
+        return widths, lines, max(sample, len(lines) * font.get_linesize() / scale) + 6
+
+    def _legend_height(self, rows: list[tuple[str, tuple[NodeLook, ...], str]],
+                       width: float) -> float:
+        return LEGEND_TITLE + sum(self._row_layout(*row, width)[2] for row in rows)
+
+    def _draw_legend(self, surface: pygame.Surface,
+                     rows: list[tuple[str, tuple[NodeLook, ...], str]], box: FRect) -> None:
+        """The legend in ``box``: each row's samples drawn as the nodes are, then its text."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        font = theme.font(13 * vp.scale)
-        x, y = box.x, box.y
-        surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
-                     vp.point(x, y))
-        rows = (("0", "mover loses", True), ("n", "mover wins", False),
-                ("∞", "draw", False))
-        for i, (tag, text, striped) in enumerate(rows):
-            ry = y + 24 + i * 22
-            sample = vp.rect(x, ry, 26, 18)
-            fill = p.muted if tag == "∞" else value_colour(1 if tag == "n" else 0, 2)
-            pygame.draw.rect(surface, fill, sample)
-            if striped:
-                hatch(surface, sample, p.bad, step=vp.px(5))
-            label = font.render(tag, True, text_colour(fill))
-            surface.blit(label, label.get_rect(center=sample.center))
-            surface.blit(font.render(text, True, p.text), vp.point(x + 32, ry + 1))
+        font, tag_font = self._legend_fonts()
+        title = "Hint" if rows[0][0] == "values" else "Key"
+        surface.blit(theme.font(15 * vp.scale, bold=True).render(title, True, p.text),
+                     vp.point(box.x, box.y))
+        y = box.y + LEGEND_TITLE
+        for kind, looks, text in rows:
+            widths, lines, height = self._row_layout(kind, looks, text, box.w)
+            x = box.x
+            for i, w in enumerate(widths):
+                side = w if kind == "move" else SAMPLE
+                rect = vp.rect(x, y + (height - 6 - side) / 2, w, side)
+                if w == side:
+                    rect.width = rect.height  # a disc, as the nodes are
+                self._draw_sample(surface, kind, looks[i] if looks else None, rect, tag_font)
+                self.legend_samples.append((rect, looks[i] if looks else None, text))
+                x += w + SAMPLE_GAP
+            ty = y + (height - 6 - len(lines) * font.get_linesize() / vp.scale) / 2
+            for line in lines:
+                surface.blit(font.render(line, True, p.text), vp.point(x + 2, ty))
+                ty += font.get_linesize() / vp.scale
+            y += height
+
+    def _draw_sample(self, surface: pygame.Surface, kind: str, look: NodeLook | None,
+                     rect: pygame.Rect, tag_font: pygame.font.Font) -> None:
+        """One legend sample in ``rect`` (pixels), drawn by the nodes' own functions."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        c = rect.center
+        if kind == "win":
+            draw_value_badge(surface, c, rect.height / 2, MoveValue("win"), theme)
+        elif kind == "move":
+            r = vp.px(SAMPLE / 2 - 2)
+            pygame.draw.aacircle(surface, p.panel, c, r)
+            pygame.draw.aacircle(surface, p.grid, c, r, max(1, vp.px(1)))
+            draw_double_ring(surface, p.accent, c, r + vp.px(MOVE_RING_OFFSET),
+                             vp.px(MOVE_RING_GAP), max(1, vp.px(MOVE_RING_WIDTH)))
+        elif look is not None:
+            draw_look(surface, p, look, rect, vp.px(5), max(1, vp.px(1.5)))
+            draw_look_text(surface, look, tag_font, look.tag, c, vp.px(1))
 
     def debug_state(self) -> dict[str, Any]:
         state = self.state

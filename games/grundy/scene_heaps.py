@@ -150,6 +150,8 @@ class HeapScene(GrundyScene):
         super().__init__(app, setup, HeapState.start(config), seats, seed)
         self.mouse: tuple[float, float] | None = None  # pointer, design coordinates
         self.cursor: tuple[int, int] | None = None  # keyboard choice: (heap, take)
+        # Where each heap's one-line label ("✓ take 2", "take 3") was last drawn (pixels).
+        self.label_rects: dict[int, pygame.Rect] = {}
         k = config.max_take
         self.quick = k is not None and k <= MAX_QUICK_TAKE
         ui = self.ui
@@ -455,15 +457,19 @@ class HeapScene(GrundyScene):
             wins = [t for h, t in winning if h == heap]
             if wins:
                 label, colour = "✓ take " + ", ".join(map(str, wins)), p.good
+        self.label_rects.pop(heap, None)
         if label:
             font = theme.font(17 * vp.scale, bold=True)
             img = font.render(label, True, colour)
-            top = min(pile.top(count), pile.base - pile.cell)
+            # Above every socket of the heap's starting size, not just the pebbles left:
+            # the rings of the pebbles just taken stay readable under it.
+            top = min(pile.top(start), pile.base - pile.cell)
             y = max(board.y + 14, top - 14)
             box = img.get_rect(center=vp.point(pile.left + pile.width / 2, y))
-            pygame.draw.rect(surface, p.background, box.inflate(vp.px(10), vp.px(2)),
-                             border_radius=vp.px(6))
+            back = box.inflate(vp.px(10), vp.px(2))
+            pygame.draw.rect(surface, p.background, back, border_radius=vp.px(6))
             surface.blit(img, box)
+            self.label_rects[heap] = back
 
     def _several_marked(self) -> bool:
         """Whether more than one move is marked (then each mark names its player)."""

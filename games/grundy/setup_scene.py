@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.seats import Seat
 from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
+from engine.stepper import int_stepper
 from engine.widgets import Button, Label
 from games.grundy.variants import (
     BOARD_GAMES,
@@ -15,7 +16,10 @@ from games.grundy.variants import (
     LEVELS,
     MAX_SIDE,
     MIN_SIDE,
+    NIM_MAX_HEAPS,
+    NIM_MAX_PEBBLES,
     NIM_PRESETS,
+    parse_heaps,
 )
 
 if TYPE_CHECKING:
@@ -25,8 +29,8 @@ if TYPE_CHECKING:
 # Centred on the design space and small enough for the smallest window's area (800×600
 # design units, less the overlay margin), so it never has to shrink to fit.
 PANEL = (92.0, 72.0, 776.0, 576.0)
-# Number choosers: label, −, value, +; three of them side by side.
-STEPPER_STEP, STEPPER_LABEL_W = 248.0, 108.0
+# Number choosers (engine.stepper): label, −, value, +; three of them side by side.
+STEPPER_STEP, STEPPER_W, STEPPER_LABEL_W = 248.0, 236.0, 92.0
 GAME_STEP = 104.0  # the seven game buttons in one row
 SEAT_ROWS = SeatRowLayout(title_width=100, title_size=18, kind_x=130, level_x=390, level_step=110,
                           mistakes_x=620, mistakes_width=130)
@@ -34,8 +38,8 @@ SEAT_ROWS = SeatRowLayout(title_width=100, title_size=18, kind_x=130, level_x=39
 STEPPERS = {
     "board": (("Rows", "rows", MIN_SIDE, MAX_SIDE, 1), ("Columns", "cols", MIN_SIDE, MAX_SIDE, 1),
               ("Tokens", "tokens", 1, 4, 1)),
-    "bachet": (("Pebbles", "heap", 1, 1000, 1), ("Pebbles ×10", "heap", 1, 1000, 10),
-               ("Take up to", "max_take", 1, 100, 1)),
+    # One control for the heap (the "Type" button beside it sets any size at once).
+    "bachet": (("Pebbles", "heap", 1, 1000, 1), None, ("Take up to", "max_take", 1, 100, 1)),
 }
 
 
@@ -46,7 +50,8 @@ class GrundySetupOverlay(SeatSetupOverlay):
     help_title = "Grundy set-up"
     help_text = (
         "Choose a game. Board games: the board's size (3 to 32 each way) and 1 to 4 tokens. "
-        "Bachet: the heap and the most pebbles one move may take. Nim: the heaps, and misère "
+        "Bachet: the heap (− and +, or Type… for any size) and the most pebbles one move may "
+        "take. Nim: the heaps (a preset, or type any sizes), and misère "
         "play (whoever takes the last pebble loses). Graph: a built-in graph, some with cycles "
         "where best play never ends.\n\nEach player is a human or the computer: Easy plays at "
         "random, Perfect plays the winning strategy. Start (Enter) begins; Esc cancels."
@@ -67,16 +72,23 @@ class GrundySetupOverlay(SeatSetupOverlay):
                           lambda n=name: self.pick(game=n), size=16,
                           selected=lambda n=name: self.choice.game == n, name=name))
         for kind, steppers in STEPPERS.items():
-            for i, (label, field, low, high, step) in enumerate(steppers):
-                self._stepper(kind, i, label, field, low, high, step)
-        ui.add(Button((x0 + 24, y0 + 160, 260, 42),
-                      lambda: "Heaps: " + ", ".join(map(str, NIM_PRESETS[self.choice.nim])),
-                      self.next_nim, visible=lambda: self.choice.game == "nim", name="heaps"))
-        ui.add(Button((x0 + 300, y0 + 160, 220, 42),
+            for i, stepper in enumerate(steppers):
+                if stepper is not None:
+                    self._stepper(kind, i, *stepper)
+        bachet = lambda: self.choice.game == "bachet"  # noqa: E731
+        ui.add(Button((x0 + 24 + STEPPER_W + 6, y0 + 160, STEPPER_STEP * 2 - STEPPER_W - 18,
+                       40), "Type…", self.type_pebbles, visible=bachet, size=16,
+                      name="Type pebbles"))
+        nim = lambda: self.choice.game == "nim"  # noqa: E731
+        ui.add(Button((x0 + 24, y0 + 160, 300, 42),
+                      lambda: "Heaps: " + ", ".join(map(str, self.choice.heaps)) + " (type)",
+                      self.type_heaps, visible=nim, name="heaps", size=16))
+        ui.add(Button((x0 + 332, y0 + 160, 170, 42), "Next preset", self.next_nim, size=16,
+                      visible=nim, name="preset"))
+        ui.add(Button((x0 + 510, y0 + 160, 200, 42),
                       lambda: "Misère: " + ("on" if self.choice.misere else "off"),
                       lambda: self.pick(misere=not self.choice.misere),
-                      selected=lambda: self.choice.misere,
-                      visible=lambda: self.choice.game == "nim", name="misere"))
+                      selected=lambda: self.choice.misere, visible=nim, name="misere"))
         ui.add(Button((x0 + 24, y0 + 160, 500, 42), self._graph_label, self.next_graph,
                       visible=lambda: self.choice.game == "graph", name="graph"))
         self.add_seat_rows(("1", "2"), ("Player 1", "Player 2"), LEVELS, SEAT_ROWS)
@@ -85,23 +97,15 @@ class GrundySetupOverlay(SeatSetupOverlay):
     def _stepper(self, kind: str, i: int, label: str, field: str, low: int, high: int,
                  step: int) -> None:
         x0, y0, _w, _h = PANEL
-        bx, y = x0 + 24 + i * STEPPER_STEP, y0 + 160
 
         def shown() -> bool:
             return (self.choice.is_board if kind == "board" else self.choice.game == kind)
 
-        def bump(sign: int) -> None:
-            value = getattr(self.choice, field) + sign * step
-            self.pick(**{field: max(low, min(high, value))})
-
-        lw = STEPPER_LABEL_W
-        self.ui.add(Label((bx, y, lw - 8, 40), label, size=16, visible=shown, min_size=13))
-        self.ui.add(Button((bx + lw, y, 40, 40), "−", lambda: bump(-1), visible=shown,
-                           name=f"{label}-"))
-        self.ui.add(Label((bx + lw + 42, y, 48, 40), lambda: str(getattr(self.choice, field)),
-                          size=18, bold=True, align="center", visible=shown, min_size=14))
-        self.ui.add(Button((bx + lw + 92, y, 40, 40), "+", lambda: bump(1), visible=shown,
-                           name=f"{label}+"))
+        self.ui.add(int_stepper(
+            (x0 + 24 + i * STEPPER_STEP, y0 + 160, STEPPER_W, 40),
+            get=lambda: int(getattr(self.choice, field)),
+            set_value=lambda v: self.pick(**{field: v}), low=low, high=high, step=step,
+            name=label, label=label, label_w=STEPPER_LABEL_W, visible=shown))
 
     def _graph_label(self) -> str:
         from games.grundy.graphs import BUILTIN
@@ -114,8 +118,28 @@ class GrundySetupOverlay(SeatSetupOverlay):
         self.choice = dataclasses.replace(self.choice, **changes)
 
     def next_nim(self) -> None:
-        """The next Nim heap preset."""
-        self.pick(nim=(self.choice.nim + 1) % len(NIM_PRESETS))
+        """The next Nim heap preset (after typed heaps: the first preset)."""
+        following = 0 if self.choice.nim_heaps else (self.choice.nim + 1) % len(NIM_PRESETS)
+        self.pick(nim=following, nim_heaps=())
+
+    def type_heaps(self) -> None:
+        """Ask for any heap sizes, checked before anything changes."""
+        from engine.overlays import TextEntryDialog
+
+        self.app.push(TextEntryDialog(
+            self.app, f"Nim heaps: 1 to {NIM_MAX_HEAPS} sizes of 1 to {NIM_MAX_PEBBLES} "
+            "pebbles, e.g. 3 5 7",
+            lambda text: self.pick(nim_heaps=parse_heaps(text)), _error_of(parse_heaps),
+            initial=" ".join(map(str, self.choice.heaps)), max_length=60))
+
+    def type_pebbles(self) -> None:
+        """Ask for Bachet's heap size as a number."""
+        from engine.overlays import TextEntryDialog
+
+        self.app.push(TextEntryDialog(
+            self.app, "Bachet: pebbles in the heap (1 to 1000)",
+            lambda text: self.pick(heap=_pebbles(text)), _error_of(_pebbles),
+            initial=str(self.choice.heap), max_length=12))
 
     def next_graph(self) -> None:
         """The next built-in graph."""
@@ -132,3 +156,26 @@ class GrundySetupOverlay(SeatSetupOverlay):
         return {"scene": "GrundySetupOverlay", "overlay": True, "setup": self.choice.label(),
                 "board_game": self.choice.game in BOARD_GAMES,
                 "seats": [s.describe() for s in self.seats]}
+
+
+def _pebbles(text: str) -> int:
+    """Bachet's heap from typed text; ValueError in the player's words."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
+        raise ValueError("Type a whole number of pebbles, from 1 to 1000.")
+    if not 1 <= int(text) <= 1000:
+        raise ValueError("The heap holds 1 to 1000 pebbles.")
+    return int(text)
+
+
+def _error_of(parse: Any) -> Any:
+    """A TextEntryDialog validator from a parser: its ValueError's message, or None."""
+
+    def validate(text: str) -> str | None:
+        try:
+            parse(text)
+        except ValueError as error:
+            return str(error)
+        return None
+
+    return validate

@@ -17,6 +17,34 @@ MIN_SIDE, MAX_SIDE = 3, 32
 NIM_PRESETS: tuple[tuple[int, ...], ...] = ((3, 5, 7), (1, 2, 3, 4), (2, 5, 9, 11), (4, 4),
                                             (1, 3, 5, 7, 9))
 SEAT_KEYS = ("1", "2")
+# Nim heaps a player may type: how many heaps, and pebbles in each (all drawn at once).
+NIM_MAX_HEAPS, NIM_MAX_PEBBLES = 8, 100
+
+
+def parse_heaps(text: str) -> tuple[int, ...]:
+    """Heap sizes typed by a player ("3 5 7", "3, 5, 7" or "3.5.7"); ValueError with a
+    message the player can act on when they are not 1 to :data:`NIM_MAX_HEAPS` whole
+    numbers from 1 to :data:`NIM_MAX_PEBBLES`."""
+    parts = text.replace(",", " ").replace(".", " ").split()
+    if not parts:
+        raise ValueError("Type the heap sizes, e.g. 3 5 7.")
+    heaps = []
+    for part in parts:
+        if not (part.isascii() and part.isdigit()) or len(part) > 6:
+            raise ValueError(f"“{part[:12]}” is not a whole number: type sizes like 3 5 7.")
+        heaps.append(int(part))
+    check_heaps(tuple(heaps))
+    return tuple(heaps)
+
+
+def check_heaps(heaps: tuple[int, ...]) -> None:
+    """ValueError, in the player's words, unless ``heaps`` are playable Nim heaps."""
+    if not 1 <= len(heaps) <= NIM_MAX_HEAPS:
+        raise ValueError(f"Nim needs 1 to {NIM_MAX_HEAPS} heaps, not {len(heaps)}.")
+    if any(isinstance(h, bool) or not isinstance(h, int) for h in heaps):
+        raise ValueError("Heap sizes are whole numbers.")
+    if any(not 1 <= h <= NIM_MAX_PEBBLES for h in heaps):
+        raise ValueError(f"Each heap holds 1 to {NIM_MAX_PEBBLES} pebbles.")
 
 
 @dataclass(frozen=True)
@@ -32,6 +60,7 @@ class GrundySetup:
     nim: int = 0  # index into NIM_PRESETS
     misere: bool = False
     graph: int = 0  # index into the built-in graphs
+    nim_heaps: tuple[int, ...] = ()  # heaps typed by the player; () means the preset
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -46,6 +75,18 @@ class GrundySetup:
             raise ValueError("unknown Nim preset")
         if self.graph < 0:
             raise ValueError("unknown graph")
+        if self.nim_heaps:
+            object.__setattr__(self, "nim_heaps", tuple(self.nim_heaps))
+            check_heaps(self.nim_heaps)
+            if self.nim_heaps in NIM_PRESETS:
+                # One set-up, one form: typed heaps equal to a preset are that preset.
+                object.__setattr__(self, "nim", NIM_PRESETS.index(self.nim_heaps))
+                object.__setattr__(self, "nim_heaps", ())
+
+    @property
+    def heaps(self) -> tuple[int, ...]:
+        """Nim's starting heaps: the typed ones, else the preset's."""
+        return self.nim_heaps or NIM_PRESETS[self.nim]
 
     @property
     def is_board(self) -> bool:
@@ -61,7 +102,7 @@ class GrundySetup:
         if self.game == "bachet":
             return f"Bachet: {self.heap} pebbles, take 1–{self.max_take}"
         if self.game == "nim":
-            heaps = ", ".join(map(str, NIM_PRESETS[self.nim]))
+            heaps = ", ".join(map(str, self.heaps))
             return f"Nim {heaps}" + (" (misère)" if self.misere else "")
         from games.grundy.graphs import BUILTIN
 
@@ -75,7 +116,7 @@ class GrundySetup:
         if self.game == "bachet":
             return f"bachet-{self.heap}-{self.max_take}"
         if self.game == "nim":
-            heaps = ".".join(map(str, NIM_PRESETS[self.nim]))
+            heaps = ".".join(map(str, self.heaps))
             return f"nim-{heaps}" + ("-misere" if self.misere else "")
         return f"graph-{self.graph}"
 
@@ -85,6 +126,8 @@ class GrundySetup:
         try:
             s = dict(stored or {})
             s["misere"] = bool(s.get("misere", 0))
+            # Typed heaps are stored as text ("3.5.7"): settings hold text and numbers.
+            s["nim_heaps"] = parse_heaps(s["nim_heaps"]) if s.get("nim_heaps") else ()
             return cls(**{k: s[k] for k in cls.__dataclass_fields__ if k in s})
         except (TypeError, ValueError):
             return cls()
@@ -112,7 +155,7 @@ class GrundyParams(ParamSpec):
         if params.game == "bachet":
             return f"bachet:{params.heap}:{params.max_take}"
         if params.game == "nim":
-            heaps = ".".join(map(str, NIM_PRESETS[params.nim]))
+            heaps = ".".join(map(str, params.heaps))
             return f"nim:{heaps}" + (":misere" if params.misere else "")
         return f"graph:{params.graph}"
 
@@ -139,7 +182,7 @@ class GrundyParams(ParamSpec):
             heaps = tuple(_number(x) for x in parts[1].split("."))
             if len(parts) == 3 and parts[2] != "misere":
                 raise ValueError(parts[2])
-            return GrundySetup(game=game, nim=NIM_PRESETS.index(heaps), misere=len(parts) == 3)
+            return GrundySetup(game=game, nim_heaps=heaps, misere=len(parts) == 3)
         if game == "graph" and len(parts) == 2:
             from games.grundy.graphs import BUILTIN
 
@@ -157,6 +200,11 @@ class GrundyParams(ParamSpec):
 
     def from_settings(self, stored: Any) -> GrundySetup:
         return GrundySetup.from_settings(stored)
+
+    def to_settings(self, params: GrundySetup) -> dict[str, str | int]:
+        stored = super().to_settings(params)
+        stored["nim_heaps"] = ".".join(map(str, params.nim_heaps))
+        return stored
 
 
 def _number(text: str) -> int:
@@ -192,7 +240,7 @@ def heap_config(params: GrundySetup) -> Any:
 
     if params.game == "bachet":
         return HeapConfig("bachet", (params.heap,), params.max_take)
-    return HeapConfig("nim", NIM_PRESETS[params.nim], None, params.misere)
+    return HeapConfig("nim", params.heaps, None, params.misere)
 
 
 def save_state(state: Any) -> dict[str, Any]:

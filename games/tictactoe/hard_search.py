@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
 from engine.rules import GameState, IllegalMove, Move
-from games.tictactoe.rules import TicTacToeState
+from games.tictactoe.rules import EMPTY, TicTacToeState
 from games.tictactoe.search_state import Geometry, MNKSearchState, cells_of
 
 if TYPE_CHECKING:
     from engine.values import MoveValue
 
-__all__ = ["HardSearchAgent", "HeuristicMNKState", "estimate_values"]
+__all__ = ["HardSearchAgent", "HeuristicMNKState", "estimate_scores", "estimate_values",
+           "symmetric_orbits"]
 
 # Interior nodes search only this many candidates (best priority first);
 # the root searches up to ROOT_WIDTH. Forced replies are always kept.
@@ -230,16 +231,34 @@ def estimate_values(state: TicTacToeState, cancel: threading.Event | None = None
                     time_limit: float = 1.0) -> dict[int, MoveValue]:
     """Estimated value of every legal move for the player to move (``exact=False``).
 
-    Candidates get iterative-deepening scores (a full window per move, from
-    the deepest completed depth); other cells a one-ply static score. A score
-    in the win/loss region (a forced sequence inside the candidate tree)
-    becomes 'win'/'loss' with its plies; otherwise the sign of the estimate
-    beyond a small margin gives 'win' (good), 'draw' (even) or 'loss' (bad),
-    with ``plies`` the depth looked ahead. Never exact: the candidate tree
-    leaves out far cells, so even a found sequence is not a proof.
+    From :func:`estimate_scores`: a score in the win/loss region (a forced
+    sequence inside the candidate tree) becomes 'win'/'loss' with its plies;
+    otherwise the sign of the estimate beyond a small margin gives 'win'
+    (good), 'draw' (even) or 'loss' (bad), with ``plies`` the depth looked
+    ahead. Never exact: the candidate tree leaves out far cells, so even a
+    found sequence is not a proof. Squares the position's symmetries map onto
+    each other get equal values.
     """
     from engine.values import MoveValue
 
+    out: dict[int, MoveValue] = {}
+    for m, (score, depth) in estimate_scores(state, cancel, time_limit).items():
+        plies = mate_plies(score)
+        out[m] = MoveValue(score_outcome(score), depth if plies is None else plies, False)
+    return out
+
+
+def estimate_scores(state: TicTacToeState, cancel: threading.Event | None = None,
+                    time_limit: float = 1.0) -> dict[int, tuple[int, int]]:
+    """(score, depth searched) of every legal move for the player to move.
+
+    Candidates get iterative-deepening scores (a full window per move, from the
+    deepest completed depth); other cells a one-ply static score. The search
+    breaks ties between equal cells by their order, so two mirror-image
+    squares can come out differently (one searched deeper, or cut from the
+    candidates): each set of squares the position's symmetries map onto each
+    other takes the deepest-searched (then best) score among them.
+    """
     hs = HeuristicMNKState.from_rules(state)
     legal = hs.legal_moves()
     if not legal:
@@ -258,11 +277,46 @@ def estimate_values(state: TicTacToeState, cancel: threading.Event | None = None
         scores.update({m: (s, result.depth) for m, s in result.values.items()})
     except SearchTimeout:
         pass
-    out: dict[int, MoveValue] = {}
-    for m, (score, depth) in scores.items():
-        plies = mate_plies(score)
-        out[m] = MoveValue(score_outcome(score), depth if plies is None else plies, False)
+    return _symmetric(state, scores)
+
+
+def _symmetric(state: TicTacToeState,
+               scores: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """``scores`` with every orbit of squares under the position's symmetries given the
+    deepest (then best) score found for any of its squares."""
+    out = dict(scores)
+    for orbit in symmetric_orbits(state):
+        known = [scores[c] for c in orbit if c in scores]
+        if len(orbit) < 2 or not known:
+            continue
+        score, depth = max(known, key=lambda sd: (sd[1], sd[0]))
+        for c in orbit:
+            if c in out:
+                out[c] = (score, depth)
     return out
+
+
+def symmetric_orbits(state: TicTacToeState) -> list[tuple[int, ...]]:
+    """The empty squares grouped into sets the position's symmetries (the board's
+    reflections and rotations that leave every mark where a mark of the same player
+    is) map onto each other; a square no symmetry moves is a set of its own."""
+    from games.tictactoe.bitboard import layout, to_bits
+
+    cfg = state.config
+    lay = layout(cfg.rows, cfg.cols, cfg.k)
+    cells = cfg.rows * cfg.cols
+    marks = to_bits(state)
+    keep = [perm for perm in lay.symmetries
+            if all(lay.permute(bits, perm) == bits for bits in marks)]
+    seen: set[int] = set()
+    orbits: list[tuple[int, ...]] = []
+    for c in range(cells):
+        if c in seen or state.board[c] != EMPTY:
+            continue
+        orbit = tuple(sorted({perm[c] for perm in keep} | {c}))
+        seen.update(orbit)
+        orbits.append(orbit)
+    return orbits
 
 
 class HardSearchAgent:

@@ -14,12 +14,15 @@ Setup (S) chooses the board (classic 3×3, bigger boards with k in a row, gomoku
 players) and who plays each seat: a human, or the computer at Easy (random, but takes a win),
 Medium (the weight grid: win, block, then the square on most open lines), Hard (never loses
 on 3×3; a timed search elsewhere) or Perfect (solves the board; on boards too large to solve
-in time it says so and plays at Hard). A mistake rate makes any level blunder now and then.
+in time it plays at Hard, and its card says so). A mistake rate makes any level blunder now
+and then.
 
 Hint (H) marks every empty square with what playing there leads to for the player to move:
 W = win, D = draw, L = loss, with the number of moves to the end with best play (green,
 yellow and red, with the letters for colour-blind players). Where the board is too large to
-solve quickly, the hint is an estimate from a bounded search and says so.
+solve quickly, the hint numbers the few best squares a search found instead, 1 the best, and
+the list beside the board says why each one: wins now, blocks their win, a fork (two ways to
+win), makes four, stops their open three… and whether it looks good, even or bad.
 
 When the computer plays itself, Pause and Step let you follow the game move by move.
 

@@ -31,7 +31,8 @@ from engine.values import MoveValue
 from games.tictactoe.rules import EMPTY, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
 
-__all__ = ["MoveValue", "PerfectAgent", "move_values", "position_value", "solve_mnk"]
+__all__ = ["MoveValue", "PerfectAgent", "exact_move_values", "move_values", "position_value",
+           "solve_mnk"]
 
 # Transposition tables kept between moves are capped (entries, ~150 bytes each).
 _TABLE_CAP = 1_000_000
@@ -90,8 +91,7 @@ def move_values(state: TicTacToeState, cancel: threading.Event | None = None,
     start = time.monotonic()
     exact_limit = None if time_limit is None else time_limit * 2 / 3
     try:
-        return _exact_values(MNKSearchState.from_rules(state), Negamax(
-            cancel=cancel, time_limit=exact_limit))
+        return exact_move_values(state, cancel, exact_limit)
     except SearchTimeout:
         pass
     from games.tictactoe.hard_search import estimate_values
@@ -99,6 +99,15 @@ def move_values(state: TicTacToeState, cancel: threading.Event | None = None,
     assert time_limit is not None
     left = max(0.05, time_limit - (time.monotonic() - start))
     return estimate_values(state, cancel, left)
+
+
+def exact_move_values(state: TicTacToeState, cancel: threading.Event | None = None,
+                      time_limit: float | None = None) -> dict[int, MoveValue]:
+    """Exact value of every legal move; raises SearchTimeout past ``time_limit`` seconds
+    and Cancelled when ``cancel`` is set."""
+    _check_two_players(state)
+    return _exact_values(MNKSearchState.from_rules(state), Negamax(
+        cancel=cancel, time_limit=time_limit))
 
 
 def _exact_values(search: MNKSearchState, negamax: Negamax) -> dict[int, MoveValue]:

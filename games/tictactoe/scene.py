@@ -16,8 +16,8 @@ from engine.game_layout import extras_boxes
 from engine.game_settings import load_params
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
-from engine.value_overlay import draw_value_legend, draw_values
-from engine.widgets import Label
+from engine.value_overlay import draw_value_legend, draw_values, outcome_colour
+from engine.widgets import Label, fit_text
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
 from games.tictactoe.variants import variant_label
@@ -33,6 +33,10 @@ VARIANT_H = 56.0
 LEGEND_H = 226.0
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
 HINT_NOTE = "n: moves to the end with best play, counting both sides"
+# Under the ranked squares of a board too big to solve (their legend).
+ESTIMATE_NOTE = "Too big to solve: the best squares a search found."
+# Design height of one row of the ranked hint's legend (a badge and up to two lines).
+RANK_ROW_H = 38.0
 # Seconds the finished board shows, line and all, before the result panel.
 RESULT_PAUSE = 0.05
 # Opacity of the mark a click would place, under the pointer.
@@ -72,6 +76,20 @@ class TicTacToeScene(TurnBasedScene):
     # --- TurnBasedScene hooks -------------------------------------------------------------
     def fresh_state(self) -> TicTacToeState:
         return TicTacToeState.new(self.config)
+
+    def hint_task(self, state: Any) -> Any:
+        """Exact values where the board can be solved within the hint budget, else the few
+        best squares, ranked with reasons (games.tictactoe.advice), off the frame loop."""
+        from games.tictactoe.advice import hint_report
+
+        budget = self.hint_budget
+        return lambda cancel: hint_report(state, cancel, budget)
+
+    def candidates(self) -> list[Any] | None:
+        """The ranked squares of the hint on screen (games.tictactoe.advice.Candidate), or
+        None where the hint gives every square its exact value."""
+        extra = self.hint_extra_value
+        return extra if self.hints and isinstance(extra, list) else None
 
     def hints_available(self) -> bool:
         return self.config.players == 2
@@ -144,7 +162,9 @@ class TicTacToeScene(TurnBasedScene):
         if not self.seats[s.to_move].is_computer:
             text = text.replace(" to move.", " to move: click an empty square.", 1)
         if self.show_hints and self.hints and not self.note:
-            if any(not v.exact for v in self.hints.values()):
+            if self.candidates():
+                text += " Hint: best squares, ranked (an estimate)."
+            elif any(not v.exact for v in self.hints.values()):
                 text += " Hint: estimate from a bounded search."
         return text
 
@@ -174,6 +194,12 @@ class TicTacToeScene(TurnBasedScene):
                 fill_cell(surface, geom, cell, p.focus, 60)
         if self.show_hints and self.hints and not over:
             self._draw_hints(surface, geom)
+        if state.win_line:
+            # Under the marks: a line on top hid the stroke of each X that runs along it.
+            sweep = self.anim.progress("sweep")
+            cells = [divmod(i, cols) for i in state.win_line]
+            draw_win_line(surface, geom, cells, p.win_line, p.background,
+                          1.0 if sweep is None else ease_out(sweep))
         popping = {key[1]: self.anim.progress(key) for key in self.anim.running("appear")}
         # The settled marks come from a layer redrawn only when they change: a 15×15 board
         # draws a hundred marks, and one blit keeps frames short while the computer thinks.
@@ -183,19 +209,14 @@ class TicTacToeScene(TurnBasedScene):
             r, c = divmod(move, cols)
             owner = state.cell(r, c)
             if owner != EMPTY and t is not None:
-                self._draw_mark_layer(surface, geom.cell_rect(r, c), owner,
+                self._draw_mark_layer(surface, mark_box(geom, r, c), owner,
                                       max(0.0, ease_out_back(t)), round(255 * ease_out(t)))
         for cell, latest in marked:
             self._draw_last_move(surface, geom, cell, latest)
         if hover_ok and not self.hints:
             # A faint preview of the mark the click would place.
-            self._draw_mark_layer(surface, geom.cell_rect(*hover), state.to_move, 1.0,
+            self._draw_mark_layer(surface, mark_box(geom, *hover), state.to_move, 1.0,
                                   GHOST_ALPHA)
-        if state.win_line:
-            sweep = self.anim.progress("sweep")
-            cells = [divmod(i, cols) for i in state.win_line]
-            draw_win_line(surface, geom, cells, p.win_line, p.background,
-                          1.0 if sweep is None else ease_out(sweep))
         if cursor is not None:
             self._draw_cursor(surface, geom, cursor)
         self.draw_player_cards(surface)
@@ -211,7 +232,7 @@ class TicTacToeScene(TurnBasedScene):
             for c in range(cols):
                 owner = state.cell(r, c)
                 if owner != EMPTY and r * cols + c not in skip:
-                    draw_mark(layer, geom.cell_rect(r, c), owner, players[owner])
+                    draw_mark(layer, mark_box(geom, r, c), owner, players[owner])
 
     def _blit_cached(self, surface: pygame.Surface, geom: BoardGeometry, name: str,
                      key: tuple[Any, ...], paint: Any, alpha: bool = True) -> None:
@@ -279,13 +300,75 @@ class TicTacToeScene(TurnBasedScene):
 
     def _draw_hints(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
         cols = self.config.cols
-        draw_values(surface, geom, [(divmod(m, cols), v) for m, v in self.hints.items()],
-                    self.app.theme)
+        ranked = self.candidates()
+        if ranked is None:
+            draw_values(surface, geom, [(divmod(m, cols), v) for m, v in self.hints.items()],
+                        self.app.theme)
+            return
+        p = self.app.theme.palette
+        for candidate in ranked:
+            colour = outcome_colour(p, candidate.value.outcome)
+            for cell in candidate.cells:
+                square = divmod(cell, cols)
+                fill_cell(surface, geom, square, colour, 70)
+                rect = geom.cell_rect(*square)
+                self._draw_rank_badge(surface, rect.center, geom.cell_size * 0.3,
+                                      candidate.rank, colour)
+
+    def _draw_rank_badge(self, surface: pygame.Surface, centre: tuple[int, int], radius: float,
+                         rank: int, colour: tuple[int, int, int]) -> None:
+        """A round badge with ``rank`` in it: the number says the order, the colour (the
+        estimate's outcome) only repeats what the legend's words say."""
+        theme = self.app.theme
+        p = theme.palette
+        r = max(6.0, radius)
+        pygame.draw.aacircle(surface, colour, centre, r)
+        pygame.draw.aacircle(surface, p.background, centre, r, max(1, round(r / 6)))
+        text = theme.font(max(8.0, r * 1.3), bold=True).render(str(rank), True, p.background)
+        surface.blit(text, text.get_rect(center=centre))
 
     def _draw_hint_legend(self, surface: pygame.Surface) -> None:
         box = self.layout()["legend"]
-        draw_value_legend(surface, self.app.viewport, self.app.theme, box.x, box.y,
-                          width=box.w, note=HINT_NOTE)
+        ranked = self.candidates()
+        if ranked is None:
+            draw_value_legend(surface, self.app.viewport, self.app.theme, box.x, box.y,
+                              width=box.w, note=HINT_NOTE)
+            return
+        self._draw_ranked_legend(surface, box, ranked)
+
+    def _draw_ranked_legend(self, surface: pygame.Surface, box: FRect,
+                            ranked: list[Any]) -> None:
+        """The ranked squares' reasons, one row each under a title, and a note that they
+        are an estimate; every text fitted to its room."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        title = theme.font(15 * vp.scale, bold=True).render("Best moves", True, p.text)
+        surface.blit(title, vp.point(box.x, box.y))
+        y = box.y + 26
+        for candidate in ranked:
+            colour = outcome_colour(p, candidate.value.outcome)
+            self._draw_rank_badge(surface, vp.point(box.x + 12, y + 17), vp.px(11),
+                                  candidate.rank, colour)
+            room = vp.rect(box.x + 30, y, box.w - 30, RANK_ROW_H - 4)
+            self._draw_fitted(surface, f"{candidate.reason} · {candidate.outlook}", room, 14,
+                              11, p.text)
+            y += RANK_ROW_H
+        note = vp.rect(box.x, y + 2, box.w, box.y + box.h - y - 2)
+        self._draw_fitted(surface, ESTIMATE_NOTE, note, 13, 10, p.muted)
+
+    def _draw_fitted(self, surface: pygame.Surface, text: str, rect: pygame.Rect,
+                     size: float, min_size: float, colour: tuple[int, int, int]) -> None:
+        """``text`` shrunk and wrapped (ending in "…" only if even ``min_size`` is too big)
+        into ``rect``, from its top left."""
+        if rect.width <= 0 or rect.height <= 0:
+            return
+        vp, theme = self.app.viewport, self.app.theme
+        used, lines, _short = fit_text(theme, text, rect.size, size, min_size, vp.scale)
+        font = theme.font(used * vp.scale)
+        y = rect.y
+        for line in lines:
+            surface.blit(font.render(line, True, colour), (rect.x, y))
+            y += font.get_linesize()
 
     def debug_state(self) -> dict[str, Any]:
         s = self.state
@@ -293,7 +376,22 @@ class TicTacToeScene(TurnBasedScene):
                 "winner": None if s.winner is None else SYMBOLS[s.winner],
                 "draw": s.is_draw, "to_move": SYMBOLS[s.to_move],
                 "win_line": list(s.win_line),
-                "hints": {str(m): v.label() for m, v in self.hints.items()}}
+                "hints": {str(m): v.label() for m, v in self.hints.items()},
+                "ranked": [{"rank": c.rank, "cells": list(c.cells), "reason": c.reason,
+                            "outlook": c.outlook, "value": c.value.label()}
+                           for c in self.candidates() or ()]}
+
+
+def mark_box(geom: BoardGeometry, row: int, col: int) -> pygame.Rect:
+    """The square a mark is drawn in: the same size in every cell, centred on the cell.
+
+    Cells differ by a pixel where their edges round differently; marks sized from each
+    cell's own rectangle would differ with them.
+    """
+    side = max(1, math.floor(geom.cell_size))
+    box = pygame.Rect(0, 0, side, side)
+    box.center = geom.cell_rect(row, col).center
+    return box
 
 
 def smoke_variants(app: App, frames: Any) -> list[str]:

@@ -29,7 +29,7 @@ SEAT_ROWS = SeatRowLayout(title_width=32, title_size=24, kind_x=56, level_x=302,
                           mistakes_x=638, mistakes_width=114)
 # Board choices: three presets a row, then the custom size's three steppers.
 PRESET_W, PRESET_STEP = 236.0, 246.0
-STEPPER_STEP, STEPPER_W, STEPPER_LABEL_W = 244.0, 236.0, 96.0
+STEPPER_STEP, STEPPER_W, STEPPER_LABEL_W = 244.0, 226.0, 96.0
 
 
 class SetupOverlay(SeatSetupOverlay):

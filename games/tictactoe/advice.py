@@ -1,0 +1,131 @@
+"""The hint for the player to move: exact values where the board can be solved in time,
+else the few best squares, ranked, each with a reason.
+
+On a board too big to solve, a value on every square ("~D" everywhere) says
+nothing a player can use. :func:`hint_report` then ranks the squares by the
+Hard player's bounded search (:func:`~games.tictactoe.hard_search.estimate_scores`)
+and the threats each makes or stops (:func:`~games.tictactoe.threats.square_threats`)
+and keeps the best few, as :class:`Candidate` s. Squares the position's
+symmetries map onto each other always share a rank.
+
+No pygame here.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+from engine.ai.negamax import MATE_MIN, SearchTimeout
+from engine.values import MoveValue
+from games.tictactoe.rules import TicTacToeState
+
+__all__ = ["MAX_CELLS", "MAX_RANKS", "Candidate", "HintReport", "hint_report", "rank_candidates"]
+
+# At most this many ranks, and no more squares than this (a rank that would go past it
+# is left out, unless it is the first): a short list a player can take in.
+MAX_RANKS = 4
+MAX_CELLS = 8
+# Seconds kept back from the estimate for the threat analysis and the ranking.
+RANKING_RESERVE = 0.15
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One rank of the hint: the squares that share it (equal by every measure, such as
+    mirror images), their estimated value (``value.note`` is the reason) and the rank,
+    1 for the best."""
+
+    rank: int
+    cells: tuple[int, ...]
+    value: MoveValue
+    # The search's verdict in words: "wins in 3" where it found a forced win ("loses in
+    # 4" a forced loss), else "good", "even" or "bad".
+    outlook: str = ""
+
+    @property
+    def reason(self) -> str:
+        """Why these squares: "wins now", "blocks their open four", …"""
+        return self.value.note
+
+
+# (every shown square's value, the ranked candidates or None where the values are exact)
+HintReport = tuple[dict[int, MoveValue], "list[Candidate] | None"]
+
+
+def hint_report(state: TicTacToeState, cancel: threading.Event | None = None,
+                time_limit: float = 3.0) -> HintReport:
+    """The hint for ``state``: (values, None) with every legal move's exact value when it
+    can be proven in about two thirds of ``time_limit``; else (the candidates' squares'
+    estimated values, the ranked candidates). Raises Cancelled when ``cancel`` is set."""
+    from games.tictactoe.hard_search import estimate_scores
+    from games.tictactoe.perfect import exact_move_values
+
+    if state.is_terminal():
+        return {}, None
+    start = time.monotonic()
+    try:
+        return exact_move_values(state, cancel, time_limit * 2 / 3), None
+    except SearchTimeout:
+        pass
+    left = max(0.05, time_limit - (time.monotonic() - start) - RANKING_RESERVE)
+    candidates = rank_candidates(state, estimate_scores(state, cancel, left))
+    values = {cell: c.value for c in candidates for cell in c.cells}
+    return values, candidates
+
+
+def rank_candidates(state: TicTacToeState,
+                    scores: dict[int, tuple[int, int]]) -> list[Candidate]:
+    """The best squares by ``scores`` ((score, depth) per legal move, as from
+    :func:`~games.tictactoe.hard_search.estimate_scores`) and their threats.
+
+    Order: by the search's outcome (a forced win found, quickest first; good; even;
+    bad; a forced loss found, longest first), then by the strongest threat the square
+    makes or stops, then by score. Squares equal in all of these, with the same reason,
+    share a rank. Squares the search found lost come only when every square is.
+    """
+    from games.tictactoe.hard_search import mate_plies, score_outcome
+    from games.tictactoe.threats import square_threats
+
+    threats = square_threats(state)
+
+    def key(cell: int) -> tuple[int, int, int, int]:
+        score, _depth = scores[cell]
+        plies = mate_plies(score) or 0
+        if score >= MATE_MIN:
+            band = 0  # a forced win found: the quickest first
+        elif score <= -MATE_MIN:
+            band, plies = 4, -plies  # a forced loss found: the longest first
+        else:
+            band = {"win": 1, "draw": 2}.get(score_outcome(score), 3)
+        return (band, plies, threats[cell].tier, -score)
+
+    cells = sorted(scores, key=lambda c: (key(c), c))
+    if any(key(c)[0] < 4 for c in cells):
+        cells = [c for c in cells if key(c)[0] < 4]  # lost squares only when all are
+    def same(a: int, b: int) -> bool:
+        return key(a) == key(b) and threats[a].reason == threats[b].reason
+
+    groups: list[list[int]] = []
+    for cell in cells:
+        if groups and same(groups[-1][0], cell):
+            groups[-1].append(cell)
+        else:
+            groups.append([cell])
+    out: list[Candidate] = []
+    shown = 0
+    for group in groups[:MAX_RANKS]:
+        if out and shown + len(group) > MAX_CELLS:
+            break
+        score, depth = scores[group[0]]
+        plies = mate_plies(score)
+        value = MoveValue(score_outcome(score), depth if plies is None else plies, False,  # type: ignore[arg-type]
+                          note=threats[group[0]].reason)
+        if plies is None:
+            outlook = {"win": "good", "draw": "even"}.get(value.outcome, "bad")
+        else:
+            outlook = f"{'wins' if score > 0 else 'loses'} in {plies}"
+        out.append(Candidate(len(out) + 1, tuple(group), value, outlook))
+        shown += len(group)
+    return out
