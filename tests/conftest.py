@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,23 @@ def app(profile: Path):
     yield application
     application.quit()
     application.stats.close()
+    pygame.display.quit()
+
+
+@pytest.fixture
+def sized(profile: Path) -> Iterator:
+    """make(size): a headless app with a window of that size (closed afterwards)."""
+    apps = []
+
+    def make(size: tuple[int, int]):
+        app = make_app(profile, size)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.quit()
+        app.stats.close()
     pygame.display.quit()
 
 

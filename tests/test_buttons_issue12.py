@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pygame
 import pytest
@@ -27,7 +25,7 @@ from games.buttons.descriptor import GAME
 from games.buttons.explorer_scene import THEOREMS, ExplorerScene
 from games.buttons.params import SPEC, ButtonParams
 from games.buttons.scene import VECTOR_LIMIT, ButtonMadnessScene, WinOverlay
-from tests.conftest import click, click_widget, key, make_app, near, run_until
+from tests.conftest import click, click_widget, key, near, run_until
 
 CTRL = pygame.KMOD_LCTRL
 WINDOWS = [(640, 480), (960, 720), (1920, 1080), (1080, 1920)]
@@ -395,22 +393,6 @@ def test_the_cursor_shows_on_a_big_board_of_tiny_buttons(app) -> None:
 
 
 # --- 5. the size stepper ------------------------------------------------------------------
-
-
-@pytest.fixture
-def sized(profile: Path) -> Iterator:
-    apps = []
-
-    def make(size: tuple[int, int]):
-        app = make_app(profile, size)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.quit()
-        app.stats.close()
-    pygame.display.quit()
 
 
 @pytest.mark.parametrize("size", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -4,8 +4,6 @@ flash, the last-press marker, sounds, and the layout at four window sizes."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
-from pathlib import Path
 
 import pygame
 import pytest
@@ -22,7 +20,7 @@ from games.buttons.scene import (
     WinOverlay,
 )
 from games.buttons.scene_layout import INFO_W, TOOLS_W
-from tests.conftest import click, click_widget, key, make_app, near, run_until
+from tests.conftest import click, click_widget, key, near, run_until
 
 CTRL = pygame.KMOD_LCTRL
 WINDOWS = [(640, 480), (960, 720), (1920, 1080), (1080, 1920)]
@@ -59,23 +57,6 @@ def button_colour_px(scene: ButtonMadnessScene, cell: tuple[int, int]) -> tuple[
 
 def reduce_motion(app) -> None:
     app.settings.set("reduce_motion", True)
-
-
-@pytest.fixture
-def sized(profile: Path) -> Iterator:
-    """make(size): a headless app with a window of that size (closed afterwards)."""
-    apps = []
-
-    def make(size: tuple[int, int]):
-        app = make_app(profile, size)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.quit()
-        app.stats.close()
-    pygame.display.quit()
 
 
 # --- (a) the ripple -----------------------------------------------------------------------

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from games.tictactoe.bitboard import Layout, layout, to_bits
 from games.tictactoe.rules import EMPTY, TicTacToeState
+from games.tictactoe.search_state import cells_of
 
 __all__ = ["Threat", "square_threats"]
 
@@ -118,7 +119,7 @@ def _gain(lay: Layout, cols: int, mine: int, theirs: int, cell: int) -> tuple[in
     # A set-up: one more of this player's marks in such a line (through this square)
     # would leave two winning squares, which it would not have without this square.
     for missing in setups:
-        for other in _cells(missing):
+        for other in cells_of(missing):
             later = _threat_cells(lay, after, theirs, other, extra=1 << other)
             if later.bit_count() >= 2 and _threat_cells(
                     lay, mine, theirs, other, extra=1 << other).bit_count() < 2:
@@ -143,7 +144,7 @@ def _on_one_line(cols: int, cell: int, wins: int) -> bool:
     """Whether every square of ``wins`` lies on one straight line with ``cell``."""
     r0, c0 = divmod(cell, cols)
     directions = set()
-    for other in _cells(wins):
+    for other in cells_of(wins):
         dr, dc = divmod(other, cols)[0] - r0, other % cols - c0
         step = max(abs(dr), abs(dc))
         dr, dc = dr // step, dc // step
@@ -151,16 +152,6 @@ def _on_one_line(cols: int, cell: int, wins: int) -> bool:
             dr, dc = -dr, -dc  # the same line either way along it
         directions.add((dr, dc))
     return len(directions) == 1
-
-
-def _cells(bits: int) -> list[int]:
-    """The squares of a bit set."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 def _word(n: int) -> str:
