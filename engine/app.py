@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from engine.audio import Audio
+from engine.console import say
 from engine.memory import limit_arenas, release_free_memory
 from engine.saved_games import SavedGames, save_scene
 from engine.scene import Scene
@@ -27,6 +28,21 @@ FPS = 60
 # With nothing moving, wait for input this long per loop instead of redrawing.
 IDLE_WAIT_MS = 250
 TITLE = "Arcade of Strategy"
+# The window never grows past the largest screen: each resize allocates a surface of the
+# whole window (8000×8000 is 256 MB and stalled the loop for half a minute). Where the
+# screen reports less than this (a headless driver, a small laptop), this much is allowed.
+WINDOW_CAP_FLOOR = (3840, 2160)
+_RESIZE_EVENTS = (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED)
+
+
+def window_cap() -> tuple[int, int]:
+    """The largest window size allowed: the largest screen, at least WINDOW_CAP_FLOOR."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        sizes = []
+    return (max([WINDOW_CAP_FLOOR[0], *(w for w, _ in sizes)]),
+            max([WINDOW_CAP_FLOOR[1], *(h for _, h in sizes)]))
 
 
 class App:
@@ -47,22 +63,29 @@ class App:
         pygame.display.init()
         pygame.font.init()
         want = window_size or tuple(settings.get("window_size"))
+        self.window_cap = window_cap()
         # Below the minimum, text could not be read; the window manager enforces it too.
-        size = (max(MIN_WINDOW[0], want[0]), max(MIN_WINDOW[1], want[1]))
+        size = self._clamped(want)
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        # The size this run started with: only a size the player gives the window by
+        # resizing it is remembered (not --window's, which is for one run, nor --smoke's).
+        self._started_size = self.screen.get_size()
         try:
             with warnings.catch_warnings():
-                # pygame-ce warns about surface rendering through Window; we only set a size.
+                # pygame-ce warns about surface rendering through Window; we only set sizes.
                 warnings.simplefilter("ignore", DeprecationWarning)
-                pygame.Window.from_display_module().minimum_size = MIN_WINDOW
+                window = pygame.Window.from_display_module()
+                window.minimum_size = MIN_WINDOW
+                window.maximum_size = self.window_cap
         except (pygame.error, AttributeError):
-            pass  # a backend without windows (or an older SDL): the clamp above still holds
+            pass  # a backend without windows (or an older SDL): the clamps still hold
         pygame.display.set_caption(TITLE)
         self.audio = Audio(settings)
         self.theme = Theme(settings.get("palette"))
         self.scenes: list[Scene] = []
         # Games left in progress, kept in the profile (engine.saved_games).
         self.game_saves = SavedGames.beside(stats, settings)
+        self.game_saves.tidy()  # what a killed copy left half written
         self.running = True
         self.frames = 0
         # Notices ("toasts"): info fades by itself, warnings wait to be dismissed.
@@ -80,6 +103,21 @@ class App:
         limit_arenas()  # before any computer player's thread (see engine/memory.py)
         for message in notices:
             self.notify(message, "warning")  # problems found opening the stores
+
+    def _clamped(self, size: Iterable[int]) -> tuple[int, int]:
+        """``size`` within the minimum window and the cap."""
+        w, h = size
+        return (min(max(MIN_WINDOW[0], w), self.window_cap[0]),
+                min(max(MIN_WINDOW[1], h), self.window_cap[1]))
+
+    def _resized(self) -> None:
+        """Take the window's new surface; a window stretched past the cap (by a window
+        manager that ignores the maximum size) is brought back to it."""
+        surface = pygame.display.get_surface() or self.screen
+        size = surface.get_size()
+        if self._clamped(size) != size and max(size) > 0:
+            surface = pygame.display.set_mode(self._clamped(size), pygame.RESIZABLE)
+        self.screen = surface
 
     # --- scene stack ----------------------------------------------------------
     @property
@@ -142,7 +180,7 @@ class App:
         within a few seconds shows once. See :mod:`engine.toasts`.
         """
         if self.toasts.add(message, level):
-            print(f"arcade: {message}", file=sys.stderr)
+            say(f"arcade: {message}")  # never raises: stderr may be closed or full
         self._dirty = True
 
     @property
@@ -182,7 +220,8 @@ class App:
         self.running = False
         while self.scenes:
             self.pop()
-        if self.screen.get_size() != tuple(self.settings.get("window_size")):
+        size = self.screen.get_size()
+        if size != self._started_size and size != tuple(self.settings.get("window_size")):
             try:
                 self.settings.set("window_size", list(self.screen.get_size()))
                 self.save_settings()
@@ -195,10 +234,10 @@ class App:
         if event.type == pygame.QUIT:
             self.quit()
             return
-        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+        if event.type in _RESIZE_EVENTS:
             # SDL resizes the display surface itself; take the current one so the
             # viewport (derived from its size each frame) follows.
-            self.screen = pygame.display.get_surface() or self.screen
+            self._resized()
             return
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
             # A click on a notice dismisses it and goes no further, release included.
@@ -233,7 +272,13 @@ class App:
 
     def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS) -> None:
         """Run one frame: handle events (the queue by default), update, draw, flip."""
-        for event in pygame.event.get() if events is None else events:
+        batch = list(pygame.event.get() if events is None else events)
+        # A window dragged larger sends a storm of resizes: only the last one of a frame
+        # counts (each one would take a new surface and lay every scene out again).
+        resizes = [i for i, event in enumerate(batch) if event.type in _RESIZE_EVENTS]
+        for i, event in enumerate(batch):
+            if resizes and event.type in _RESIZE_EVENTS and i != resizes[-1]:
+                continue
             self.handle(event)
             if not self.running:
                 return

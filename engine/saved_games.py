@@ -49,7 +49,13 @@ from typing import Any
 
 from engine.descriptor import GameDescriptor
 from engine.saved_data import fields, show, text
-from engine.storage.atomic import atomic_write_text, move_aside
+from engine.storage.atomic import (
+    TEMP_SUFFIX,
+    atomic_write_text,
+    move_aside,
+    remove_stale_temporaries,
+)
+from engine.storage.lock import folder_lock
 
 SAVED_FOLDER = "saved"
 SAVE_FORMAT = "arcade-of-strategy saved game"
@@ -59,6 +65,8 @@ SAVE_VERSION = 1
 MAX_SAVE_BYTES = 8_000_000
 # Game ids become file names only when they are plain (descriptors allow more).
 _FILE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+# A temporary atomic_write_text made for a save: ``.<id>.json.<random>.tmp``.
+_TEMPORARY = re.compile(r"\.([a-z0-9][a-z0-9_-]{0,63}\.json)\.[0-9a-f]+" + re.escape(TEMP_SUFFIX))
 
 Signature = tuple[int, int, int]
 
@@ -117,6 +125,28 @@ class SavedGames:
         # whose player has been told so (once is enough).
         self._blocked: dict[str, str] = {}
         self._told: set[str] = set()
+
+    def tidy(self) -> list[Path]:
+        """Remove the temporaries of saves a killed copy left half written; return them.
+
+        Under the folder's lock, where every temporary is stale (a writer holds the
+        lock while its temporary exists); without it (another copy holds it for
+        long), nothing is removed. Never raises.
+        """
+        if self.folder is None or not self.folder.is_dir():
+            return []
+        removed: list[Path] = []
+        with folder_lock(self.folder) as lock:
+            if not lock.held:
+                return []
+            try:
+                names = {match.group(1) for entry in os.scandir(self.folder)
+                         if (match := _TEMPORARY.fullmatch(entry.name))}
+            except OSError:
+                return []
+            for name in sorted(names):
+                removed += remove_stale_temporaries(self.folder, name, folder_locked=True)
+        return removed
 
     @classmethod
     def beside(cls, *stores: Any) -> SavedGames:

@@ -167,7 +167,9 @@ def test_solve_mnk_prints_exactly_one_line(profile: Path, rows, cols, k, answer)
     (["--rows", "3", "--cols", "3", "--k", "4"], "at most the longer side"),
     (["--rows", "3", "--cols", "3"], "required: --k"),
     (["--rows", "3", "--cols", "3", "--k", "3", "--time-limit", "0"], "more than 0"),
-    (["--rows", "3", "--cols", "3", "--k", "3", "--time-limit", "nan"], "more than 0"),
+    # Issue 13: "nan" is not a number by the command line's rule (digits 0-9 only).
+    (["--rows", "3", "--cols", "3", "--k", "3", "--time-limit", "nan"],
+     "expected a number of seconds"),
 ])
 def test_solve_mnk_bad_values_exit_2(profile: Path, args, message) -> None:
     out = run("solve", "mnk", *args, profile=profile)

@@ -13,6 +13,7 @@ import pytest
 
 from engine.storage import atomic, settings
 from engine.storage.atomic import atomic_write_text, copy_aside, move_aside
+from engine.storage.lock import LOCK_NAME
 from engine.storage.settings import DEFAULTS, SettingsStore
 
 # --- helpers ----------------------------------------------------------------
@@ -21,6 +22,11 @@ from engine.storage.settings import DEFAULTS, SettingsStore
 def aside_files(path: Path) -> list[Path]:
     """Files kept aside for ``path`` (``<name>.corrupt-*``), oldest name first."""
     return sorted(path.parent.glob(path.name + ".corrupt-*"))
+
+
+def files_in(folder: Path) -> list[str]:
+    """The names in ``folder`` but the profile lock's file (which writers create)."""
+    return sorted(name for name in os.listdir(folder) if name != LOCK_NAME)
 
 
 def only_aside(path: Path) -> Path:
@@ -74,7 +80,7 @@ def test_atomic_write_creates_folders_and_writes(tmp_path: Path) -> None:
     target = tmp_path / "a" / "b" / "file.txt"
     atomic_write_text(target, "héllo\n")
     assert target.read_bytes() == "héllo\n".encode()
-    assert os.listdir(target.parent) == ["file.txt"]  # no temporary file left
+    assert files_in(target.parent) == ["file.txt"]  # no temporary file left
 
 
 def test_atomic_write_replaces_existing(tmp_path: Path) -> None:
@@ -82,7 +88,7 @@ def test_atomic_write_replaces_existing(tmp_path: Path) -> None:
     target.write_text("old")
     atomic_write_text(target, "new")
     assert target.read_text() == "new"
-    assert os.listdir(tmp_path) == ["file.txt"]
+    assert files_in(tmp_path) == ["file.txt"]
 
 
 def test_atomic_write_failure_keeps_original_and_cleans_up(
@@ -98,7 +104,7 @@ def test_atomic_write_failure_keeps_original_and_cleans_up(
     with pytest.raises(OSError, match="No space"):
         atomic_write_text(target, "new contents")
     assert target.read_text() == "original"
-    assert os.listdir(tmp_path) == ["file.txt"]
+    assert files_in(tmp_path) == ["file.txt"]
 
 
 def test_atomic_write_failure_while_writing_cleans_up(
@@ -114,7 +120,7 @@ def test_atomic_write_failure_while_writing_cleans_up(
     with pytest.raises(OSError):
         atomic_write_text(target, "new contents")
     assert target.read_text() == "original"
-    assert os.listdir(tmp_path) == ["file.txt"]
+    assert files_in(tmp_path) == ["file.txt"]
 
 
 def test_move_aside_never_overwrites(tmp_path: Path) -> None:
@@ -458,7 +464,7 @@ def test_save_failure_returns_warning_and_keeps_value(
     store.load()
     store.set("palette", "colourblind")
 
-    def disk_full(path: Path, text: str) -> None:
+    def disk_full(path: Path, text: str, **options: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(settings, "atomic_write_text", disk_full)
@@ -497,14 +503,11 @@ def test_unreadable_file_is_never_overwritten(
     settings_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     original = write_settings(settings_path, {"version": 1, "palette": "colourblind"})
-    real_read_bytes = Path.read_bytes
 
-    def denied(self: Path) -> bytes:
-        if self == settings_path:
-            raise PermissionError(errno.EACCES, "Permission denied", str(self))
-        return real_read_bytes(self)
+    def denied(path: Path) -> int:
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.setattr(settings, "_open_for_reading", denied)
     store = SettingsStore(settings_path)
     warnings = store.load()
     assert store.data == DEFAULTS
@@ -518,27 +521,50 @@ def test_unreadable_file_is_never_overwritten(
     assert aside_files(settings_path) == []
 
 
-def test_file_written_by_someone_else_is_kept_aside_on_save(settings_path: Path) -> None:
+def test_file_written_by_another_copy_is_merged_on_save(settings_path: Path) -> None:
+    # Issue 13 finding 7: a valid file another copy wrote is merged, not called
+    # "changed by another program" and copied aside (this test pinned that before).
     store = SettingsStore(settings_path)
     store.load()  # no file yet
     # Meanwhile another copy of the game (or the player) writes one.
-    theirs = write_settings(settings_path, {"version": 1, "palette": "colourblind"})
+    write_settings(settings_path, {"version": 1, "palette": "colourblind"})
+    store.set("show_hints", True)
+    assert store.save() is None
+    assert aside_files(settings_path) == []
+    on_disk = json.loads(settings_path.read_text())
+    assert on_disk["show_hints"] is True and on_disk["palette"] == "colourblind"
+    assert store.get("palette") == "colourblind"  # this copy follows the other one
+    # Our own save is not mistaken for someone else's next time.
+    store.set("show_hints", False)
+    assert store.save() is None
+    assert aside_files(settings_path) == []
+
+
+def test_unreadable_file_written_by_someone_else_is_kept_aside_on_save(
+    settings_path: Path,
+) -> None:
+    store = SettingsStore(settings_path)
+    store.load()
+    theirs = write_settings(settings_path, '{"palette": "colourbl')
     store.set("show_hints", True)
     notice = store.save()
     assert notice is not None and "changed by another program" in notice
     assert only_aside(settings_path).read_bytes() == theirs
     assert json.loads(settings_path.read_text())["show_hints"] is True
-    # Our own save is not mistaken for someone else's next time.
     store.set("show_hints", False)
     assert store.save() is None
     assert len(aside_files(settings_path)) == 1
 
 
 def test_save_without_load_does_not_clobber_existing_file(settings_path: Path) -> None:
-    theirs = write_settings(settings_path, {"version": 1, "palette": "colourblind"})
+    # Issue 13 finding 7: the file is merged (this test pinned a copy aside before).
+    write_settings(settings_path, {"version": 1, "palette": "colourblind"})
     store = SettingsStore(settings_path)  # load() forgotten
-    store.save()
-    assert only_aside(settings_path).read_bytes() == theirs
+    store.set("show_hints", True)
+    assert store.save() is None
+    on_disk = json.loads(settings_path.read_text())
+    assert on_disk["palette"] == "colourblind" and on_disk["show_hints"] is True
+    assert aside_files(settings_path) == []
 
 
 def test_variants_key_accepts_text_and_numbers_only(tmp_path: Path) -> None:
@@ -551,3 +577,45 @@ def test_variants_key_accepts_text_and_numbers_only(tmp_path: Path) -> None:
         with pytest.raises(ValueError):
             store.set("variants", bad)
     assert store.get("variants") == {"grundy": {"game": "queen", "rows": 12}}
+
+
+# --- issue 13: an unwritable profile ----------------------------------------
+
+
+def test_save_into_read_only_folder_is_said_once_until_a_save_works(
+    read_only_dir: Path,
+) -> None:
+    """Finding 10: the same notice came at every save (245 times in one session)."""
+    path = read_only_dir / "settings.json"
+    store = SettingsStore(path)
+    assert store.load() == []
+    messages = []
+    for volume in range(10):
+        store.set("volume", volume)
+        messages.append(store.save())
+    assert messages[0] is not None and "Could not save settings" in messages[0]
+    assert messages[1:] == [None] * 9
+    assert files_in(read_only_dir) == []
+
+    read_only_dir.chmod(stat.S_IRWXU)
+    assert store.save() is None
+    assert json.loads(path.read_text())["volume"] == 9
+    read_only_dir.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    store.set("volume", 1)
+    assert store.save() is not None  # failing again after a success: said again
+    assert store.save() is None
+    assert json.loads(path.read_text())["volume"] == 9
+
+
+def test_too_big_file_in_read_only_folder_is_left_untouched(read_only_dir: Path) -> None:
+    path = read_only_dir / "settings.json"
+    read_only_dir.chmod(stat.S_IRWXU)
+    with open(path, "wb") as handle:
+        handle.truncate(settings.SETTINGS_MAX_BYTES + 1)
+    read_only_dir.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    store = SettingsStore(path)
+    warnings = store.load()
+    assert len(warnings) == 1 and "could not be moved aside" in warnings[0]
+    assert store.data == DEFAULTS
+    assert store.save() is not None and store.save() is None
+    assert path.stat().st_size == settings.SETTINGS_MAX_BYTES + 1

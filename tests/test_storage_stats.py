@@ -425,7 +425,9 @@ def test_unreadable_database_is_left_alone(db_path: Path) -> None:
     assert db_path.read_bytes() == original
 
 
-def test_disk_full_returns_warning_and_keeps_database_consistent(store: StatsStore) -> None:
+def test_disk_full_keeps_the_result_and_writes_it_once_there_is_room(
+    store: StatsStore, db_path: Path
+) -> None:
     # Cap the database at its current size: SQLite then fails inserts with a
     # real SQLITE_FULL error, exactly as on a full disk.
     conn = store._conn
@@ -441,16 +443,54 @@ def test_disk_full_returns_warning_and_keeps_database_consistent(store: StatsSto
             break
         recorded += 1
     assert warning is not None, "the size cap never triggered"
-    assert "full" in warning
-    # Every successful record is there, the failed one is not, nothing raised.
-    assert store.totals_by_game() == {"tictactoe": (recorded, recorded, 0, 0)}
+    assert "full" in warning and "kept" in warning
+    # The result that met the full disk is not lost: it is shown, and waits.
+    assert store.totals_by_game() == {"tictactoe": (recorded + 1, recorded + 1, 0, 0)}
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    # Puzzles fail the same way, softly.
-    for _ in range(5000):
-        if store.record_puzzle("lights", "5x5", 3, 1.0, False) is not None:
-            break
-    else:
-        pytest.fail("puzzle insert never failed")
+    on_disk = sqlite3.connect(db_path).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert on_disk == recorded
+    # The same cause is said once, not at every result.
+    assert store.record_puzzle("lights", "5x5", 3, 1.0, False) is None
+    assert store.puzzle_summary()[0].solved == 1
+    # Room again: the next result writes every waiting one with it.
+    conn.execute(f"PRAGMA max_page_count = {pages * 100}")
+    assert store.record_game("tictactoe", "3x3", "human-computer", "easy", "lost") is None
+    check = sqlite3.connect(db_path)
+    assert check.execute("SELECT COUNT(*) FROM games").fetchone()[0] == recorded + 2
+    assert check.execute("SELECT COUNT(*) FROM puzzles").fetchone()[0] == 1
+    check.close()
+
+
+def test_results_that_never_reach_the_file_are_kept_beside_it_and_merged(
+    store: StatsStore, db_path: Path
+) -> None:
+    other = sqlite3.connect(db_path, isolation_level=None)
+    # Another program holds the write lock the whole session (readers may still read).
+    other.execute("BEGIN IMMEDIATE")
+    store.busy_timeout = store.closing_timeout = 0.05
+    store._conn.execute("PRAGMA busy_timeout = 50")
+    try:
+        warning = store.record_game("nim", "3,4,5", "human-computer", "perfect", "won")
+        assert warning is not None and "locked" in warning
+        assert store.totals_by_game() == {"nim": (1, 1, 0, 0)}
+        message = store.close()
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert message is not None and "added at the next start" in message
+    pending = list(db_path.parent.glob(db_path.name + ".pending-*.json"))
+    assert len(pending) == 1
+    again = StatsStore(db_path)
+    warnings = again.open()
+    assert again.totals_by_game() == {"nim": (1, 1, 0, 0)}
+    assert any("added back" in w for w in warnings), warnings
+    assert not list(db_path.parent.glob(db_path.name + ".pending-*.json"))
+    again.close()
+    # Merging is not repeated: a third start finds one result.
+    third = StatsStore(db_path)
+    assert third.open() == []
+    assert third.totals_by_game() == {"nim": (1, 1, 0, 0)}
+    third.close()
 
 
 # --- crash safety -----------------------------------------------------------

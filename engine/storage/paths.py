@@ -3,11 +3,22 @@
 Nothing here touches the disk: folders are only created when something is
 first saved, so merely starting the game (or running its tests) never leaves
 empty folders behind.
+
+Finding the folders never fails for want of a home folder (a container's user
+id often has no passwd entry and no ``HOME``): the profile then falls back to
+a clearly named folder in the temporary folder, and says so in a notice the
+app shows. Only a folder the player named that cannot be read as a path, such
+as ``~nosuchuser/p``, is an error (:class:`ProfileError`), which the command
+line reports as bad usage.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import stat
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,12 +32,21 @@ SETTINGS_FILENAME = "settings.json"
 STATS_FILENAME = "statistics.sqlite3"
 
 
+class ProfileError(ValueError):
+    """A profile folder the player named cannot be used; the message says why."""
+
+
 @dataclass(frozen=True)
 class ProfilePaths:
-    """The two folders of one player profile."""
+    """The two folders of one player profile.
+
+    ``notice`` is empty, or a sentence for the player when the folders are not
+    where they would expect (no home folder was found).
+    """
 
     config_dir: Path
     data_dir: Path
+    notice: str = ""
 
     @property
     def settings_file(self) -> Path:
@@ -39,32 +59,100 @@ class ProfilePaths:
         return self.data_dir / STATS_FILENAME
 
 
+def is_unset(value: str | os.PathLike[str] | None) -> bool:
+    """Whether a profile value means "the default folders": None, empty or blank.
+
+    ``--profile ""`` and ``ARCADE_PROFILE=`` both mean this; neither means the
+    current folder.
+    """
+    return value is None or not os.fspath(value).strip()
+
+
+def expand_folder(value: str | os.PathLike[str]) -> Path:
+    """``value`` as a folder, with a leading ``~`` or ``~user`` expanded.
+
+    Raises :class:`ProfileError` when the ``~`` cannot be expanded: no such
+    user, or no home folder to put in its place (pathlib would raise
+    RuntimeError and the player would see a traceback).
+    """
+    text = os.fspath(value)
+    if not text.startswith("~"):
+        return Path(text)
+    expanded = os.path.expanduser(text)
+    head = text.replace(os.sep, "/").split("/", 1)[0]
+    if expanded.startswith("~") or not os.path.isabs(expanded):
+        if head == "~":
+            raise ProfileError(f"cannot use {text!r}: no home folder was found for '~'")
+        raise ProfileError(f"cannot use {text!r}: there is no user {head[1:]!r}")
+    return Path(expanded)
+
+
+def fallback_folder() -> Path:
+    """The profile folder used when no home folder can be found.
+
+    One per user id in the temporary folder, so two users of one machine
+    never share it. The temporary folder is shared, so a folder of that name
+    that is not this user's own (or is a link) is not used: a name with a
+    random part is, for this run. Only looks; creates nothing.
+    """
+    try:
+        base = Path(tempfile.gettempdir())
+    except OSError:  # no usable temporary folder at all: the working folder it is
+        base = Path(os.curdir)
+    if not hasattr(os, "getuid"):  # Windows always has a home folder; no owners to check
+        return base / f"{APP_NAME}-user"
+    folder = base / f"{APP_NAME}-{os.getuid()}"
+    try:
+        info = folder.lstat()
+    except FileNotFoundError:
+        return folder
+    except OSError:
+        info = None
+    if info is not None and stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid():
+        return folder
+    return base / f"{APP_NAME}-{os.getuid()}-{secrets.token_hex(4)}"
+
+
 def resolve_profile(
     profile_dir: str | os.PathLike[str] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> ProfilePaths:
     """Work out the profile folders without creating them.
 
-    Precedence: an explicit ``profile_dir`` (e.g. from ``--profile``), then a
-    non-empty ``ARCADE_PROFILE`` environment variable, then the platform's
-    usual per-user config and data folders. A profile folder holds both the
-    settings and the statistics, which keeps a portable or test profile
-    self-contained.
+    Precedence: an explicit ``profile_dir`` (e.g. from ``--profile``), then
+    the ``ARCADE_PROFILE`` environment variable, then the platform's usual
+    per-user config and data folders. An empty or blank value counts as unset
+    either way. A profile folder holds both the settings and the statistics,
+    which keeps a portable or test profile self-contained.
+
+    Without a home folder the platform folders cannot be found: the result is
+    then :func:`fallback_folder`, with a ``notice`` saying so. Raises
+    :class:`ProfileError` only for a named folder whose ``~`` cannot be
+    expanded (the command line checks ``--profile`` and ``ARCADE_PROFILE``
+    first and reports it as bad usage).
 
     ``environ`` defaults to ``os.environ``; tests pass their own mapping.
     """
     if environ is None:
         environ = os.environ
-    if profile_dir is None:
+    if is_unset(profile_dir):
         from_env = environ.get(PROFILE_ENV, "")
-        # An empty value is what ``ARCADE_PROFILE= game`` produces; treat it as
-        # unset rather than as "the current folder".
-        if from_env.strip():
-            profile_dir = from_env
+        profile_dir = None if is_unset(from_env) else from_env
     if profile_dir is not None:
-        folder = Path(os.fspath(profile_dir)).expanduser()
+        folder = expand_folder(profile_dir)
         return ProfilePaths(config_dir=folder, data_dir=folder)
-    return ProfilePaths(
-        config_dir=Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)),
-        data_dir=Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)),
-    )
+    try:
+        return ProfilePaths(
+            config_dir=Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)),
+            data_dir=Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)),
+        )
+    # platformdirs raises RuntimeError without a home folder; older versions and other
+    # platforms raise KeyError (no passwd entry) or OSError. Any of them means the same.
+    except (RuntimeError, KeyError, OSError, ValueError):
+        folder = fallback_folder()
+        # Made now, private: the temporary folder is shared with every user of the machine.
+        with contextlib.suppress(OSError):
+            os.mkdir(folder, 0o700)
+        notice = (f"No home folder was found, so settings and statistics are kept in "
+                  f"{folder}; use --profile DIR or {PROFILE_ENV} to choose where.")
+        return ProfilePaths(config_dir=folder, data_dir=folder, notice=notice)

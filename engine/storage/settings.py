@@ -5,24 +5,42 @@ Design rules, in order of importance:
 1. Never lose or silently overwrite a file the player had. Anything we cannot
    fully use is moved or copied aside as ``settings.json.corrupt-<time>``
    before we write over it, and a file we could not even read is never
-   written over at all.
+   written over at all. A valid file too big to be settings is kept aside as
+   ``settings.json.too-big-<time>`` (it is not corrupt). A read-only file is
+   not written over, and a symbolic link stays a link.
 2. Never stop the game because of settings: every problem becomes a
-   human-readable warning and the game carries on with defaults.
+   human-readable warning, said once, and the game carries on with defaults.
 3. Keep what is good: one bad key only resets that key, and keys this version
-   does not know (written by a newer version) are kept on save.
+   does not know (written by a newer version) are kept on save, as read.
+4. Several copies of the game may share one profile: a save merges the file
+   another copy wrote meanwhile (its values for everything this copy did not
+   change, ours on top), under the profile folder's lock, without a word.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import reprlib
+import stat
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .atomic import atomic_write_text, copy_aside, move_aside
+from .atomic import (
+    CORRUPT_MARKER,
+    TOO_BIG_MARKER,
+    ReadOnlyFileError,
+    atomic_write_text,
+    copy_aside,
+    keep_bytes_aside,
+    move_aside,
+    remove_stale_temporaries,
+)
+from .lock import folder_lock
 
 SETTINGS_VERSION = 1
 
@@ -38,6 +56,13 @@ BOARD_SIZE_MAX = 1000
 # a few levels deep; a deeper value would make copying or saving the settings
 # hit Python's recursion limit, so it is left out (and the file kept aside).
 UNKNOWN_VALUE_MAX_DEPTH = 32
+# Largest settings file read, in bytes. Real settings take a few KB; a bigger
+# file (hundreds of MB were seen) would take minutes and gigabytes to parse,
+# so it is kept aside unread, and a save never writes a file above it.
+SETTINGS_MAX_BYTES = 1024 * 1024
+# Settings holding one entry per game id: a copy's change to one game's entry
+# must not undo another copy's change to another game's entry.
+PER_GAME_KEYS = ("seats", "ai_levels", "last_board_sizes", "variants")
 
 DEFAULTS: dict[str, Any] = {
     "version": SETTINGS_VERSION,
@@ -102,22 +127,31 @@ def _parse_int(text: str) -> int | _HugeNumber:
         return _HugeNumber(text)
 
 
+# What a walk of an unknown value must look into (JSON gives exactly these types).
+_WALKED = frozenset({dict, list, _HugeNumber})
+
+
 def _unkeepable(value: object) -> str | None:
     """Why an unknown key's ``value`` cannot be kept and saved again, or None.
 
-    Walks the value iteratively: it may be nested deeper than the recursion
-    limit allows a recursive walk (or ``copy.deepcopy``) to go.
+    Walks the value one level at a time, without recursion (it may be nested
+    deeper than the recursion limit allows a recursive walk or ``copy.deepcopy``
+    to go), and looks only at containers and huge numbers: a 1 MB list of plain
+    values costs one comprehension, not a Python step per value.
     """
-    stack: list[tuple[object, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, _HugeNumber):
-            return "holds a number too long to read"
-        if isinstance(item, dict | list):
+    level = [value] if type(value) in _WALKED else []
+    depth = 1
+    while level:
+        deeper: list[object] = []
+        for item in level:
+            if type(item) is _HugeNumber:
+                return "holds a number too long to read"
             if depth > UNKNOWN_VALUE_MAX_DEPTH:
                 return f"is nested more than {UNKNOWN_VALUE_MAX_DEPTH} levels deep"
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+            children = item.values() if type(item) is dict else item
+            deeper.extend([child for child in children if type(child) in _WALKED])
+        level = deeper
+        depth += 1
     return None
 
 
@@ -253,15 +287,256 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
 }
 
 
-def _file_signature(path: Path) -> tuple[int, int, int, bool] | None:
-    """Identify the current file at ``path`` so we notice if someone replaced it."""
+
+# --- reading the file -------------------------------------------------------
+
+
+def size_text(size: int) -> str:
+    """A file size a player can read: "812 bytes", "4.2 KB", "200.0 MB"."""
+    if size < 1024:
+        return f"{size} bytes"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    if size < 1024**3:
+        return f"{size / 1024**2:.1f} MB"
+    return f"{size / 1024**3:.1f} GB"
+
+
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind_of(mode: int) -> str:
+    """What a file that is not a regular file or a folder is, in words."""
+    for test, words in _SPECIAL_KINDS:
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+@dataclass
+class _Found:
+    """What is at the settings path: ``kind`` is "missing", "folder", "special"
+    (``what`` says which), "too-big" (``size``) or "file" (``raw`` holds its bytes)."""
+
+    kind: str
+    raw: bytes = b""
+    size: int = 0
+    what: str = ""
+
+
+def _open_for_reading(path: Path) -> int:
+    """Open ``path`` for reading without ever blocking.
+
+    O_NONBLOCK: opening a named pipe that nobody writes to would otherwise wait
+    for ever and hang the start (it has no effect on regular files).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    return os.open(path, flags)
+
+
+def _look_at(path: Path, cap: int = SETTINGS_MAX_BYTES) -> _Found:
+    """Read the settings file at ``path`` if it is a regular file of at most ``cap`` bytes.
+
+    The file type and size are checked before opening and again on the open
+    file, and at most ``cap + 1`` bytes are read, so neither a pipe, a device nor
+    a file that grows while it is read can stall the start or fill memory.
+    Raises OSError when the file is there but cannot be read.
+    """
     try:
-        st = os.stat(path)
+        info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         # NotADirectoryError: a file sits where a parent folder should be;
         # there is no settings file then (saving will report the problem).
-        return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino, os.path.isdir(path))
+        return _Found("missing")
+    if stat.S_ISDIR(info.st_mode):
+        return _Found("folder")
+    if not stat.S_ISREG(info.st_mode):
+        return _Found("special", what=_kind_of(info.st_mode))
+    if info.st_size > cap:
+        return _Found("too-big", size=info.st_size)
+    try:
+        fd = _open_for_reading(path)
+    except FileNotFoundError:
+        return _Found("missing")  # removed between the two looks
+    try:
+        info = os.fstat(fd)  # what we opened may differ from what we looked at
+        if stat.S_ISDIR(info.st_mode):
+            return _Found("folder")
+        if not stat.S_ISREG(info.st_mode):
+            return _Found("special", what=_kind_of(info.st_mode))
+        if info.st_size > cap:
+            return _Found("too-big", size=info.st_size)
+        chunks: list[bytes] = []
+        total = 0
+        while total <= cap:
+            chunk = os.read(fd, cap + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > cap:  # it grew while we read it
+            return _Found("too-big", size=max(total, os.fstat(fd).st_size))
+        return _Found("file", raw=b"".join(chunks))
+    finally:
+        os.close(fd)
+
+
+def _digest(raw: bytes) -> bytes:
+    """Tells one content of the file from another (a save compares it with the file)."""
+    return hashlib.sha256(raw).digest()
+
+
+class _Unusable(Exception):
+    """The whole file cannot be used; ``problem`` completes "Settings file <path> ..."."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+@dataclass
+class _Parsed:
+    """A settings file taken apart: its valid known keys (validated copies), its
+    keepable unknown keys (as read, not copied), the known keys whose values were
+    invalid, and one message per problem found."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    unknown: dict[str, Any] = field(default_factory=dict)
+    bad: set[str] = field(default_factory=set)
+    messages: list[str] = field(default_factory=list)
+
+
+def _parse(raw: bytes, path: Path) -> _Parsed:
+    """Validate the bytes of a settings file; raise :class:`_Unusable` if none is usable."""
+    repeated: list[str] = []
+
+    def make_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        # JSON lets a key appear twice and the last one wins; note it, so
+        # the earlier value is not dropped without the file being kept.
+        obj = dict(pairs)  # (dict() first: the name-by-name walk is only for repeats)
+        if len(obj) != len(pairs):
+            names: set[str] = set()
+            for name, _ in pairs:
+                if name in names and name not in repeated:
+                    repeated.append(name)
+                names.add(name)
+        return obj
+
+    try:
+        # utf-8-sig: tolerate the byte-order mark some Windows editors add.
+        text = raw.decode("utf-8-sig")
+        try:
+            loaded = json.loads(text, object_pairs_hook=make_object)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:
+            # An integer too long for int() (Python's digit limit): parse again,
+            # marking it, so that only the key holding it is rejected. (Not the
+            # first time: a hook for every number made big files slow.)
+            repeated.clear()
+            loaded = json.loads(text, parse_int=_parse_int, object_pairs_hook=make_object)
+    except UnicodeDecodeError:
+        raise _Unusable("was unreadable (it is not UTF-8 text)") from None
+    except json.JSONDecodeError as exc:
+        raise _Unusable(
+            f"was unreadable (not valid JSON: {exc.msg} at line {exc.lineno} "
+            f"column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise _Unusable("was unreadable (JSON nested too deeply)") from None
+    except ValueError as exc:
+        # Any other refusal of the parser must not stop the game either.
+        raise _Unusable(f"was unreadable (not valid JSON: {_show(str(exc))})") from None
+
+    if not isinstance(loaded, dict):
+        kind = type(loaded).__name__
+        raise _Unusable(f"was unreadable (expected a JSON object at the top, found {kind})")
+
+    version = loaded.get("version")
+    if _is_int(version) and version > SETTINGS_VERSION:
+        # A newer game wrote this; our defaults would clobber settings we
+        # do not understand, so keep its file aside for when it runs again.
+        raise _Unusable(
+            f"was written by a newer version of the game (settings version {_show(version)}; "
+            f"this version understands {SETTINGS_VERSION})"
+        )
+
+    parsed = _Parsed()
+    if repeated:
+        names = ", ".join(_show(name) for name in repeated[:5])
+        more = f" and {len(repeated) - 5} more" if len(repeated) > 5 else ""
+        parsed.messages.append(
+            f"Settings file {path} repeats the key(s) {names}{more}; "
+            "the last value of each was used."
+        )
+    version = loaded.get("version", SETTINGS_VERSION)
+    # A missing version is fine (a hand-written file); a wrong one is not.
+    if not (_is_int(version) and version == SETTINGS_VERSION):
+        parsed.messages.append(
+            f"Setting 'version' in {path} was invalid "
+            f"(expected {SETTINGS_VERSION}, found {_show(version)}); the other settings "
+            "were still read."
+        )
+    unknown = parsed.unknown
+    for key, value in loaded.items():
+        validator = _VALIDATORS.get(key)
+        if validator is not None:
+            try:
+                parsed.values[key] = validator(value)
+            except ValueError as exc:
+                parsed.bad.add(key)
+                parsed.messages.append(
+                    f"Setting '{key}' in {path} was invalid ({key} {exc}); "
+                    "its default is used."
+                )
+        elif key == "version":
+            continue
+        elif type(value) not in _WALKED or (problem := _unkeepable(value)) is None:
+            # Unknown key: probably from a newer version. Kept as read (never
+            # copied: it is never changed, and copying a big one cost gigabytes)
+            # if it can be written back as it was read. Plain values need no
+            # walk (this loop may see 100,000 of them).
+            unknown[key] = value
+        else:
+            parsed.messages.append(f"Setting {_show(key)} in {path} {problem}, so it was left out.")
+    return parsed
+
+
+# --- writing helpers --------------------------------------------------------
+
+
+def _render(settings: dict[str, Any], compact: bool) -> bytes:
+    """The file's bytes for ``settings``: indented for people, or compact."""
+    layout: dict[str, Any] = (
+        {"separators": (",", ":")} if compact else {"indent": 2}
+    )
+    text = json.dumps(settings, ensure_ascii=False, **layout) + "\n"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate ("\ud800" in the file we read) cannot be written
+        # as UTF-8; \u escapes keep every character exactly as it was read.
+        return (json.dumps(settings, ensure_ascii=True, **layout) + "\n").encode("ascii")
+
+
+class _SaveFailed(Exception):
+    """Saving did not happen; ``message`` is what the player is told: once, unless
+    it has ``news`` (a file was kept aside on the way, which must always be said)."""
+
+    def __init__(self, message: str, news: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.news = news
+
+
+# What ``_seen`` holds before load() looked at the file: any file found at
+# save time is then one we never saw, and is merged rather than overwritten.
+_NEVER_LOOKED = b"never looked"
 
 
 class SettingsStore:
@@ -283,16 +558,25 @@ class SettingsStore:
         self.path = Path(path)
         self.warnings: list[str] = []
         self._data: dict[str, Any] = copy.deepcopy(DEFAULTS)
-        # What the file looked like when we last read or wrote it (None: no
-        # file). save() compares against it so that a file we never saw (load
-        # was not called, or another program wrote it since) is kept aside
-        # instead of being silently overwritten.
-        self._seen: tuple[int, int, int, bool] | None = None
+        # Keys this version does not know, as read: never changed, never copied.
+        self._unknown: dict[str, Any] = {}
+        # The digest of the file as we last read or wrote it (None: no file).
+        # A save that finds other contents merges them instead of overwriting.
+        self._seen: bytes | None = _NEVER_LOOKED
+        # What this copy changed since it last read or wrote the file: whole
+        # settings, and for the per-game settings the game ids whose entries
+        # changed. On a merge these are ours; everything else is the file's.
+        self._changed: set[str] = set()
+        self._changed_entries: dict[str, set[str]] = {}
         # Set when saving would destroy something we could not read or move.
         self._save_blocked: str | None = None
         # The load warnings already say settings will not be saved; say why
         # once more at the first blocked save, not at every later one.
         self._save_blocked_told = False
+        # A failed save is said once, not at every later save that fails too
+        # (an unwritable profile once gave 245 identical notices); a save that
+        # succeeds makes the next failure worth saying again.
+        self._failure_told = False
 
     # --- reading ------------------------------------------------------------
 
@@ -301,162 +585,98 @@ class SettingsStore:
 
         Returns (and stores in :attr:`warnings`) human-readable messages about
         anything that was wrong; an empty list means all was well, including
-        the normal first-run case of no file at all.
+        the normal first-run case of no file at all. Temporaries a killed copy
+        left beside the file are removed (under the profile folder's lock).
         """
         self.warnings = []
         self._data = copy.deepcopy(DEFAULTS)
+        self._unknown = {}
+        self._seen = _NEVER_LOOKED
+        self._changed = set()
+        self._changed_entries = {}
         self._save_blocked = None
         self._save_blocked_told = False
-        try:
-            self._seen = _file_signature(self.path)
-            if self._seen is None:
-                return []
-            if self._seen[3]:
-                self._set_aside("was unreadable (it is a folder, not a file)")
-                return list(self.warnings)
-            raw = self.path.read_bytes()
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            self._save_blocked = (
-                f"the existing file {self.path} could not be read ({reason}), "
-                "so it is left untouched"
-            )
-            self.warnings.append(
-                f"Settings file {self.path} could not be read ({reason}); defaults are used "
-                "and settings will not be saved this session, so the file is left untouched."
-            )
-            return list(self.warnings)
-
-        repeated: list[str] = []
-
-        def make_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-            # JSON lets a key appear twice and the last one wins; note it, so
-            # the earlier value is not dropped without the file being kept.
-            obj: dict[str, Any] = {}
-            for name, value in pairs:
-                if name in obj and name not in repeated:
-                    repeated.append(name)
-                obj[name] = value
-            return obj
-
-        try:
-            # utf-8-sig: tolerate the byte-order mark some Windows editors add.
-            loaded = json.loads(
-                raw.decode("utf-8-sig"), parse_int=_parse_int, object_pairs_hook=make_object
-            )
-        except UnicodeDecodeError:
-            self._set_aside("was unreadable (it is not UTF-8 text)")
-            return list(self.warnings)
-        except json.JSONDecodeError as exc:
-            self._set_aside(
-                f"was unreadable (not valid JSON: {exc.msg} at line {exc.lineno} "
-                f"column {exc.colno})"
-            )
-            return list(self.warnings)
-        except RecursionError:
-            self._set_aside("was unreadable (JSON nested too deeply)")
-            return list(self.warnings)
-        except ValueError as exc:
-            # Any other refusal of the parser must not stop the game either.
-            self._set_aside(f"was unreadable (not valid JSON: {_show(str(exc))})")
-            return list(self.warnings)
-
-        if not isinstance(loaded, dict):
-            kind = type(loaded).__name__
-            self._set_aside(f"was unreadable (expected a JSON object at the top, found {kind})")
-            return list(self.warnings)
-
-        version = loaded.get("version")
-        if _is_int(version) and version > SETTINGS_VERSION:
-            # A newer game wrote this; our defaults would clobber settings we
-            # do not understand, so keep its file aside for when it runs again.
-            self._set_aside(
-                f"was written by a newer version of the game (settings version {_show(version)}; "
-                f"this version understands {SETTINGS_VERSION})"
-            )
-            return list(self.warnings)
-
-        self._merge(loaded, repeated)
+        self._failure_told = False
+        folder = self.path.parent
+        # Under the lock: another copy must not replace the file between our
+        # reading it and our moving it aside (we would move its good file).
+        with folder_lock(folder) as lock:
+            if lock.held:
+                remove_stale_temporaries(folder, self.path.name, folder_locked=True)
+            self._load_locked()
         return list(self.warnings)
 
-    def _merge(self, loaded: dict[str, Any], repeated: list[str]) -> None:
-        """Take every valid key from ``loaded``; reset and report the bad ones.
-
-        ``repeated`` names keys that appeared more than once in the file (the
-        last value was used).
-        """
-        bad = False
-        if repeated:
-            bad = True
-            names = ", ".join(_show(name) for name in repeated[:5])
-            more = f" and {len(repeated) - 5} more" if len(repeated) > 5 else ""
-            self.warnings.append(
-                f"Settings file {self.path} repeats the key(s) {names}{more}; "
-                "the last value of each was used."
+    def _load_locked(self) -> None:
+        try:
+            found = _look_at(self.path)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self._block(
+                f"the existing file {self.path} could not be read ({reason}), "
+                "so it is left untouched",
+                f"Settings file {self.path} could not be read ({reason}); defaults are used "
+                "and settings will not be saved this session, so the file is left untouched.",
             )
-        version = loaded.get("version", SETTINGS_VERSION)
-        # A missing version is fine (a hand-written file); a wrong one is not.
-        if not (_is_int(version) and version == SETTINGS_VERSION):
-            bad = True
-            self.warnings.append(
-                f"Setting 'version' in {self.path} was invalid "
-                f"(expected {SETTINGS_VERSION}, found {_show(version)}); the other settings "
-                "were still read."
+            return
+        if found.kind == "missing":
+            self._seen = None
+            return
+        if found.kind == "folder":
+            self._set_aside("was unreadable (it is a folder, not a file)")
+            return
+        if found.kind == "special":
+            # A pipe or a device is something the player set up on purpose (e.g. a
+            # link to /dev/null): never read from it, never replace it.
+            self._block(
+                f"{self.path} is {found.what}, not a regular file, so it is left untouched",
+                f"Settings file {self.path} is {found.what}, not a regular file; defaults "
+                "are used and settings will not be saved this session, so it is left "
+                "untouched.",
             )
-        for key, value in loaded.items():
-            if key == "version":
-                continue
-            validator = _VALIDATORS.get(key)
-            if validator is None:
-                # Unknown key: probably from a newer version. Keep it verbatim
-                # if it can be written back as it was read.
-                problem = _unkeepable(value)
-                if problem is None:
-                    self._data[key] = copy.deepcopy(value)
-                else:
-                    bad = True
-                    self.warnings.append(
-                        f"Setting {_show(key)} in {self.path} {problem}, so it was left out."
-                    )
-                continue
-            try:
-                self._data[key] = validator(value)
-            except ValueError as exc:
-                bad = True
-                self.warnings.append(
-                    f"Setting '{key}' in {self.path} was invalid ({key} {exc}); "
-                    "its default is used."
-                )
-        if bad:
+            return
+        if found.kind == "too-big":
+            self._set_aside_too_big(found.size)
+            return
+        try:
+            parsed = _parse(found.raw, self.path)
+        except _Unusable as unusable:
+            self._set_aside(unusable.problem)
+            return
+        self._data.update(parsed.values)
+        self._unknown = parsed.unknown
+        self._seen = _digest(found.raw)
+        self.warnings.extend(parsed.messages)
+        if parsed.messages:
             # The file is still mostly useful, so copy (not move) it: the next
             # start still reads the good keys even if we never get to save.
             try:
                 kept = copy_aside(self.path)
             except OSError as exc:
-                self._save_blocked = (
+                self._block(
                     f"a copy of {self.path} could not be kept ({exc.strerror or exc}), "
-                    "so it is left untouched"
-                )
-                self.warnings.append(
+                    "so it is left untouched",
                     f"The original settings file {self.path} could not be copied aside "
-                    f"({exc.strerror or exc}); it will not be overwritten this session."
+                    f"({exc.strerror or exc}); it will not be overwritten this session.",
                 )
             else:
                 self.warnings.append(f"The original settings file {self.path} was kept as {kept}.")
 
-    def _set_aside(self, problem: str) -> None:
-        """Move the unusable file out of the way and record a warning."""
+    def _block(self, reason: str, warning: str) -> None:
+        """Refuse every save this session (``reason``), and say so now (``warning``)."""
+        self._save_blocked = reason
+        self.warnings.append(warning)
+
+    def _set_aside(self, problem: str, marker: str = CORRUPT_MARKER) -> None:
+        """Move the unusable file out of the way (to a ``marker`` name) and record a warning."""
         try:
-            kept = move_aside(self.path)
+            kept = move_aside(self.path, marker=marker)
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            self._save_blocked = (
+            self._block(
                 f"{self.path} {problem} and could not be moved aside ({reason}), "
-                "so it is left untouched"
-            )
-            self.warnings.append(
+                "so it is left untouched",
                 f"Settings file {self.path} {problem}; it could not be moved aside ({reason}), "
-                "so defaults are used and settings will not be saved this session."
+                "so defaults are used and settings will not be saved this session.",
             )
             return
         self._seen = None
@@ -464,16 +684,32 @@ class SettingsStore:
             f"Settings file {self.path} {problem}; it was kept as {kept}; defaults are used."
         )
 
+    def _set_aside_too_big(self, size: int) -> None:
+        """Keep a file too big to be settings aside, unread (it is valid, not corrupt)."""
+        self._set_aside(f"is {size_text(size)}, more than the {size_text(SETTINGS_MAX_BYTES)} "
+                        "settings may take, so it was not read", TOO_BIG_MARKER)
+
     # --- access -------------------------------------------------------------
 
     @property
     def data(self) -> dict[str, Any]:
-        """A deep copy of all settings, including keys from newer versions."""
-        return copy.deepcopy(self._data)
+        """All settings, including keys from newer versions.
+
+        The settings this version knows are deep copies; the values of unknown
+        keys are shared, not copied (they can be huge): treat them as read-only.
+        """
+        out = copy.deepcopy(self._data)
+        out.update(self._unknown)
+        return out
 
     def get(self, key: str) -> Any:
-        """Return (a copy of) one setting; raises KeyError for an unknown key."""
-        return copy.deepcopy(self._data[key])
+        """Return (a copy of) one setting; raises KeyError for an unknown key.
+
+        A key from a newer version is returned as read, not copied (read-only).
+        """
+        if key in self._data:
+            return copy.deepcopy(self._data[key])
+        return self._unknown[key]
 
     def set(self, key: str, value: Any) -> None:
         """Validate and change one setting.
@@ -489,69 +725,223 @@ class SettingsStore:
             checked = validator(value)
         except ValueError as exc:
             raise ValueError(f"Invalid value for setting {key!r}: {key} {exc}") from None
+        old = self._data[key]
+        if key in PER_GAME_KEYS:
+            missing = object()
+            entries = {game for game in old.keys() | checked.keys()
+                       if old.get(game, missing) != checked.get(game, missing)}
+            if entries:
+                self._changed_entries.setdefault(key, set()).update(entries)
+        elif checked != old:
+            self._changed.add(key)
         self._data[key] = checked
 
     # --- writing ------------------------------------------------------------
 
     def save(self) -> str | None:
-        """Write the settings atomically; return a warning instead of raising.
+        """Write the settings atomically; return a message instead of raising.
 
-        On failure the in-memory settings stay in effect for this session. A
-        warning is also returned (after a successful save) if another program
-        had replaced the file since it was loaded; that version is kept aside.
-        When saving is blocked (the file could not be read or moved aside) the
-        reason is returned by the first save only: load() already warned.
+        Under the profile folder's lock: if another copy of the game wrote the
+        file since we read it, its values are taken for everything this copy
+        did not change, ours go on top, and then the file is written (no
+        message). A file another program left that is unusable is kept aside
+        first, and the message says where. On failure the in-memory settings
+        stay in effect for this session and the reason is returned — once:
+        later failures are quiet until a save succeeds again. When saving is
+        blocked (the file could not be read or moved aside at load) the reason
+        is returned by the first save only: load() already warned.
         """
         if self._save_blocked is not None:
             if self._save_blocked_told:
                 return None  # already said (at load and at the first save)
             self._save_blocked_told = True
             return f"Settings were not saved: {self._save_blocked}."
-
+        folder = self.path.parent
         try:
-            current = _file_signature(self.path)
-        except OSError as exc:
-            return (
-                f"Could not save settings to {self.path} ({exc.strerror or exc}); "
-                "the changes stay in effect until the game is closed."
-            )
-        if current is not None and current != self._seen:
-            # Someone else (another copy of the game, the player's editor)
-            # wrote this file after we read it. Keep their version.
             try:
-                kept = move_aside(self.path) if current[3] else copy_aside(self.path)
+                folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                return (
-                    f"Settings were not saved: {self.path} was changed by another program "
-                    f"and could not be kept aside ({exc.strerror or exc})."
-                )
-            notice: str | None = (
-                f"Settings file {self.path} was changed by another program since it was "
-                f"read; that version was kept as {kept}."
-            )
-        else:
-            notice = None
-
-        text = json.dumps(self._ordered(), indent=2, ensure_ascii=False) + "\n"
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            # A lone surrogate ("\ud800" in the file we read) cannot be written
-            # as UTF-8; \u escapes keep every character exactly as it was read.
-            text = json.dumps(self._ordered(), indent=2, ensure_ascii=True) + "\n"
-        try:
-            atomic_write_text(self.path, text)
-        except OSError as exc:
-            return (
-                f"Could not save settings to {self.path} ({exc.strerror or exc}); "
-                "the changes stay in effect until the game is closed."
-            )
-        self._seen = _file_signature(self.path)
+                raise _SaveFailed(self._could_not_save(exc)) from None
+            with folder_lock(folder):
+                # Held, or waited for in vain (another copy kept it past the
+                # timeout, or the folder cannot hold the lock file): either way
+                # the write must not wait for it again.
+                notice = self._save_locked()
+        except _SaveFailed as failed:
+            if self._failure_told and not failed.news:
+                return None
+            self._failure_told = True
+            return failed.message
+        self._failure_told = False
         return notice
 
+    def _could_not_save(self, exc: OSError) -> str:
+        """The message for a write that failed with ``exc``."""
+        folder = self.path.parent
+        reason = exc.strerror or str(exc)
+        if isinstance(exc, FileExistsError | NotADirectoryError) and (
+            os.path.exists(folder) and not os.path.isdir(folder)
+        ):
+            reason = f"{folder} is a file, not a folder"
+        return (f"Could not save settings to {self.path} ({reason}); "
+                "the changes stay in effect until the game is closed.")
+
+    def _save_locked(self) -> str | None:
+        """The body of :meth:`save`, run under the folder lock (when it could be had)."""
+        news: list[str] = []  # what was kept aside on the way: always worth saying
+        try:
+            if (kept := self._take_in_current_file()) is not None:
+                news.append(kept)
+            raw, dropped = self._file_bytes()
+            if dropped is not None:
+                news.append(dropped)
+            try:
+                atomic_write_text(self.path, raw.decode("utf-8"), folder_locked=True)
+            except ReadOnlyFileError:
+                raise _SaveFailed(
+                    f"Settings are not saved: {self.path} is read-only, so it is left as "
+                    "it is; changes stay in effect until the game is closed."
+                ) from None
+            except OSError as exc:
+                raise _SaveFailed(self._could_not_save(exc)) from None
+        except _SaveFailed as failed:
+            if news:
+                raise _SaveFailed(" ".join([*news, failed.message]), news=True) from None
+            raise
+        self._seen = _digest(raw)
+        self._changed = set()
+        self._changed_entries = {}
+        return " ".join(news) or None
+
+    def _take_in_current_file(self) -> str | None:
+        """Merge (or keep aside) what is at the path now if it is not what we last saw.
+
+        Returns a message for the player when a file had to be kept aside; raises
+        :class:`_SaveFailed` when the file must not be written over.
+        """
+        try:
+            found = _look_at(self.path)
+        except OSError as exc:
+            raise _SaveFailed(
+                f"Settings were not saved: {self.path} could not be read "
+                f"({exc.strerror or exc}), so it is left untouched."
+            ) from None
+        if found.kind == "missing":
+            return None  # nothing to keep (the player may have deleted it)
+        if found.kind == "special":
+            raise _SaveFailed(
+                f"Settings were not saved: {self.path} is {found.what}, not a regular file, "
+                "so it is left untouched."
+            )
+        if found.kind == "file" and _digest(found.raw) == self._seen:
+            return None  # as we left it
+        # Someone else wrote it after we read it.
+        try:
+            if found.kind == "too-big":
+                kept = move_aside(self.path, marker=TOO_BIG_MARKER)
+                self._seen = None
+                return (f"Settings file {self.path} was replaced by another program with a "
+                        f"file of {size_text(found.size)}, more than the "
+                        f"{size_text(SETTINGS_MAX_BYTES)} settings may take; it was kept as "
+                        f"{kept}.")
+            if found.kind == "folder":
+                kept = move_aside(self.path)
+                self._seen = None
+                return self._changed_elsewhere(kept)
+            try:
+                parsed = _parse(found.raw, self.path)
+            except _Unusable:
+                kept = copy_aside(self.path)
+                self._seen = _digest(found.raw)
+                return self._changed_elsewhere(kept)
+            # Another copy of the game (or the player's editor) saved: take its
+            # settings, then ours on top. A valid file is not worth a word; one
+            # with bad keys is kept first (before we count it as seen).
+            kept_copy = copy_aside(self.path) if parsed.messages else None
+            self._adopt(parsed)
+            self._seen = _digest(found.raw)
+            return None if kept_copy is None else self._changed_elsewhere(kept_copy)
+        except OSError as exc:
+            raise _SaveFailed(
+                f"Settings were not saved: {self.path} was changed by another program "
+                f"and could not be kept aside ({exc.strerror or exc})."
+            ) from None
+
+    def _changed_elsewhere(self, kept: Path) -> str:
+        return (f"Settings file {self.path} was changed by another program since it was "
+                f"read; that version was kept as {kept}.")
+
+    def _adopt(self, theirs: _Parsed) -> None:
+        """Take the file's settings for everything this copy did not change since it
+        last read or wrote the file; keep ours for the rest."""
+        for key in _VALIDATORS:
+            if key in PER_GAME_KEYS:
+                mine = self._data[key]
+                if key in theirs.values:
+                    merged = dict(theirs.values[key])
+                elif key in theirs.bad:
+                    merged = dict(mine)  # theirs is unusable: keep what we had
+                else:
+                    merged = {}  # absent from the file: the default (no entries)
+                for game in self._changed_entries.get(key, ()):
+                    if game in mine:
+                        merged[game] = mine[game]
+                    else:
+                        merged.pop(game, None)  # we removed it
+                self._data[key] = merged
+            elif key in self._changed or key in theirs.bad:
+                continue
+            elif key in theirs.values:
+                self._data[key] = theirs.values[key]
+            else:
+                self._data[key] = copy.deepcopy(DEFAULTS[key])
+        self._unknown = theirs.unknown
+
+    def _file_bytes(self) -> tuple[bytes, str | None]:
+        """The bytes to write, never more than :data:`SETTINGS_MAX_BYTES` (which the next
+        start would refuse), and a message if unknown keys had to be left out for that.
+
+        Indented if that fits, else compact; if even that is too big, the unknown
+        keys are kept aside (with the file they came from) and left out.
+        """
+        ordered = self._ordered()
+        raw = _render(ordered, compact=True)  # C-fast; indenting is pure Python
+        if len(raw) * 4 <= SETTINGS_MAX_BYTES:
+            # Indenting adds a few bytes per value; well under the cap, try it.
+            indented = _render(ordered, compact=False)
+            if len(indented) <= SETTINGS_MAX_BYTES:
+                return indented, None
+        if len(raw) <= SETTINGS_MAX_BYTES:
+            return raw, None
+        if not self._unknown:
+            raise _SaveFailed(
+                f"Settings were not saved: they would take {size_text(len(raw))}, more than "
+                f"the {size_text(SETTINGS_MAX_BYTES)} settings may take."
+            )
+        count, full_size = len(self._unknown), len(raw)
+        try:
+            if os.path.isfile(self.path):
+                kept = copy_aside(self.path, marker=TOO_BIG_MARKER)
+            else:  # the file they came from is gone: keep what we have
+                kept = keep_bytes_aside(self.path, raw, marker=TOO_BIG_MARKER)
+        except OSError as exc:
+            raise _SaveFailed(
+                f"Settings were not saved: with the {count} setting(s) this version does "
+                f"not know they would take {size_text(full_size)}, and the file could not be "
+                f"kept aside ({exc.strerror or exc})."
+            ) from None
+        self._unknown = {}
+        raw, _ = self._file_bytes()
+        return raw, (
+            f"Settings file {self.path} would have taken {size_text(full_size)} with the "
+            f"{count} setting(s) this version does not know, more than the "
+            f"{size_text(SETTINGS_MAX_BYTES)} settings may take, so those were left out; "
+            f"the previous file was kept as {kept}."
+        )
+
     def _ordered(self) -> dict[str, Any]:
-        """Known keys in schema order, then preserved unknown keys."""
+        """Known keys in schema order, then preserved unknown keys (not copied)."""
         out = {key: self._data[key] for key in DEFAULTS}
         out["version"] = SETTINGS_VERSION
-        out.update((k, v) for k, v in self._data.items() if k not in DEFAULTS)
+        out.update(self._unknown)
         return out

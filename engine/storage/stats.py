@@ -8,11 +8,20 @@ folders.)
 
 As with settings, a database we cannot use is moved aside, never deleted, and
 no problem here ever stops the game: it only produces a warning.
+
+Several copies of the game may share one profile. Opening (creating the
+schema, repairing a damaged file, merging rows kept aside) happens under the
+profile folder's lock (:mod:`engine.storage.lock`); a result that meets a
+locked or full database is kept in the session (and shown) and written as soon
+as the file takes it, or, when the session ends first, beside the file for the
+next start to merge (:mod:`engine.storage.stats_recovery`). A full disk is
+never taken for damage.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import math
 import os
 import shutil
@@ -23,7 +32,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from . import stats_recovery as recovery
 from .atomic import _fsync_folder, move_aside
+from .lock import folder_lock
 
 SCHEMA_VERSION = 1
 OUTCOMES = ("won", "lost", "drawn")
@@ -42,6 +53,12 @@ _SQLITE_NOTADB = 26
 _SQLITE_CONSTRAINT = 19
 _SQLITE_MISMATCH = 20
 _FILE_AT_FAULT = (_SQLITE_ERROR, _SQLITE_CORRUPT, _SQLITE_FORMAT, _SQLITE_NOTADB)
+# Busy and locked: another program is writing; wait and try again, never give up the result.
+_SQLITE_BUSY = 5
+_SQLITE_LOCKED = 6
+_SQLITE_FULL = 13
+# Conditions that pass: a session meeting them keeps its results for later.
+_TRANSIENT = (_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_FULL)
 # Side files SQLite may keep next to the database; they belong to it and must
 # travel with it when it is moved aside, or the moved copy loses data.
 _SIDE_SUFFIXES = ("-journal", "-wal", "-shm")
@@ -60,7 +77,7 @@ _EXPECTED_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 _SCHEMA = (
-    """CREATE TABLE games (
+    """CREATE TABLE IF NOT EXISTS games (
         id INTEGER PRIMARY KEY,
         played_at TEXT NOT NULL,
         game TEXT NOT NULL,
@@ -69,7 +86,7 @@ _SCHEMA = (
         opponent TEXT NOT NULL,
         outcome TEXT NOT NULL CHECK(outcome IN ('won','lost','drawn'))
     )""",
-    """CREATE TABLE puzzles (
+    """CREATE TABLE IF NOT EXISTS puzzles (
         id INTEGER PRIMARY KEY,
         played_at TEXT NOT NULL,
         game TEXT NOT NULL,
@@ -78,8 +95,9 @@ _SCHEMA = (
         seconds REAL NOT NULL,
         helped INTEGER NOT NULL
     )""",
-    "CREATE INDEX games_by_key ON games(game, variant, mode, opponent)",
-    "CREATE INDEX puzzles_by_key ON puzzles(game, variant, helped, moves, seconds)",
+    "CREATE INDEX IF NOT EXISTS games_by_key ON games(game, variant, mode, opponent)",
+    "CREATE INDEX IF NOT EXISTS puzzles_by_key ON puzzles(game, variant, helped, moves, seconds)",
+    recovery.RECOVERED_TABLE,
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 # The statements that create each table and its index (for a missing table).
@@ -121,6 +139,11 @@ class PuzzleSummary:
 
 class _Unusable(Exception):
     """The existing file is not a statistics database we may use."""
+
+
+class _CannotRepair(Exception):
+    """A repair the file needs could not be written (not the file's fault: a full disk,
+    a read-only folder, another copy holding the profile)."""
 
 
 def _header_problem(header: bytes) -> str | None:
@@ -184,6 +207,19 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
 
 
+def _code(exc: BaseException) -> int | None:
+    """SQLite's primary result code of ``exc`` (None if it carries none)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a write failed, in words ("database or disk is full", "No space left...")."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return _brief(exc)
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -206,6 +242,10 @@ class StatsStore:
 
     #: Seconds to wait for another copy of the game that is writing right now.
     busy_timeout: float = 5.0
+    #: Seconds to wait, when the session ends, for a locked file to take the last results.
+    closing_timeout: float = 20.0
+    #: Seconds to wait for another copy that is opening (or repairing) the same profile.
+    lock_timeout: float = 30.0
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -213,35 +253,57 @@ class StatsStore:
         #: False when results only live in memory for this session.
         self.persistent = False
         self._conn: sqlite3.Connection | None = None
+        # The file our connection writes to: another copy's repair replaces the file, and
+        # a connection to the old one would write where nobody reads.
+        self._inode: int | None = None
+        # The reason results are waiting (said once until they are written).
+        self._waiting: str | None = None
+        # True when this session runs in memory only because the file was busy or the
+        # disk full: its results are then written beside the file when it ends.
+        self._spill = False
 
     # --- opening ------------------------------------------------------------
 
     def open(self) -> list[str]:
-        """Open (creating if needed) the database; return warnings for the player."""
-        self.close()
+        """Open (creating if needed) the database; return warnings for the player.
+
+        Under the profile folder's lock: create the schema, repair a damaged file,
+        remove what a killed copy left half done and merge back results kept aside
+        (set-aside databases, results a session could not write).
+        """
+        self._disconnect()
         self.warnings = []
+        self._waiting = None
+        self._spill = False
         try:
-            self._conn, self.persistent = self._open_file()
+            if self.path.is_dir():
+                self._set_aside("it is a folder, not a file")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with folder_lock(self.path.parent, self.lock_timeout) as lock:
+                self._conn, self.persistent = self._open_file(lock.held)
+                if self.persistent and lock.held:
+                    self._recover(self._conn)
         except OSError as exc:
-            self._fall_back_to_memory(exc.strerror or str(exc))
+            self._fall_back_to_memory(exc.strerror or str(exc),
+                                      exc.errno in (errno.ENOSPC, errno.EDQUOT))
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             # UnicodeDecodeError: sqlite3 raises it instead of the real error
             # when SQLite's message quotes damaged, non-UTF-8 text.
-            self._fall_back_to_memory(str(exc))
+            self._fall_back_to_memory(str(exc), _code(exc) in _TRANSIENT)
+        self._inode = self._file_inode() if self.persistent else None
+        self._add_unsaved_tables(self._conn)
         return list(self.warnings)
 
-    def _open_file(self) -> tuple[sqlite3.Connection, bool]:
+    def _open_file(self, locked: bool) -> tuple[sqlite3.Connection, bool]:
         """Open the on-disk database, setting aside anything unusable.
 
         Returns the connection and whether it writes to disk (False when the
-        file is readable but not writable: its records are copied to memory).
-        Raises OSError or sqlite3.Error when the folder or file cannot be used
-        at all (the caller then falls back to memory).
+        file is readable but not writable, or needs a repair that cannot be
+        written now: its records are copied to memory). ``locked``: this copy
+        holds the profile's lock (without it, a repair is left to the copy that
+        holds it). Raises OSError or sqlite3.Error when the folder or file cannot
+        be used at all (the caller then falls back to memory).
         """
-        if self.path.is_dir():
-            self._set_aside("it is a folder, not a file")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-
         if self.path.exists():
             # Read the header ourselves first: a permission problem must not be
             # mistaken for corruption (and the file must not be moved for it).
@@ -262,7 +324,14 @@ class StatsStore:
                     if state.startswith("rebuild:"):
                         # Before any change to the file, so the kept original
                         # is exactly what the player had.
-                        conn = self._rebuild(conn, state.removeprefix("rebuild:"))
+                        why = state.removeprefix("rebuild:")
+                        try:
+                            if not locked:
+                                raise _CannotRepair("another copy of the game is using the "
+                                                    "profile")
+                            conn = self._rebuild(conn, why)
+                        except _CannotRepair as exc:
+                            return self._repair_later(why, str(exc)), False
                         state = self._check(conn)
                         if state != "ok":  # pragma: no cover - the new file is ours
                             raise _Unusable("it is damaged and could not be rebuilt")
@@ -282,6 +351,8 @@ class StatsStore:
 
         conn = self._connect()
         try:
+            # IF NOT EXISTS, in one write transaction: copies creating it at the same
+            # moment (even without the folder lock) agree instead of failing.
             self._create_schema(conn)
         except BaseException:
             conn.close()
@@ -382,64 +453,58 @@ class StatsStore:
 
         Used when the file cannot be used as it is (damaged indexes, a damaged
         header field or schema, damaged pages) but its table rows may still all
-        be readable; if they are not, nothing is copied. The original is never
-        changed: it is kept aside byte for byte, and the new file replaces it
-        only once it is complete. Rows are copied, not pages (``VACUUM INTO``
-        would copy the damaged indexes and header fields too). Returns a
-        connection to the new file; raises _Unusable if the rebuild fails
-        (``conn`` is closed in any case).
+        be readable; if they are not, nothing is copied (_Unusable). Rows are
+        copied, not pages (``VACUUM INTO`` would copy the damaged indexes and
+        header fields too).
+
+        Recoverable at every instant: the original is first kept under a
+        ``.corrupt-`` name by a hard link (its bytes untouched), the new file is
+        written complete beside it, and one atomic rename puts it in place. A
+        kill before the rename leaves the original where it was (the next start
+        repairs it again and reuses the kept link); after it, the new file. The
+        new file records the kept original as merged, so its rows are not added
+        twice. A failure to write (a full disk) is not the file's fault: it
+        raises _CannotRepair and leaves everything as it was (``conn`` stays
+        open for the caller then; otherwise it is closed). Returns a connection
+        to the new file.
         """
-        fd, tmp_name = tempfile.mkstemp(
-            prefix=f".{self.path.name}.", suffix=".rebuild", dir=self.path.parent
-        )
-        os.close(fd)  # an empty file is an empty database to SQLite
-        tmp = Path(tmp_name)
         try:
-            copied = skipped = 0
+            rows = recovery.read_rows(conn, with_id=True)
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            if _code(exc) in (_SQLITE_BUSY, _SQLITE_LOCKED):
+                raise _CannotRepair(_brief(exc)) from exc
+            conn.close()
+            raise _Unusable(f"{why}; its rows could not all be read ({_brief(exc)})") from exc
+        tmp: Path | None = None
+        try:
+            fd, tmp_name = tempfile.mkstemp(
+                prefix=f".{self.path.name}.", suffix=".rebuild", dir=self.path.parent
+            )
+            os.close(fd)  # an empty file is an empty database to SQLite
+            tmp = Path(tmp_name)
             new = self._connect(tmp)
             try:
                 self._create_schema(new)
-                for table, columns in _EXPECTED_COLUMNS.items():
-                    if not self._has_table(conn, table):
-                        continue  # _check allows one missing table; it is new now
-                    names = ", ".join(columns)
-                    # NOT INDEXED: read the table itself, never a damaged index.
-                    # rowid, not id: a damaged schema can make id an ordinary
-                    # (empty) column; the rowid still tells the rows apart.
-                    rows = conn.execute(
-                        f"SELECT rowid, {', '.join(columns[1:])} FROM {table} NOT INDEXED"
-                    ).fetchall()
-                    before = new.total_changes
-                    # OR IGNORE: a row breaking our constraints (a NULL name,
-                    # an unknown outcome) stays only in the kept original.
-                    with _transaction(new):
-                        new.executemany(
-                            f"INSERT OR IGNORE INTO {table} ({names}) "
-                            f"VALUES ({', '.join('?' * len(columns))})",
-                            rows,
-                        )
-                    copied += new.total_changes - before
-                    skipped += len(rows) - (new.total_changes - before)
+                copied = self._copy_rows(new, rows)
+                kept = recovery.keep_original(self.path)
+                with _transaction(new):
+                    new.execute("INSERT OR REPLACE INTO recovered_files VALUES (?, ?, ?, ?)",
+                                (kept.name, recovery.signature(kept), copied, _now()))
             finally:
                 new.close()
-                conn.close()
             with contextlib.suppress(OSError):
                 shutil.copymode(self.path, tmp)  # mkstemp made it private to us
-            kept = self._move_with_side_files()
-            try:
-                os.replace(tmp, self.path)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.rename(kept, self.path)  # put the original back
-                raise
-        except BaseException as exc:
-            for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):
-                with contextlib.suppress(OSError):
-                    os.unlink(leftover)
-            if isinstance(exc, OSError | sqlite3.Error | UnicodeDecodeError):
-                raise _Unusable(f"{why}; its rows could not all be read ({exc})") from exc
-            raise
+            conn.close()
+            self._move_side_files(kept)
+            os.replace(tmp, self.path)
+        except (OSError, sqlite3.Error, UnicodeDecodeError) as exc:
+            if tmp is not None:
+                for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):
+                    with contextlib.suppress(OSError):
+                        os.unlink(leftover)
+            raise _CannotRepair(_reason(exc)) from exc
         _fsync_folder(self.path.parent)
+        skipped = sum(len(table_rows) for table_rows in rows.values()) - copied
         left_out = f" ({skipped} with invalid values were left out)" if skipped else ""
         self.warnings.append(
             f"Statistics file {self.path} could not be used as it was ({_brief(why)}); "
@@ -447,6 +512,117 @@ class StatsStore:
             f"file was kept as {kept}."
         )
         return self._connect()
+
+    @staticmethod
+    def _copy_rows(new: sqlite3.Connection, rows: recovery.Rows) -> int:
+        """Insert ``rows`` (each led by its id) into the fresh database ``new``;
+        return how many it took.
+
+        OR IGNORE: a row breaking our constraints (a NULL name, an unknown
+        outcome) stays only in the kept original.
+        """
+        copied = 0
+        with _transaction(new):
+            for table, table_rows in rows.items():
+                names = ("id", *recovery.COLUMNS[table])
+                before = new.total_changes
+                new.executemany(
+                    f"INSERT OR IGNORE INTO main.{table} ({', '.join(names)}) "
+                    f"VALUES ({', '.join('?' * len(names))})", table_rows)
+                copied += new.total_changes - before
+        return copied
+
+    def _repair_later(self, why: str, reason: str) -> sqlite3.Connection:
+        """A session on a file that needs a repair this copy cannot make now.
+
+        The file is left exactly as it was; its readable rows are shown from
+        memory, and this session's results are kept to be written beside it when
+        the session ends (the next start adds them once the repair is made).
+        """
+        memory = self._memory()
+        shown = "its results are shown"
+        try:
+            conn = self._connect()
+            try:
+                self._copy_rows(memory, recovery.read_rows(conn, with_id=True))
+            finally:
+                conn.close()
+        except (sqlite3.Error, UnicodeDecodeError):
+            shown = "its results cannot be shown now"
+        self._spill = True
+        self.warnings.append(
+            f"Statistics file {self.path} needs repairing ({_brief(why)}), but the repair "
+            f"could not be made now ({_brief(reason)}); the file was left as it was and "
+            f"{shown}. This session's results are written beside it when the game closes "
+            "and added at the next start that can repair it."
+        )
+        return memory
+
+    def _move_side_files(self, kept: Path) -> None:
+        """Give the original's journal (if any) to its kept copy, before the file is
+        replaced: a journal left beside the new file would be played into it."""
+        for suffix in _SIDE_SUFFIXES:
+            side = self.path.with_name(self.path.name + suffix)
+            if os.path.lexists(side):
+                target = kept.with_name(kept.name + suffix)
+                if os.path.lexists(target):
+                    move_aside(side)
+                else:
+                    os.rename(side, target)
+
+    def _recover(self, conn: sqlite3.Connection) -> None:
+        """Finish what killed copies left and merge back results kept aside.
+
+        Called under the folder lock with a writable connection. Rebuilds a
+        killed copy left half made are removed (the file they were for is still
+        in place: a rebuild replaces it in one rename). Results another session
+        could not write, and the readable rows of set-aside databases not yet
+        merged (or changed since), are added to the live tables; a full disk or a
+        busy file only postpones this to the next start.
+        """
+        for leftover in recovery.stale_temporaries(self.path):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)
+        sources: list[tuple[Path, int]] = []
+        try:
+            with _transaction(conn):
+                conn.execute(recovery.RECOVERED_TABLE)
+            merged = dict(conn.execute("SELECT name, signature FROM recovered_files"))
+            for pending in recovery.pending_files(self.path):
+                rows = recovery.read_pending(pending)
+                if rows is None:
+                    continue  # not ours (or damaged): left where it is
+                with _transaction(conn):
+                    added = recovery.merge_rows(conn, rows)
+                with contextlib.suppress(OSError):
+                    os.unlink(pending)  # merged: every row is in the file now
+                if added:
+                    sources.append((pending, added))
+            for aside in recovery.aside_databases(self.path):
+                try:
+                    seen = recovery.signature(aside)
+                except OSError:
+                    continue
+                if merged.get(aside.name) == seen:
+                    continue
+                rows = recovery.read_aside(aside)
+                if rows is None:
+                    continue  # not ours, a newer version's, or unreadable
+                with _transaction(conn):
+                    added = recovery.merge_rows(conn, rows)
+                    conn.execute("INSERT OR REPLACE INTO recovered_files VALUES (?, ?, ?, ?)",
+                                 (aside.name, seen, added, _now()))
+                if added:
+                    sources.append((aside, added))
+        except (sqlite3.Error, OSError, UnicodeDecodeError):
+            pass  # a full disk or a busy file: the sources stay and the next start tries again
+        if sources:
+            total = sum(count for _, count in sources)
+            self.warnings.append(
+                f"{total} result{'s' if total != 1 else ''} kept aside earlier "
+                f"({recovery.describe_sources(sources)}) were added back to your statistics "
+                f"in {self.path}."
+            )
 
     @staticmethod
     def _refuses_rows(conn: sqlite3.Connection, missing: str) -> str | None:
@@ -524,8 +700,11 @@ class StatsStore:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
-            memory = sqlite3.connect(":memory:", isolation_level=None)
-            memory.text_factory = _lenient_text
+            if _code(exc) in (_SQLITE_BUSY, _SQLITE_LOCKED):
+                # Another copy is writing right now: the file is writable; results
+                # that meet the lock wait in the session and are written later.
+                return conn, True
+            memory = self._memory()
             try:
                 conn.backup(memory)
             finally:
@@ -555,17 +734,10 @@ class StatsStore:
     def _move_with_side_files(self) -> Path:
         """Move the database and its side files to a fresh ``.corrupt-`` name."""
         kept = move_aside(self.path)
-        for suffix in _SIDE_SUFFIXES:
-            side = self.path.with_name(self.path.name + suffix)
-            if os.path.lexists(side):
-                # Keep the pairing "<kept>-journal" so that opening the kept
-                # copy with SQLite still sees its journal.
-                target = kept.with_name(kept.name + suffix)
-                with contextlib.suppress(OSError):
-                    if os.path.lexists(target):
-                        move_aside(side)
-                    else:
-                        os.rename(side, target)
+        # Keep the pairing "<kept>-journal" so that opening the kept copy with
+        # SQLite still sees its journal.
+        with contextlib.suppress(OSError):
+            self._move_side_files(kept)
         return kept
 
     @staticmethod
@@ -574,23 +746,138 @@ class StatsStore:
             for statement in _SCHEMA:
                 conn.execute(statement)
 
-    def _fall_back_to_memory(self, reason: str) -> None:
-        self.persistent = False
+    @staticmethod
+    def _memory() -> sqlite3.Connection:
+        """An empty in-memory database with our schema."""
         conn = sqlite3.connect(":memory:", isolation_level=None)
         conn.text_factory = _lenient_text
-        self._create_schema(conn)
-        self._conn = conn
+        StatsStore._create_schema(conn)
+        return conn
+
+    def _fall_back_to_memory(self, reason: str, transient: bool = False) -> None:
+        """Go on in memory; ``transient``: the file is busy or the disk full, so this
+        session's results are written beside it when the session ends."""
+        self.persistent = False
+        self._conn = self._memory()
+        self._spill = transient
+        later = ("this session's results are shown and written beside it when the game "
+                 "closes, to be added at the next start" if transient
+                 else "statistics will not be saved this session")
         self.warnings.append(
             f"Statistics file {self.path} could not be opened or created ({_brief(reason)}); "
-            "statistics will not be saved this session."
+            f"{later}."
         )
 
-    def close(self) -> None:
-        """Close the database (safe to call more than once)."""
+    @staticmethod
+    def _add_unsaved_tables(conn: sqlite3.Connection | None) -> None:
+        """Session tables for results not yet in the file, and views that show both.
+
+        TEMP objects live in the connection's own temporary database: writing
+        them needs no lock on the file, so a result is never refused for a busy
+        file, and the summaries read ``all_games``/``all_puzzles``.
+        """
+        if conn is None:
+            return
+        for table, names in recovery.COLUMNS.items():
+            columns = ", ".join(names)
+            conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS unsaved_{table} "
+                         f"(seq INTEGER PRIMARY KEY, {columns})")
+            conn.execute(f"CREATE TEMP VIEW IF NOT EXISTS all_{table} AS "
+                         f"SELECT {columns} FROM main.{table} UNION ALL "
+                         f"SELECT {columns} FROM temp.unsaved_{table}")
+
+    def _unsaved(self) -> recovery.Rows:
+        """Results of this session not yet written to the file, oldest first."""
+        conn = self._require_open()
+        return {table: conn.execute(f"SELECT {', '.join(names)} FROM temp.unsaved_{table} "
+                                    "ORDER BY seq").fetchall()
+                for table, names in recovery.COLUMNS.items()}
+
+    def _flush(self) -> sqlite3.Error | None:
+        """Move the session's waiting results into the file in one transaction.
+
+        Returns the error that stopped it (they keep waiting), or None. A file
+        replaced since we opened it (another copy's repair) is opened again first,
+        so results go to the file everyone reads.
+        """
+        if not self.persistent:
+            return None
+        conn = self._require_open()
+        if self._inode is not None and self._file_inode() != self._inode:
+            self._reopen()
+            conn = self._require_open()
+            if not self.persistent:
+                return None
+        try:
+            with _transaction(conn):
+                for table, names in recovery.COLUMNS.items():
+                    columns = ", ".join(names)
+                    conn.execute(f"INSERT INTO main.{table} ({columns}) "
+                                 f"SELECT {columns} FROM temp.unsaved_{table} ORDER BY seq")
+                    conn.execute(f"DELETE FROM temp.unsaved_{table}")
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            if isinstance(exc, UnicodeDecodeError):
+                return sqlite3.DatabaseError(str(exc))
+            return exc
+        return None
+
+    def _reopen(self) -> None:
+        """Open the file again, keeping this session's waiting results."""
+        waiting = self._unsaved()
+        old = self.warnings
+        self.open()
+        self.warnings = old + [w for w in self.warnings if w not in old]
+        conn = self._require_open()
+        for table, rows in waiting.items():
+            names = recovery.COLUMNS[table]
+            conn.executemany(f"INSERT INTO temp.unsaved_{table} ({', '.join(names)}) "
+                             f"VALUES ({', '.join('?' * len(names))})", rows)
+
+    def _file_inode(self) -> int | None:
+        try:
+            return os.stat(self.path).st_ino
+        except OSError:
+            return None
+
+    def close(self) -> str | None:
+        """Close the database (safe to call more than once).
+
+        Results still waiting for a busy file get a longer wait now; any that
+        still cannot be written (or a session that ran in memory because the file
+        was busy or the disk full) are written beside the file, for the next start
+        to add. Returns a message when that happened or failed, else None.
+        """
+        if self._conn is None:
+            return None
+        message = None
+        with contextlib.suppress(sqlite3.Error):
+            if any(self._unsaved().values()):
+                self._conn.execute(f"PRAGMA busy_timeout = {int(self.closing_timeout * 1000)}")
+                self._flush()
+                message = self._spill_unsaved()
+        self._disconnect()
+        return message
+
+    def _disconnect(self) -> None:
+        """Close the connection as it is (waiting results are the caller's concern)."""
         if self._conn is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
             self._conn = None
+
+    def _spill_unsaved(self) -> str | None:
+        """Write the results that never reached the file beside it (see close)."""
+        rows = self._unsaved()
+        count = sum(len(table_rows) for table_rows in rows.values())
+        if not count or not (self.persistent or self._spill):
+            return None
+        try:
+            kept = recovery.write_pending(self.path, rows)
+        except OSError as exc:
+            return (f"{count} result(s) of this session could not be saved to {self.path} "
+                    f"nor beside it ({exc.strerror or exc}).")
+        return (f"{count} result(s) of this session could not be written to {self.path}; "
+                f"they were kept in {kept} and are added at the next start.")
 
     # --- writing ------------------------------------------------------------
 
@@ -619,12 +906,7 @@ class StatsStore:
         _require_text("opponent", opponent)
         if outcome not in OUTCOMES:
             raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
-        self._require_open()
-        return self._write(
-            "INSERT INTO games (played_at, game, variant, mode, opponent, outcome) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (_now(), game, variant, mode, opponent, outcome),
-        )
+        return self._write("games", (_now(), game, variant, mode, opponent, outcome))
 
     def record_puzzle(
         self, game: str, variant: str, moves: int, seconds: float, helped: bool | int
@@ -648,21 +930,31 @@ class StatsStore:
             raise ValueError(f"seconds must be a finite number of at least 0, not {seconds!r}")
         if not isinstance(helped, int) or helped < 0:
             raise ValueError(f"helped must be true/false or a hint count, not {helped!r}")
-        self._require_open()
-        return self._write(
-            "INSERT INTO puzzles (played_at, game, variant, moves, seconds, helped) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (_now(), game, variant, moves, float(seconds), int(helped)),
-        )
+        return self._write("puzzles", (_now(), game, variant, moves, float(seconds), int(helped)))
 
-    def _write(self, sql: str, params: tuple[object, ...]) -> str | None:
+    def _write(self, table: str, row: tuple[object, ...]) -> str | None:
+        """Record one result: kept in the session at once, then written to the file
+        with any results still waiting. Returns a warning (once per cause) when the
+        file does not take them now; they stay shown and are tried again at the next
+        result and when the game closes."""
+        conn = self._require_open()
+        names = recovery.COLUMNS[table]
         try:
-            with self._transaction() as conn:
-                conn.execute(sql, params)
-        except (sqlite3.Error, UnicodeDecodeError) as exc:
-            where = self.path if self.persistent else "memory"
-            return f"Could not save this result to {where} ({_brief(exc)}); it was not recorded."
-        return None
+            conn.execute(f"INSERT INTO temp.unsaved_{table} ({', '.join(names)}) "
+                         f"VALUES ({', '.join('?' * len(names))})", row)
+        except (sqlite3.Error, UnicodeDecodeError) as exc:  # pragma: no cover - memory only
+            return f"Could not keep this result ({_brief(exc)}); it was not recorded."
+        error = self._flush()
+        if error is None:
+            self._waiting = None
+            return None
+        reason = _brief(error)
+        if self._waiting == reason:
+            return None  # said already; the result is kept with the others
+        self._waiting = reason
+        return (f"Could not write this result to {self.path} yet ({reason}); it is kept and "
+                "written as soon as the file takes it (at the latest beside it when the game "
+                "closes).")
 
     # --- reading ------------------------------------------------------------
 
@@ -680,7 +972,7 @@ class StatsStore:
             "SELECT CAST(game AS TEXT) AS g, CAST(variant AS TEXT) AS v, "
             "CAST(mode AS TEXT) AS m, CAST(opponent AS TEXT) AS o, COUNT(*), "
             "SUM(outcome IS 'won'), SUM(outcome IS 'lost'), SUM(outcome IS 'drawn') "
-            "FROM games WHERE g IS NOT NULL AND v IS NOT NULL AND m IS NOT NULL "
+            "FROM all_games WHERE g IS NOT NULL AND v IS NOT NULL AND m IS NOT NULL "
             "AND o IS NOT NULL GROUP BY g, v, m, o ORDER BY g, v, m, o"
         )
         return [GameSummary(*row) for row in rows]
@@ -697,7 +989,7 @@ class StatsStore:
         rows = self._read(
             "SELECT CAST(game AS TEXT) AS g, COUNT(*), "
             "SUM(outcome IS 'won'), SUM(outcome IS 'lost'), SUM(outcome IS 'drawn') "
-            f"FROM games WHERE g IS NOT NULL{human} GROUP BY g ORDER BY g"
+            f"FROM all_games WHERE g IS NOT NULL{human} GROUP BY g ORDER BY g"
         )
         return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
 
@@ -705,7 +997,7 @@ class StatsStore:
         """Per (game, variant): solves, solves with help, and the best unhelped result."""
         rows = self._read(
             "SELECT CAST(game AS TEXT) AS g, CAST(variant AS TEXT) AS v, COUNT(*), "
-            "SUM(helped IS NOT 0) FROM puzzles WHERE g IS NOT NULL AND v IS NOT NULL "
+            "SUM(helped IS NOT 0) FROM all_puzzles WHERE g IS NOT NULL AND v IS NOT NULL "
             "GROUP BY g, v ORDER BY g, v"
         )
         result = []
@@ -720,7 +1012,7 @@ class StatsStore:
         # Only rows whose numbers are numbers: a damaged value must not become
         # the "best" (or reach a screen that formats it as a number).
         rows = self._read(
-            "SELECT moves, seconds FROM puzzles "
+            "SELECT moves, seconds FROM all_puzzles "
             "WHERE game = ? AND variant = ? AND helped = 0 "
             "AND typeof(moves) = 'integer' AND moves >= 0 "
             "AND typeof(seconds) IN ('integer', 'real') AND seconds >= 0 "

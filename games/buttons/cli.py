@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-MAX_CODE_CHARS = 400_000  # a 1000×1000 code has about 301,000 digits
+from engine.cli import read_stdin
+from engine.numbers import RULE, parse_whole
+
+# A 1000×1000 code is "1000x1000:" and at most 301,030 digits: reading stops a bit past
+# that, so a huge or endless standard input costs bounded time and memory.
+MAX_CODE_CHARS = 400_000
 
 
 def add_solve_parsers(puzzles: Any) -> None:
@@ -33,13 +37,13 @@ def add_analyze_parsers(analyses: Any) -> None:
 
 
 def _sizes(text: str) -> range:
-    low, sep, high = text.strip().partition("-")
+    low, sep, high = text.partition("-")
     try:
-        a = int(low)
-        b = int(high) if sep else a
+        a = parse_whole(low)
+        b = parse_whole(high) if sep else a
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a size or a range like 1-64, got {text!r}") from None
+            f"expected a size or a range like 1-64 ({RULE}), got {text!r}") from None
     if not 1 <= a <= b <= 1000:
         raise argparse.ArgumentTypeError(f"sizes must satisfy 1 <= A <= B <= 1000, got {text!r}")
     return range(a, b + 1)
@@ -47,14 +51,17 @@ def _sizes(text: str) -> range:
 
 def solve_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Print the presses; exit 0, 1 for an unsolvable board, 2 for a bad code."""
-    from games.buttons.board import CodeError, parse_code
+    from games.buttons.board import MAX_N, CodeError, max_code_digits, parse_code
     from games.buttons.solver import solve
 
     text = args.code
     if text == "-":
-        text = sys.stdin.read(MAX_CODE_CHARS + 1)
+        text = read_stdin("the code", MAX_CODE_CHARS + 1)
         if len(text) > MAX_CODE_CHARS:
-            parser.error("the code read from standard input is too long")
+            longest = len(f"{MAX_N}x{MAX_N}:") + max_code_digits(MAX_N)
+            parser.error(f"the code read from standard input is longer than {MAX_CODE_CHARS} "
+                         f"characters: the largest board's ({MAX_N}x{MAX_N}) codes have at "
+                         f"most {longest}")
     try:
         board = parse_code(text)
     except CodeError as exc:
@@ -63,7 +70,7 @@ def solve_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     if solution.presses is None:
         print("no solution")
         return 1
-    sys.stdout.write("".join(f"row {r + 1}, column {c + 1}\n" for r, c in solution.presses))
+    print("".join(f"row {r + 1}, column {c + 1}\n" for r, c in solution.presses), end="")
     return 0
 
 

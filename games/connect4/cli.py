@@ -13,6 +13,9 @@ prints exactly one line on stdout and exits:
 * 2 with argparse's usage and a message on stderr (nothing on stdout) for bad
   input: sizes out of range, a character that is not a column of the board, a
   move into a full column or after the game has ended.
+
+``--max-table ENTRIES`` caps the search's memory (default: the search's
+bounded default, stated in --help).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.cli import int_in, positive_seconds
+from engine.cli import add_table_option, int_in, positive_seconds
 from games.connect4.rules import (
     DEFAULT_K,
     MAX_COLS,
@@ -61,12 +64,17 @@ def add_solve_parsers(puzzles: Any) -> None:
                         metavar="SECONDS",
                         help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}): "
                              "prints 'could not solve …' and exits 1")
+    add_table_option(parser)
     parser.set_defaults(handler=solve_connect4_command)
 
 
 def parse_moves(config: Connect4Config, text: str) -> Connect4State:
     """The position after ``text`` (1-based column digits); ValueError saying which move
-    is wrong and why."""
+    is wrong and why.
+
+    Only the ASCII digits 1-9 are columns (as everywhere on the command line, see
+    :mod:`engine.numbers`): ``str.isdigit`` would also take "٣" or "３".
+    """
     state = Connect4State.new(config)
     for number, ch in enumerate(text, start=1):
         if not ("1" <= ch <= "9" and int(ch) <= config.cols):
@@ -104,7 +112,7 @@ def solve_connect4_command(parser: argparse.ArgumentParser, args: argparse.Names
     from games.connect4.solver import solve_position
 
     try:
-        value = solve_position(state, time_limit=args.time_limit)
+        value = solve_position(state, time_limit=args.time_limit, max_entries=args.max_table)
     except SearchTimeout:
         where = f"after {args.moves}" if args.moves else "from the empty board"
         print(f"could not solve {args.cols}x{args.rows} {where} within {args.time_limit:g} s")

@@ -20,8 +20,10 @@ def add_commands(commands: Any) -> None:
                     "the first column the left column.")
     grundy.add_argument("piece", metavar="PIECE", choices=PIECES,
                         help="one of: " + ", ".join(PIECES))
-    grundy.add_argument("--rows", type=int_in(1, 4096), required=True, metavar="R")
-    grundy.add_argument("--cols", type=int_in(1, 4096), required=True, metavar="C")
+    grundy.add_argument("--rows", type=int_in(1, 4096), required=True, metavar="R",
+                        help="rows, 1 to 4096")
+    grundy.add_argument("--cols", type=int_in(1, 4096), required=True, metavar="C",
+                        help="columns, 1 to 4096")
     grundy.set_defaults(handler=grundy_command)
 
 

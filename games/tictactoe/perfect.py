@@ -51,14 +51,16 @@ def _to_move_value(value: Value, empties: int) -> MoveValue:
 
 
 def solve_mnk(rows: int, cols: int, k: int, time_limit: float | None = None,
-              cancel: threading.Event | None = None) -> int:
+              cancel: threading.Event | None = None, max_entries: int | None = None) -> int:
     """+1 if the first player wins the empty rows × cols board with k in a row, 0 draw, −1 loss.
 
     Sign-only search (no remoteness). Raises SearchTimeout past ``time_limit``
-    seconds and Cancelled when ``cancel`` is set.
+    seconds and Cancelled when ``cancel`` is set. ``max_entries`` caps the
+    transposition table (None: the search's bounded default).
     """
     state = MNKSearchState.new(rows, cols, k)
-    return Negamax(remoteness=False, cancel=cancel, time_limit=time_limit).solve(state).outcome
+    return Negamax(remoteness=False, cancel=cancel, time_limit=time_limit,
+                   max_entries=max_entries).solve(state).outcome
 
 
 def position_value(state: TicTacToeState, cancel: threading.Event | None = None,

@@ -1,0 +1,232 @@
+"""Getting statistics back: rows kept aside, results that could not be written yet.
+
+A result the player earned must reach the statistics file sooner or later, and
+only once. Two kinds of file hold results outside it:
+
+* ``statistics.sqlite3.corrupt-<time>`` — a database set aside because it could
+  not be used as it was (or kept as the original of a rebuild). Its readable
+  rows are merged back on the next start;
+* ``statistics.sqlite3.pending-<time>-<pid>.json`` — results a session could not
+  write (the file was locked by another program for too long, the disk was
+  full), written beside the database when the session ended. They are merged
+  on the next start and the file is then removed (it is ours and now redundant).
+
+Merging is idempotent: a source's rows are compared with the live rows as a
+multiset (every column but the id), and only the surplus is added, so a source
+merged twice — after a crash between the merge and its bookkeeping, or a kept
+original whose rows a rebuild already copied — adds nothing the second time.
+Two different results never share every column: each carries the second it was
+played in.
+
+These steps run while the caller holds the profile folder's lock
+(:mod:`engine.storage.lock`), so no other copy is merging or writing a pending
+file at the same moment. No pygame here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .atomic import CORRUPT_MARKER, atomic_write_text
+
+PENDING_MARKER = ".pending-"
+# Result columns of each table, without the id (an id is the live file's to give).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "games": ("played_at", "game", "variant", "mode", "opponent", "outcome"),
+    "puzzles": ("played_at", "game", "variant", "moves", "seconds", "helped"),
+}
+# Which set-aside files have been merged, and as what file (size, time, inode).
+RECOVERED_TABLE = """CREATE TABLE IF NOT EXISTS recovered_files (
+    name TEXT PRIMARY KEY,
+    signature TEXT NOT NULL,
+    added INTEGER NOT NULL,
+    at TEXT NOT NULL
+)"""
+# A pending file bigger than this is not ours to read whole (a session writes a few KB).
+MAX_PENDING_BYTES = 20_000_000
+_SIDE_SUFFIXES = ("-journal", "-wal", "-shm")
+
+Rows = dict[str, list[tuple[Any, ...]]]
+
+
+def signature(path: Path) -> str:
+    """What tells one version of a file from another: size, modification time, inode."""
+    info = os.stat(path)
+    return f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
+
+
+def aside_databases(db_path: Path) -> list[Path]:
+    """The database's set-aside copies (not their journals), oldest name first."""
+    pattern = f"{glob.escape(db_path.name)}{CORRUPT_MARKER}*"
+    return sorted(p for p in db_path.parent.glob(pattern)
+                  if not p.name.endswith(_SIDE_SUFFIXES) and p.is_file())
+
+
+def pending_files(db_path: Path) -> list[Path]:
+    """Results waiting beside the database, oldest name first."""
+    pattern = f"{glob.escape(db_path.name)}{PENDING_MARKER}*.json"
+    return sorted(p for p in db_path.parent.glob(pattern) if p.is_file())
+
+
+def stale_temporaries(db_path: Path) -> list[Path]:
+    """What a killed copy left half made: ``.<name>.<random>.rebuild`` (+ journal), and
+    temporaries of pending files.
+
+    Only call this under the folder lock: a rebuild in progress holds it.
+    """
+    base = f".{glob.escape(db_path.name)}.*.rebuild"
+    # And a pending file's temporary (atomic_write_text's ``.<name>.<random>.tmp``).
+    pending = f".{glob.escape(db_path.name)}{PENDING_MARKER}*.json.*.tmp"
+    return sorted([*db_path.parent.glob(base), *db_path.parent.glob(base + "-journal"),
+                   *db_path.parent.glob(pending)])
+
+
+def read_rows(conn: sqlite3.Connection, with_id: bool = False) -> Rows:
+    """Every row of our tables (those that exist), read from the tables themselves.
+
+    NOT INDEXED: a damaged index must not hide rows. ``with_id``: each row starts
+    with its rowid (a rebuild keeps the ids; the rowid, not the id column, since
+    a damaged schema can make id an ordinary, empty column). Raises sqlite3.Error
+    if a table cannot be read to the end.
+    """
+    rows: Rows = {}
+    for table, columns in COLUMNS.items():
+        if conn.execute(f"PRAGMA table_info({table})").fetchone() is None:
+            continue
+        names = ", ".join((("rowid",) if with_id else ()) + columns)
+        rows[table] = conn.execute(f"SELECT {names} FROM {table} NOT INDEXED").fetchall()
+    return rows
+
+
+def read_aside(path: Path) -> Rows | None:
+    """The rows of a set-aside database, or None when it holds none we can take.
+
+    None for a file that is not a version-1 statistics database (a newer
+    version's file waits for that version) or whose tables cannot be read.
+    The file is opened read-only and never changed.
+    """
+    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] != 1:
+            return None
+        return read_rows(conn)
+    except (sqlite3.Error, UnicodeDecodeError):
+        return None
+    finally:
+        conn.close()
+
+
+def merge_rows(conn: sqlite3.Connection, rows: Rows) -> int:
+    """Add the rows of ``rows`` the live tables lack (as a multiset); return how many.
+
+    Runs inside the caller's transaction. A row breaking the tables' constraints
+    (a damaged value) is skipped, as a rebuild skips it.
+    """
+    added = 0
+    for table, incoming in rows.items():
+        if not incoming:
+            continue
+        names = COLUMNS[table]
+        have = Counter(tuple(row) for row in conn.execute(
+            f"SELECT {', '.join(names)} FROM main.{table}"))
+        for row in incoming:
+            key = tuple(row)
+            if have[key] > 0:
+                have[key] -= 1
+                continue
+            before = conn.total_changes
+            conn.execute(f"INSERT OR IGNORE INTO main.{table} ({', '.join(names)}) "
+                         f"VALUES ({', '.join('?' * len(names))})", key)
+            added += conn.total_changes - before
+    return added
+
+
+def write_pending(db_path: Path, rows: Rows) -> Path:
+    """Keep results that could not be written to the database beside it; return the file.
+
+    Raises OSError when that fails too (the disk is full, the folder read-only).
+    """
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = db_path.with_name(f"{db_path.name}{PENDING_MARKER}{stamp}-{os.getpid()}.json")
+    data = {"format": "arcade-of-strategy pending results", "version": 1,
+            "rows": {table: [list(row) for row in table_rows]
+                     for table, table_rows in rows.items() if table_rows}}
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False))
+    return path
+
+
+def read_pending(path: Path) -> Rows | None:
+    """The results in a pending file, checked row by row; None if it is not one of ours."""
+    try:
+        if os.stat(path).st_size > MAX_PENDING_BYTES:
+            return None
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != "arcade-of-strategy pending results":
+        return None
+    tables = data.get("rows")
+    if not isinstance(tables, dict):
+        return None
+    rows: Rows = {}
+    for table, table_rows in tables.items():
+        if table not in COLUMNS or not isinstance(table_rows, list):
+            return None
+        rows[table] = [tuple(row) for row in table_rows if _plausible(table, row)]
+    return rows
+
+
+def _plausible(table: str, row: object) -> bool:
+    """A row of the right length whose values are of the right kinds."""
+    if not isinstance(row, list) or len(row) != len(COLUMNS[table]):
+        return False
+    if table == "games":
+        return all(isinstance(value, str) for value in row)
+    played_at, game, variant, moves, seconds, helped = row
+    return (all(isinstance(value, str) for value in (played_at, game, variant))
+            and all(type(value) is int for value in (moves, helped))
+            and type(seconds) in (int, float))
+
+
+def keep_original(db_path: Path) -> Path:
+    """Keep the file at ``db_path`` under a ``.corrupt-`` name while it stays in place.
+
+    A hard link costs nothing and keeps the bytes exactly; where links are not
+    possible the file is copied. A link made by an earlier, interrupted attempt
+    is reused rather than piling up names for the same file.
+    """
+    from .atomic import _aside_candidates, copy_aside
+
+    with contextlib.suppress(OSError):
+        for sibling in aside_databases(db_path):
+            if os.path.samefile(sibling, db_path):
+                return sibling
+    for candidate in _aside_candidates(db_path):
+        try:
+            os.link(db_path, candidate)
+        except FileExistsError:
+            continue
+        except OSError:
+            return copy_aside(db_path)
+        return candidate
+    raise AssertionError("unreachable")  # pragma: no cover - the generator is endless
+
+
+def describe_sources(sources: Sequence[tuple[Path, int]]) -> str:
+    """"12 results from statistics.sqlite3.corrupt-… and 3 from …" for a notice."""
+    parts = [f"{count} from {path.name}" for path, count in sources]
+    return ", ".join(parts)
