@@ -337,3 +337,18 @@ def test_a_pending_files_half_written_temporary_is_removed(tmp_path: Path) -> No
     assert store.open() == []
     store.close()
     assert not half.exists()
+
+
+def test_a_column_name_in_another_case_is_still_that_column(tmp_path: Path) -> None:
+    """A flipped case bit in the stored schema ("outcoMe") names the same column to SQLite;
+    the file was set aside as lacking a column, and a new one started."""
+    path = tmp_path / "statistics.sqlite3"
+    make_db(path, games=6)
+    raw = path.read_bytes()
+    assert raw.count(b"outcome TEXT") == 1
+    path.write_bytes(raw.replace(b"outcome TEXT", b"outcoMe TEXT"))
+    store = StatsStore(path)
+    assert store.open() == []
+    assert store.totals_by_game() == {"tictactoe": (6, 2, 2, 2)}
+    store.close()
+    assert aside(path) == []

@@ -416,7 +416,9 @@ class StatsStore:
             for table, wanted in _EXPECTED_COLUMNS.items():
                 # SQLite knows a table by the CREATE statement it parses, not
                 # by the name column (which a flipped bit can spoil), so ask it.
-                columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+                # Lower case: SQL column names ignore case too ("outcoMe" is outcome).
+                columns = {str(row[1]).lower()
+                           for row in conn.execute(f"PRAGMA table_info({table})")}
                 if not columns:
                     missing_tables.append(table)
                     continue
