@@ -7,6 +7,7 @@ import os
 import sys
 import time
 import warnings
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -92,7 +93,9 @@ class App:
         self.toasts = Toasts(lambda: bool(settings.get("reduce_motion")))
         self._release_taken = False  # the press dismissed a notice: so is its release
         # (text, scene) of the last key press that opened or closed a screen: see handle.
-        self._typed_by: tuple[str, Scene | None] | None = None
+        # Weak: a dialog the key closed must not stay alive (with its caches) until the next
+        # input; only its identity is compared.
+        self._typed_by: tuple[str, weakref.ref[Scene]] | None = None
         self.dump_state = dump_state
         self._last_dump: str | None = None
         self._dirty = True
@@ -257,7 +260,8 @@ class App:
             return
         if event.type == pygame.TEXTINPUT:
             typed_by, self._typed_by = self._typed_by, None
-            if typed_by is not None and typed_by[0] == event.text and typed_by[1] is not self.top:
+            if (typed_by is not None and typed_by[0] == event.text
+                    and typed_by[1]() is not self.top):
                 # SDL follows a key press with the text it types. When that press opened a
                 # screen (E: the code dialog), its letter is not the new screen's input.
                 return
@@ -267,8 +271,8 @@ class App:
         if top is not None:
             top.handle_event(event)
         typed = getattr(event, "unicode", "") if event.type == pygame.KEYDOWN else ""
-        if typed and self.top is not top:
-            self._typed_by = (typed, top)
+        if typed and top is not None and self.top is not top:
+            self._typed_by = (typed, weakref.ref(top))
 
     def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS) -> None:
         """Run one frame: handle events (the queue by default), update, draw, flip."""

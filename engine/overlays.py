@@ -405,6 +405,16 @@ class TextEntryDialog(Overlay):
         self._show(text, min(caret, len(text)))
         self._entry.focus()
 
+    def leave(self) -> None:
+        super().leave()
+        if self._manager is not None:
+            from pygame_gui.core.utility import set_default_manager
+
+            # pygame_gui keeps the first UIManager ever made as its module-wide default
+            # (for elements made without one; ours always name theirs): a closed dialog's
+            # manager, its 1024x1024 shape caches, theme and fonts (5-10 MB) must not stay.
+            set_default_manager(None)
+
     def _current(self) -> str:
         """The text as held now, without the typed text still pending."""
         if self._long is not None:

@@ -245,6 +245,22 @@ def _family_of(scene: object) -> str | None:
     return None
 
 
+def _note_scenes(result: SoakResult, app: App) -> None:
+    """Add the scenes on the stack (and their game families) to what the run visited.
+
+    A function of its own so that no loop variable of ``run_monkey`` outlives the
+    frame: one left holding the frame's top scene kept that scene, popped by
+    :func:`settled_rss_kb`, alive through the settled measurement, so the figure
+    counted whichever screen happened to be on top (a code dialog's pygame_gui
+    manager alone is 5-10 MB).
+    """
+    for scene in app.scenes:
+        result.scenes.add(type(scene).__name__)
+        family = _family_of(scene)
+        if family:
+            result.families.add(family)
+
+
 class Monkey:
     """Chooses inputs for the scene on top; every choice comes from ``self.rng``."""
 
@@ -486,11 +502,7 @@ def run_monkey(seed: int, events: int, profile: Path | None = None,
                 if trace:
                     faulthandler.cancel_dump_traceback_later()
                 result.steps += 1
-                for scene in app.scenes:
-                    result.scenes.add(type(scene).__name__)
-                    family = _family_of(scene)
-                    if family:
-                        result.families.add(family)
+                _note_scenes(result, app)
                 busy = busy_before or _busy(app)
                 if busy:
                     result.max_busy_frame_ms = max(result.max_busy_frame_ms, ms)
@@ -520,11 +532,15 @@ def run_monkey(seed: int, events: int, profile: Path | None = None,
                 if busy and rng.random() < 0.05:
                     time.sleep(0.01)  # let background searches finish now and then
                 if number == memory_from:
+                    # This frame's events may hold a dialog's widgets (pygame_gui's posted
+                    # events name them): drop them, or the settled figure counts them.
+                    batch = posted = []
                     result.rss_baseline_kb = settled_rss_kb(app)
                 if report_every and number % report_every == 0:
                     print(f"  … {number} inputs, {time.perf_counter() - start:.0f} s, "
                           f"RSS {rss_kb() / 1024:.1f} MB, top {type(app.top).__name__}",
                           file=sys.stderr, flush=True)
+            batch = posted = []  # (as for the baseline)
             result.rss_peak_kb = _status_kb("VmHWM")
             result.rss_end_kb = (settled_rss_kb(app) if result.rss_baseline_kb is not None
                                  else rss_kb())

@@ -16,6 +16,7 @@ import os
 import random
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -163,7 +164,8 @@ def test_no_home_folder_falls_back_with_a_notice(homeless: Path) -> None:
     assert paths.notice == (f"No home folder was found, so settings and statistics are kept "
                             f"in {homeless}; use --profile DIR or ARCADE_PROFILE to choose "
                             "where.")
-    assert not homeless.exists(), "resolving a profile creates nothing"
+    # The fallback sits in the shared temporary folder: it is made private at once.
+    assert homeless.is_dir() and stat.S_IMODE(homeless.stat().st_mode) == 0o700
     # A folder the player names needs no home and gets no notice.
     named = resolve_profile(homeless.parent / "named")
     assert named.notice == "" and named.config_dir == homeless.parent / "named"

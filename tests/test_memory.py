@@ -63,3 +63,44 @@ def test_leaving_a_game_releases_memory_but_closing_an_overlay_does_not(
 def test_arena_limit_is_accepted() -> None:
     """glibc takes the one-arena setting (the app sets it before any search thread)."""
     assert memory.limit_arenas() is True
+
+
+def test_soak_settled_figures_count_no_screen_it_left(profile, monkeypatch) -> None:
+    """The soak's settled memory figures are taken with only the launcher alive.
+
+    Its loop once kept the frame's top scene in a loop variable, so the screen on top
+    at the baseline input (and at the last one), although popped for the measurement,
+    stayed alive through it: the memory check then counted whichever screen that was
+    (a code dialog's pygame_gui manager alone is 5-10 MB), and failed now and then.
+    """
+    import gc
+
+    from engine.scene import Scene
+    from tests import soak
+
+    left_alive: list[list[str]] = []
+    real_settled = soak.settled_rss_kb
+
+    def settled(app) -> int:
+        kb = real_settled(app)
+        gc.collect()
+        on_stack = {id(scene) for scene in app.scenes}
+        left_alive.append(sorted(type(o).__name__ for o in gc.get_objects()
+                                 if isinstance(o, Scene) and getattr(o, "app", None) is app
+                                 and id(o) not in on_stack))
+        return kb
+
+    def next_events(self: soak.Monkey) -> list:
+        # Open tic-tac-toe whenever the launcher is on top, then only let time pass:
+        # a game screen is on top at both measured inputs (500 and 1,000).
+        top = self.app.top
+        if isinstance(top, LauncherScene):
+            return self.click(self.app.viewport.map_rect(top.ui.find("tictactoe").rect).center)
+        return []
+
+    monkeypatch.setattr(soak, "settled_rss_kb", settled)
+    monkeypatch.setattr(soak.Monkey, "next_events", next_events)
+    result = soak.run_monkey(1, 1_000, profile, report_every=0)
+    assert result.ok, result.summary()
+    assert "TicTacToeScene" in result.scenes
+    assert left_alive == [[], []], left_alive

@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -220,6 +221,10 @@ class Negamax:
         self._searchers: dict[type, Callable[..., int]] = {}
         self._counter = [0]
         self._signs: Negamax | None = None  # sign-only helper of move_values, kept for its table
+        # The search closures (_make_search) call themselves, a reference cycle that holds
+        # the table: without this, a finished search's table (up to max_entries entries)
+        # stays until the next full garbage collection, and they pile up move after move.
+        weakref.finalize(self, self.tt.clear)
 
     # --- public API -------------------------------------------------------------------
 
@@ -420,7 +425,15 @@ class Negamax:
         tt = self.tt
         step = 1 if self.remoteness else 0
         mask = self.poll_interval - 1
-        check = self.check
+        # Not the bound method: the closure would then hold this object in its cycle too,
+        # and it would never be freed (nor its table cleared) before a full collection.
+        me = weakref.ref(self)
+
+        def check() -> None:
+            negamax = me()
+            if negamax is not None:
+                negamax.check()
+
         counter = self._counter
         max_entries = self.max_entries
         win, mate_min, hmax = WIN, MATE_MIN, HEURISTIC_MAX - 1

@@ -1,8 +1,9 @@
 """Where the player's settings and statistics live.
 
-Nothing here touches the disk: folders are only created when something is
-first saved, so merely starting the game (or running its tests) never leaves
-empty folders behind.
+Nothing here touches the disk (folders are only created when something is
+first saved, so merely starting the game or its tests leaves no empty folders
+behind), except the fallback folder below, made private (0700) at once because
+it sits in the temporary folder every user shares.
 
 Finding the folders never fails for want of a home folder (a container's user
 id often has no passwd entry and no ``HOME``): the profile then falls back to
@@ -117,7 +118,7 @@ def resolve_profile(
     profile_dir: str | os.PathLike[str] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> ProfilePaths:
-    """Work out the profile folders without creating them.
+    """Work out the profile folders (creating only the private fallback folder).
 
     Precedence: an explicit ``profile_dir`` (e.g. from ``--profile``), then
     the ``ARCADE_PROFILE`` environment variable, then the platform's usual

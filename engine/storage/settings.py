@@ -339,6 +339,17 @@ def _open_for_reading(path: Path) -> int:
     return os.open(path, flags)
 
 
+def _not_readable(info: os.stat_result, cap: int) -> _Found | None:
+    """Why a file with status ``info`` is not read (a folder, a pipe, too big), or None."""
+    if stat.S_ISDIR(info.st_mode):
+        return _Found("folder")
+    if not stat.S_ISREG(info.st_mode):
+        return _Found("special", what=_kind_of(info.st_mode))
+    if info.st_size > cap:
+        return _Found("too-big", size=info.st_size)
+    return None
+
+
 def _look_at(path: Path, cap: int = SETTINGS_MAX_BYTES) -> _Found:
     """Read the settings file at ``path`` if it is a regular file of at most ``cap`` bytes.
 
@@ -353,24 +364,18 @@ def _look_at(path: Path, cap: int = SETTINGS_MAX_BYTES) -> _Found:
         # NotADirectoryError: a file sits where a parent folder should be;
         # there is no settings file then (saving will report the problem).
         return _Found("missing")
-    if stat.S_ISDIR(info.st_mode):
-        return _Found("folder")
-    if not stat.S_ISREG(info.st_mode):
-        return _Found("special", what=_kind_of(info.st_mode))
-    if info.st_size > cap:
-        return _Found("too-big", size=info.st_size)
+    unreadable = _not_readable(info, cap)
+    if unreadable is not None:
+        return unreadable
     try:
         fd = _open_for_reading(path)
     except FileNotFoundError:
         return _Found("missing")  # removed between the two looks
     try:
-        info = os.fstat(fd)  # what we opened may differ from what we looked at
-        if stat.S_ISDIR(info.st_mode):
-            return _Found("folder")
-        if not stat.S_ISREG(info.st_mode):
-            return _Found("special", what=_kind_of(info.st_mode))
-        if info.st_size > cap:
-            return _Found("too-big", size=info.st_size)
+        # What we opened may differ from what we looked at.
+        unreadable = _not_readable(os.fstat(fd), cap)
+        if unreadable is not None:
+            return unreadable
         chunks: list[bytes] = []
         total = 0
         while total <= cap:
