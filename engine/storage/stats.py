@@ -35,46 +35,26 @@ from pathlib import Path
 from . import stats_recovery as recovery
 from .atomic import _fsync_folder, move_aside
 from .lock import folder_lock
+from .stats_health import (
+    HEADER_SIZE,
+    SCHEMA_VERSION,
+    SQLITE_BUSY,
+    SQLITE_LOCKED,
+    SQLITE_MAGIC,
+    TRANSIENT,
+    Unusable,
+    brief,
+    check,
+    code_of,
+    header_problem,
+    refuses_rows,
+)
 
-SCHEMA_VERSION = 1
 OUTCOMES = ("won", "lost", "drawn")
 
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-_HEADER_SIZE = 100
-# Primary result codes (https://sqlite.org/rescode.html) that, while checking
-# a file, mean the file itself is at fault: damaged, not a database, or in a
-# format this SQLite cannot read (SQLITE_ERROR "unsupported file format", e.g.
-# a damaged schema-format byte). Busy, locked, read-only, I/O and out-of-memory
-# errors are not the file's fault and must not get it moved aside.
-_SQLITE_ERROR = 1
-_SQLITE_CORRUPT = 11
-_SQLITE_FORMAT = 24
-_SQLITE_NOTADB = 26
-_SQLITE_CONSTRAINT = 19
-_SQLITE_MISMATCH = 20
-_FILE_AT_FAULT = (_SQLITE_ERROR, _SQLITE_CORRUPT, _SQLITE_FORMAT, _SQLITE_NOTADB)
-# Busy and locked: another program is writing; wait and try again, never give up the result.
-_SQLITE_BUSY = 5
-_SQLITE_LOCKED = 6
-_SQLITE_FULL = 13
-# Conditions that pass: a session meeting them keeps its results for later.
-_TRANSIENT = (_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_FULL)
 # Side files SQLite may keep next to the database; they belong to it and must
 # travel with it when it is moved aside, or the moved copy loses data.
 _SIDE_SUFFIXES = ("-journal", "-wal", "-shm")
-
-# integrity_check findings that leave every row readable. A damaged index
-# (the fuzz test's commonest result of a flipped byte) is rebuilt from the
-# tables; a NULL or a CHECK failure only spoils one value of one row (and if
-# the stored CHECK itself is damaged, _refuses_rows notices).
-_INDEX_PROBLEMS = ("missing from index", "wrong # of entries in index",
-                   "non-unique entry in index")
-_HARMLESS_PROBLEMS = ("NULL value in ", "CHECK constraint failed in ")
-
-_EXPECTED_COLUMNS: dict[str, tuple[str, ...]] = {
-    "games": ("id", "played_at", "game", "variant", "mode", "opponent", "outcome"),
-    "puzzles": ("id", "played_at", "game", "variant", "moves", "seconds", "helped"),
-}
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS games (
@@ -137,51 +117,9 @@ class PuzzleSummary:
     best_seconds: float | None
 
 
-class _Unusable(Exception):
-    """The existing file is not a statistics database we may use."""
-
-
 class _CannotRepair(Exception):
     """A repair the file needs could not be written (not the file's fault: a full disk,
     a read-only folder, another copy holding the profile)."""
-
-
-def _header_problem(header: bytes) -> str | None:
-    """``"rebuild:<why>"`` if a header field SQLite reads lazily is damaged, else None.
-
-    SQLite reads the database fine with these, and only fails later: a "write
-    version" above 2 makes the file read-only for ever, and a text encoding
-    other than 1-3 makes every statement fail after the first write.
-    """
-    if len(header) < _HEADER_SIZE:
-        return None
-    if header[18] > 2:
-        return "rebuild:its header forbids writing to it"
-    if int.from_bytes(header[56:60], "big") > 3:
-        return "rebuild:its header names an unknown text encoding"
-    return None
-
-
-def _brief(text: object, limit: int = 300) -> str:
-    """``text`` as one short printable line for a warning.
-
-    SQLite's messages can quote the damaged file: schema text with line
-    breaks, control characters, hundreds of lines of findings.
-    """
-    line = " ".join(str(text).split())
-    line = "".join(c if c.isprintable() else "\ufffd" for c in line)
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def _describe(problems: list[str]) -> str:
-    """The first few integrity_check findings as one short line for a warning.
-
-    One finding can itself be a list of hundreds of lines under a
-    "*** in database main ***" heading.
-    """
-    lines = [line.strip() for problem in problems for line in problem.splitlines()]
-    return _brief("; ".join([line for line in lines if line and not line.startswith("***")][:3]),
-                  200)
 
 
 def _lenient_text(raw: bytes) -> str:
@@ -207,17 +145,11 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
 
 
-def _code(exc: BaseException) -> int | None:
-    """SQLite's primary result code of ``exc`` (None if it carries none)."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return None if code is None else code & 0xFF
-
-
 def _reason(exc: BaseException) -> str:
     """Why a write failed, in words ("database or disk is full", "No space left...")."""
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
-    return _brief(exc)
+    return brief(exc)
 
 
 def _now() -> str:
@@ -289,7 +221,7 @@ class StatsStore:
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             # UnicodeDecodeError: sqlite3 raises it instead of the real error
             # when SQLite's message quotes damaged, non-UTF-8 text.
-            self._fall_back_to_memory(str(exc), _code(exc) in _TRANSIENT)
+            self._fall_back_to_memory(str(exc), code_of(exc) in TRANSIENT)
         self._inode = self._file_inode() if self.persistent else None
         self._add_unsaved_tables(self._conn)
         return list(self.warnings)
@@ -308,19 +240,19 @@ class StatsStore:
             # Read the header ourselves first: a permission problem must not be
             # mistaken for corruption (and the file must not be moved for it).
             with open(self.path, "rb") as handle:
-                header = handle.read(_HEADER_SIZE)
-            if header and header[: len(_SQLITE_MAGIC)] != _SQLITE_MAGIC:
+                header = handle.read(HEADER_SIZE)
+            if header and header[: len(SQLITE_MAGIC)] != SQLITE_MAGIC:
                 self._set_aside("it is not an SQLite database")
             else:
                 conn = self._connect()
                 try:
-                    state = self._check(conn)
+                    state = check(conn)
                     if state == "ok" or state.startswith("missing:"):
                         # Before any write: a damaged header field breaks the
                         # file for good once SQLite writes to it.
-                        state = _header_problem(header) or state
+                        state = header_problem(header) or state
                     if state == "ok" or state.startswith("missing:"):
-                        state = self._refuses_rows(conn, state.removeprefix("missing:")) or state
+                        state = refuses_rows(conn, state.removeprefix("missing:")) or state
                     if state.startswith("rebuild:"):
                         # Before any change to the file, so the kept original
                         # is exactly what the player had.
@@ -332,13 +264,13 @@ class StatsStore:
                             conn = self._rebuild(conn, why)
                         except _CannotRepair as exc:
                             return self._repair_later(why, str(exc)), False
-                        state = self._check(conn)
+                        state = check(conn)
                         if state != "ok":  # pragma: no cover - the new file is ours
-                            raise _Unusable("it is damaged and could not be rebuilt")
+                            raise Unusable("it is damaged and could not be rebuilt")
                     if state.startswith("missing:"):
                         self._add_table(conn, state.removeprefix("missing:"))
                         state = "ok"
-                except _Unusable as exc:
+                except Unusable as exc:
                     conn.close()
                     self._set_aside(str(exc))
                 except BaseException:
@@ -368,94 +300,12 @@ class StatsStore:
         conn.text_factory = _lenient_text
         return conn
 
-    @staticmethod
-    def _check(conn: sqlite3.Connection) -> str:
-        """Say what the database needs before use.
-
-        Returns ``"ok"`` for a healthy version-1 database, ``"empty"`` for an
-        empty one, ``"missing:<table>"`` when one of our two tables is missing
-        but the other is intact, and ``"rebuild:<why>"`` for a version-1
-        database with our tables that is damaged: its rows are then copied
-        into a new file (if they can all be read). Raises _Unusable if the file
-        is beyond that, not ours, or from a newer version, and sqlite3.Error
-        for problems that are not the file's fault (locked, cannot open):
-        those must not get the file moved aside.
-        """
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise _Unusable(
-                    f"it was written by a newer version of the game (statistics version "
-                    f"{version}; this version understands {SCHEMA_VERSION})"
-                )
-            # Lower case: SQL names ignore case ("gAmes" is the games table).
-            objects = {
-                str(name).lower(): kind
-                for name, kind in conn.execute("SELECT name, type FROM sqlite_master")
-            }
-            if version == 0 and not objects:
-                return "empty"  # e.g. a 0-byte file left by a crash before our first write
-            # integrity_check, not quick_check: only it compares the indexes
-            # with the tables, and a damaged index otherwise passes here and
-            # then fails every summary ("database disk image is malformed").
-            try:
-                problems = [row[0] for row in conn.execute("PRAGMA integrity_check")]
-            except sqlite3.DatabaseError as exc:
-                # The check itself can stop at damage ("malformed") that the
-                # table rows do not share; _rebuild finds out.
-                if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _FILE_AT_FAULT:
-                    raise
-                problems = [str(exc)]
-            serious = [p for p in problems if p != "ok" and not p.startswith(_HARMLESS_PROBLEMS)
-                       and not any(kind in p for kind in _INDEX_PROBLEMS)]
-            if serious and version != SCHEMA_VERSION:
-                raise _Unusable(f"it is damaged: {_describe(serious)}")
-            if version != SCHEMA_VERSION:
-                raise _Unusable(f"it is not a statistics database (version {version})")
-            missing_tables = []
-            for table, wanted in _EXPECTED_COLUMNS.items():
-                # SQLite knows a table by the CREATE statement it parses, not
-                # by the name column (which a flipped bit can spoil), so ask it.
-                # Lower case: SQL column names ignore case too ("outcoMe" is outcome).
-                columns = {str(row[1]).lower()
-                           for row in conn.execute(f"PRAGMA table_info({table})")}
-                if not columns:
-                    missing_tables.append(table)
-                    continue
-                if objects.get(table, "table") != "table":
-                    raise _Unusable(f"its {table} is a {objects[table]}, not a table")
-                missing = [c for c in wanted if c not in columns]
-                if missing:
-                    raise _Unusable(f"table {table} lacks columns {', '.join(missing)}")
-            if len(missing_tables) == len(_EXPECTED_COLUMNS):
-                raise _Unusable("it has neither a games nor a puzzles table")
-            if serious:
-                # Its rows may all still be readable; _rebuild finds out.
-                return f"rebuild:it is damaged: {_describe(serious)}"
-            if any(kind in p for p in problems for kind in _INDEX_PROBLEMS):
-                return "rebuild:its indexes were damaged"
-            if missing_tables:
-                return f"missing:{missing_tables[0]}"
-        except sqlite3.DatabaseError as exc:
-            # "database disk image is malformed", "file is not a database" and
-            # "unsupported file format" are the file's fault; "database is
-            # locked" is not.
-            code = getattr(exc, "sqlite_errorcode", None)
-            if code is not None and code & 0xFF in _FILE_AT_FAULT:
-                raise _Unusable(f"it is damaged: {exc}") from None
-            raise
-        except UnicodeDecodeError:
-            # sqlite3 could not even decode SQLite's message (or a name in the
-            # schema): the schema itself holds damaged bytes.
-            raise _Unusable("it is damaged: its schema holds text that is not UTF-8") from None
-        return "ok"
-
     def _rebuild(self, conn: sqlite3.Connection, why: str) -> sqlite3.Connection:
         """Copy every readable row into a new database that takes the file's place.
 
         Used when the file cannot be used as it is (damaged indexes, a damaged
         header field or schema, damaged pages) but its table rows may still all
-        be readable; if they are not, nothing is copied (_Unusable). Rows are
+        be readable; if they are not, nothing is copied (Unusable). Rows are
         copied, not pages (``VACUUM INTO`` would copy the damaged indexes and
         header fields too).
 
@@ -473,10 +323,10 @@ class StatsStore:
         try:
             rows = recovery.read_rows(conn, with_id=True)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
-            if _code(exc) in (_SQLITE_BUSY, _SQLITE_LOCKED):
-                raise _CannotRepair(_brief(exc)) from exc
+            if code_of(exc) in (SQLITE_BUSY, SQLITE_LOCKED):
+                raise _CannotRepair(brief(exc)) from exc
             conn.close()
-            raise _Unusable(f"{why}; its rows could not all be read ({_brief(exc)})") from exc
+            raise Unusable(f"{why}; its rows could not all be read ({brief(exc)})") from exc
         tmp: Path | None = None
         try:
             fd, tmp_name = tempfile.mkstemp(
@@ -509,7 +359,7 @@ class StatsStore:
         skipped = sum(len(table_rows) for table_rows in rows.values()) - copied
         left_out = f" ({skipped} with invalid values were left out)" if skipped else ""
         self.warnings.append(
-            f"Statistics file {self.path} could not be used as it was ({_brief(why)}); "
+            f"Statistics file {self.path} could not be used as it was ({brief(why)}); "
             f"a new file was made from its {copied} results{left_out}, and the original "
             f"file was kept as {kept}."
         )
@@ -553,8 +403,8 @@ class StatsStore:
             shown = "its results cannot be shown now"
         self._spill = True
         self.warnings.append(
-            f"Statistics file {self.path} needs repairing ({_brief(why)}), but the repair "
-            f"could not be made now ({_brief(reason)}); the file was left as it was and "
+            f"Statistics file {self.path} needs repairing ({brief(why)}), but the repair "
+            f"could not be made now ({brief(reason)}); the file was left as it was and "
             f"{shown}. This session's results are written beside it when the game closes "
             "and added at the next start that can repair it."
         )
@@ -627,45 +477,6 @@ class StatsStore:
             )
 
     @staticmethod
-    def _refuses_rows(conn: sqlite3.Connection, missing: str) -> str | None:
-        """``"rebuild:<why>"`` if the tables reject a valid new result, else None.
-
-        The rows are tried in a transaction that is always rolled back. A
-        damaged CHECK constraint in the schema (or a hand-made table with other
-        constraints or triggers) would otherwise make every later
-        record_game fail. ``missing`` names a table that is not there (it is
-        not tried). Errors that are not the file's fault (read-only, locked)
-        return None: _ensure_writable deals with those.
-        """
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error:
-            return None
-        try:
-            if missing != "games":
-                conn.execute(
-                    "INSERT INTO games (played_at, game, variant, mode, opponent, outcome) "
-                    "VALUES ('', 'probe', '', 'probe', '', 'won')"
-                )
-            if missing != "puzzles":
-                conn.execute(
-                    "INSERT INTO puzzles (played_at, game, variant, moves, seconds, helped) "
-                    "VALUES ('', 'probe', '', 0, 0.0, 0)"
-                )
-        except sqlite3.Error as exc:
-            code = getattr(exc, "sqlite_errorcode", None)
-            if code is not None and code & 0xFF in (*_FILE_AT_FAULT, _SQLITE_CONSTRAINT,
-                                                    _SQLITE_MISMATCH):
-                return f"rebuild:its tables refuse new results ({exc})"
-            return None
-        except UnicodeDecodeError:
-            return "rebuild:its tables refuse new results"
-        finally:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-        return None
-
-    @staticmethod
     def _has_table(conn: sqlite3.Connection, table: str) -> bool:
         return conn.execute(f"PRAGMA table_info({table})").fetchone() is not None
 
@@ -702,7 +513,7 @@ class StatsStore:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
-            if _code(exc) in (_SQLITE_BUSY, _SQLITE_LOCKED):
+            if code_of(exc) in (SQLITE_BUSY, SQLITE_LOCKED):
                 # Another copy is writing right now: the file is writable; results
                 # that meet the lock wait in the session and are written later.
                 return conn, True
@@ -712,7 +523,7 @@ class StatsStore:
             finally:
                 conn.close()
             self.warnings.append(
-                f"Statistics file {self.path} can be read but not written ({_brief(exc)}); "
+                f"Statistics file {self.path} can be read but not written ({brief(exc)}); "
                 "results of this session will be shown but not saved."
             )
             return memory, False
@@ -729,7 +540,7 @@ class StatsStore:
                 f"{reason}, and it could not be moved aside: {exc.strerror or exc}"
             ) from exc
         self.warnings.append(
-            f"Statistics file {self.path} could not be used ({_brief(reason)}); it was kept as "
+            f"Statistics file {self.path} could not be used ({brief(reason)}); it was kept as "
             f"{kept}; a new statistics file was started."
         )
 
@@ -766,7 +577,7 @@ class StatsStore:
                  "closes, to be added at the next start" if transient
                  else "statistics will not be saved this session")
         self.warnings.append(
-            f"Statistics file {self.path} could not be opened or created ({_brief(reason)}); "
+            f"Statistics file {self.path} could not be opened or created ({brief(reason)}); "
             f"{later}."
         )
 
@@ -945,12 +756,12 @@ class StatsStore:
             conn.execute(f"INSERT INTO temp.unsaved_{table} ({', '.join(names)}) "
                          f"VALUES ({', '.join('?' * len(names))})", row)
         except (sqlite3.Error, UnicodeDecodeError) as exc:  # pragma: no cover - memory only
-            return f"Could not keep this result ({_brief(exc)}); it was not recorded."
+            return f"Could not keep this result ({brief(exc)}); it was not recorded."
         error = self._flush()
         if error is None:
             self._waiting = None
             return None
-        reason = _brief(error)
+        reason = brief(error)
         if self._waiting == reason:
             return None  # said already; the result is kept with the others
         self._waiting = reason
@@ -1030,7 +841,7 @@ class StatsStore:
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             # A statistics screen must not crash the game; report instead,
             # once: screens read every frame, and the list must not grow.
-            message = f"Could not read statistics from {self.path} ({_brief(exc)})."
+            message = f"Could not read statistics from {self.path} ({brief(exc)})."
             if message not in self.warnings:
                 self.warnings.append(message)
             return []
