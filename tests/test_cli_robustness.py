@@ -684,7 +684,7 @@ NUMERIC = {
                        "--time-limit": ("{}", "1.5"), "--max-table": ("{}", "1000")},
     ("solve", "connect4"): {"--cols": ("{}", "7"), "--rows": ("{}", "6"), "--k": ("{}", "4"),
                             "--time-limit": ("{}", "1.5"), "--max-table": ("{}", "1000")},
-    ("solve", "button-madness"): {},
+    ("solve", "button-madness"): {"--time-limit": ("{}", "1.5"), "--max-memory": ("{}", "64")},
     ("analyze", "button-madness"): {"--sizes": ("1-{}", "3")},
     ("grundy",): {"--rows": ("{}", "3"), "--cols": ("{}", "3")},
 }

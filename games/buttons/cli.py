@@ -1,27 +1,56 @@
-"""Button Madness on the command line: ``solve button-madness`` and ``analyze button-madness``."""
+"""Button Madness on the command line: ``solve button-madness`` and ``analyze button-madness``.
+
+``solve button-madness --code CODE`` prints the presses, one per line as "row R, column C"
+(a contract: unchanged by the options below). ``--fewest-proof`` adds one line after them:
+``minimum N`` when no solution has fewer presses (proven), else ``at most N, at least M``
+with M a proven lower bound. ``--time-limit SECONDS`` and ``--max-memory MB`` bound the
+fewest-presses search (defaults in --help); running out of time is not an error: the best
+solution found is printed, exit 0.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from engine.cli import read_stdin
+from engine.cli import int_in, positive_seconds, read_stdin
 from engine.numbers import RULE, parse_whole
+from games.buttons.search_limits import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT
 
 # A 1000×1000 code is "1000x1000:" and at most 301,030 digits: reading stops a bit past
 # that, so a huge or endless standard input costs bounded time and memory.
 MAX_CODE_CHARS = 400_000
 
 
+# The memory cap's range, in MB: below 16 not even a small table fits.
+MIN_MEMORY_MB, MAX_MEMORY_MB = 16, 65536
+
+
 def add_solve_parsers(puzzles: Any) -> None:
-    """Add ``solve button-madness --code CODE`` (CODE ``-`` reads standard input)."""
+    """Add ``solve button-madness --code CODE [--fewest-proof] [--time-limit S]
+    [--max-memory MB]`` (CODE ``-`` reads standard input)."""
     solve = puzzles.add_parser(
         "button-madness", help="the presses that solve a Button Madness board",
         description="Print the presses that make every button red, one per line as "
                     "'row R, column C' (1-based, row-major order); nothing for a solved board. "
-                    "An unsolvable board prints 'no solution' and exits 1.")
+                    "An unsolvable board prints 'no solution' and exits 1. The presses are "
+                    "the fewest when the search for them finishes within the time limit; "
+                    "otherwise the fewest found.")
     solve.add_argument("--code", required=True, metavar="CODE",
                        help="a 4×4 code 0-65535, or NxN:DECIMAL; '-' reads it from stdin")
+    solve.add_argument("--fewest-proof", action="store_true",
+                       help="after the presses, print one line: 'minimum N' when no solution "
+                            "has fewer presses (proven), else 'at most N, at least M' (M a "
+                            "proven lower bound)")
+    solve.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT,
+                       metavar="SECONDS",
+                       help=f"stop searching for the fewest presses after this many seconds "
+                            f"(default {DEFAULT_TIME_LIMIT:g}); the best found is printed")
+    solve.add_argument("--max-memory", type=int_in(MIN_MEMORY_MB, MAX_MEMORY_MB),
+                       default=DEFAULT_MEMORY_MB, metavar="MB",
+                       help=f"the search's tables take at most about this many megabytes "
+                            f"(default {DEFAULT_MEMORY_MB}; {MIN_MEMORY_MB} to "
+                            f"{MAX_MEMORY_MB}); tables that would not fit are not built")
     solve.set_defaults(handler=solve_command)
 
 
@@ -66,12 +95,23 @@ def solve_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         board = parse_code(text)
     except CodeError as exc:
         parser.error(f"invalid code: {exc}")
-    solution = solve(board)
+    solution = solve(board, time_limit=args.time_limit, memory_mb=args.max_memory)
     if solution.presses is None:
         print("no solution")
         return 1
     print("".join(f"row {r + 1}, column {c + 1}\n" for r, c in solution.presses), end="")
+    if args.fewest_proof:
+        print(fewest_proof_line(len(solution.presses), solution.lower_bound))
     return 0
+
+
+def fewest_proof_line(count: int, lower_bound: int | None) -> str:
+    """``--fewest-proof``'s line: "minimum N" when the bound meets the count, else
+    "at most N, at least M"."""
+    lower = 0 if lower_bound is None else lower_bound
+    if lower >= count:
+        return f"minimum {count}"
+    return f"at most {count}, at least {lower}"
 
 
 def analyze_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

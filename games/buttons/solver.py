@@ -48,10 +48,15 @@ press bit is ⟨a_cell, c⟩ ⊕ p_cell, where a_cell holds the cell's bit in ea
 v_k; with F(a) = Σ over cells of signature a of (−1)^{p_cell}, the number of
 presses of combination c is (n² − Ŵ(c))/2, Ŵ the Walsh–Hadamard transform of F,
 so one bincount (O(n²)) and one transform (O(d·2^d)) give the exact minimum.
-Above 2^20 a heuristic: block descent, each step exactly minimising over the
-2^16 combinations of a block of 16 basis vectors (the same transform) with the
-rest fixed, sweeping two staggered partitions of the basis until no block
-improves; reported with ``minimal=False``.
+Above 2^20 a good start first: block descent, each step exactly minimising over
+the 2^16 combinations of a block of 16 basis vectors (the same transform) with
+the rest fixed, sweeping two staggered partitions of the basis until no block
+improves (at most half the time limit). Then :mod:`games.buttons.fewest` proves
+the minimum (a branch and bound over two sub-lattice classes: every menu size,
+20×20 with d = 32 in well under a second) or returns the best found with a
+proven lower bound (``minimal=False``, ``lower_bound``), within the time limit
+(``time_limit``, default :data:`games.buttons.search_limits.DEFAULT_TIME_LIMIT`)
+and memory cap (``memory_mb``).
 
 **The source's method** (:func:`bfs_solve_4x4`) is kept as an oracle and as the
 benchmark's reference: the graph of all 2^16 4×4 boards with 16 edges each,
@@ -64,6 +69,7 @@ No pygame here.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -72,6 +78,7 @@ import numpy as np
 
 from engine.ai.agent import Cancelled
 from engine.ai.bfs import bfs_solve
+from games.buttons import fewest
 from games.buttons.board import (
     MAX_N,
     Board,
@@ -86,6 +93,8 @@ MAX_EXHAUSTIVE_NULLITY = 20
 # The heuristic's blocks: 2^16 combinations weighed exactly per step.
 _BLOCK = 16
 _MAX_SWEEPS = 6
+# The share of the time limit the block descent may take before the search starts.
+_DESCENT_SHARE = 0.5
 # Systems kept: n = 1000 (bad) takes about 9 MB (E: 0.5 MB, 64 null vectors: 8 MB);
 # a good n keeps four ring elements.
 _CACHE_SIZE = 12
@@ -101,14 +110,17 @@ class Solution:
 
     ``presses``: the buttons to press, row-major, or None when the board has no
     solution; ``minimal``: True when no solution has fewer presses (proved: the
-    solution is unique or every one was weighed); ``method``: how it was found,
-    in words; ``nullity``: the dimension of the null space for this n.
+    solution is unique, every one was weighed, or a search proved it); ``method``: how
+    it was found, in words; ``nullity``: the dimension of the null space for this n;
+    ``lower_bound``: a proven lower bound on every solution's presses (the count
+    itself when ``minimal``; None when the board has no solution).
     """
 
     presses: tuple[tuple[int, int], ...] | None
     minimal: bool
     method: str
     nullity: int
+    lower_bound: int | None = None
 
 
 # --- row arithmetic in GF(2)[S]/(Sⁿ − 1) --------------------------------------
@@ -363,12 +375,16 @@ def _system(n: int, cancel: threading.Event | None = None,
 
 
 def clear_cache() -> None:
-    """Forget every per-n system and signature table (for cold-start benchmarks)."""
+    """Forget every per-n system, signature table and search plan (for cold-start
+    benchmarks)."""
     with _SYSTEMS_LOCK:
         _SYSTEMS.clear()
         _NULLITIES.clear()
     with _SIGNATURES_LOCK:
         _SIGNATURES.clear()
+    with _PROVEN_LOCK:
+        _PROVEN.clear()
+    fewest.clear_cache()
 
 
 # --- conversions between rows, grids and boards -------------------------------------
@@ -510,15 +526,19 @@ def _check_cancel(cancel: threading.Event | None) -> None:
 
 
 def solve(board: Board, cancel: threading.Event | None = None,
-          progress: ProgressFn | None = None) -> Solution:
-    """The presses that turn ``board`` all red: fewest when the null space is small enough.
+          progress: ProgressFn | None = None, *,
+          time_limit: float = fewest.DEFAULT_TIME_LIMIT,
+          memory_mb: float = fewest.DEFAULT_MEMORY_MB) -> Solution:
+    """The presses that turn ``board`` all red: the fewest, proven, when the search
+    for them finishes within ``time_limit`` seconds and ``memory_mb`` of tables.
 
     Raises :class:`engine.ai.agent.Cancelled` if ``cancel`` gets set; calls
     ``progress`` with fractions 0..1 along the way. See the module docstring.
     """
-    rows, minimal, method, d = _solve_rows(board, cancel, progress)
+    rows, minimal, method, d, lower = _solve_rows(board, cancel, progress, time_limit,
+                                                  memory_mb)
     presses = None if rows is None else _rows_to_presses(board.n, rows)
-    return Solution(presses, minimal, method, d)
+    return Solution(presses, minimal, method, d, lower)
 
 
 @dataclass(frozen=True, eq=False)
@@ -527,8 +547,9 @@ class GridSolution:
 
     ``grid``: an n×n read-only bool array, True where a button is to be pressed, or
     None when the board has no solution; ``count``: how many Trues. ``minimal``,
-    ``method`` and ``nullity`` as in :class:`Solution`. A 1000×1000 solution is about
-    500,000 presses: 1 MB here, against ~40 MB (and ~0.1-0.2 s to free) as tuples.
+    ``method``, ``nullity`` and ``lower_bound`` as in :class:`Solution`. A 1000×1000
+    solution is about 500,000 presses: 1 MB here, against ~40 MB (and ~0.1-0.2 s to
+    free) as tuples.
     """
 
     grid: np.ndarray | None
@@ -536,6 +557,7 @@ class GridSolution:
     minimal: bool
     method: str
     nullity: int
+    lower_bound: int | None = None
 
     def cells(self) -> Iterator[tuple[int, int]]:
         """The presses as (row, column), row-major, read off the grid a block at a time.
@@ -562,24 +584,90 @@ class GridSolution:
 
 
 def solve_grid(board: Board, cancel: threading.Event | None = None,
-               progress: ProgressFn | None = None) -> GridSolution:
+               progress: ProgressFn | None = None, *,
+               time_limit: float = fewest.DEFAULT_TIME_LIMIT,
+               memory_mb: float = fewest.DEFAULT_MEMORY_MB) -> GridSolution:
     """:func:`solve`'s answer for ``board`` as an n×n bool grid (see :class:`GridSolution`).
 
-    Same presses, same ``minimal``/``method``; cancelling and progress as in :func:`solve`.
+    Same presses, same ``minimal``/``method``/``lower_bound``; cancelling, progress and
+    limits as in :func:`solve`.
     """
-    rows, minimal, method, d = _solve_rows(board, cancel, progress)
+    rows, minimal, method, d, lower = _solve_rows(board, cancel, progress, time_limit,
+                                                  memory_mb)
     if rows is None:
-        return GridSolution(None, 0, minimal, method, d)
+        return GridSolution(None, 0, minimal, method, d, lower)
     # A copy of its own: _rows_to_grid's view would keep the padded unpacked bits alive.
     grid = np.ascontiguousarray(_rows_to_grid(board.n, rows))
     # Read-only: a grid is one solution's for good, so holders may cache by its identity.
     grid.flags.writeable = False
-    return GridSolution(grid, int(np.count_nonzero(grid)), minimal, method, d)
+    return GridSolution(grid, int(np.count_nonzero(grid)), minimal, method, d, lower)
 
 
-def _solve_rows(board: Board, cancel: threading.Event | None, progress: ProgressFn | None
-                ) -> tuple[list[int] | None, bool, str, int]:
-    """The solution as n row ints (None: unsolvable), ``minimal``, ``method``, nullity."""
+def _grid_to_rows(grid: np.ndarray) -> list[int]:
+    """An n×n bool grid as n row ints (bit c = column c)."""
+    packed = np.packbits(grid, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
+def null_space(n: int) -> fewest.NullSpace:
+    """The null space of size n as :mod:`games.buttons.fewest` reads it (vectors built
+    on demand from the cached system)."""
+    system = _system(n)
+    return fewest.NullSpace(n, system.nullity,
+                            lambda k: _rows_to_grid(n, system.kernel_rows[k]))
+
+
+# Recent minima proven by the search (nullity above MAX_EXHAUSTIVE_NULLITY), by board:
+# the game asks again after every press, and a press along a proven solution is answered
+# at once (see _along_proven). A few boards' rows: at most ~125 kB each (1000×1000).
+_PROVEN: OrderedDict[tuple[int, int], list[int]] = OrderedDict()
+_PROVEN_KEPT = 4
+_PROVEN_LOCK = threading.Lock()
+
+
+def _along_proven(board: Board) -> list[int] | None:
+    """A proven fewest solution of ``board`` if it is a recently proven board after one
+    press of that board's solution: the solution without the press.
+
+    Proof: a press changes the fewest presses by at most one (add the press to any
+    solution of one board to get a solution of the other), so the new board needs at
+    least m − 1, and the old solution less the press is m − 1 presses.
+    """
+    n = board.n
+    if n < 3:
+        return None
+    with _PROVEN_LOCK:
+        recent = [(bits, rows) for (size, bits), rows in _PROVEN.items() if size == n]
+    for bits, rows in recent:
+        diff = bits ^ board.bits
+        if diff.bit_count() != 5:
+            continue
+        while diff:  # the press is the cell whose five-cell plus is the difference
+            low = diff & -diff
+            r, c = divmod(low.bit_length() - 1, n)
+            if press_mask(n, r, c) == bits ^ board.bits:
+                if rows[r] >> c & 1:
+                    out = list(rows)
+                    out[r] ^= 1 << c
+                    return out
+                break
+            diff ^= low
+    return None
+
+
+def _remember_proven(board: Board, rows: list[int]) -> None:
+    with _PROVEN_LOCK:
+        _PROVEN[(board.n, board.bits)] = rows
+        _PROVEN.move_to_end((board.n, board.bits))
+        while len(_PROVEN) > _PROVEN_KEPT:
+            _PROVEN.popitem(last=False)
+
+
+def _solve_rows(board: Board, cancel: threading.Event | None, progress: ProgressFn | None,
+                time_limit: float, memory_mb: float
+                ) -> tuple[list[int] | None, bool, str, int, int | None]:
+    """The solution as n row ints (None: unsolvable), ``minimal``, ``method``, nullity
+    and a proven lower bound on the presses (None: unsolvable)."""
     n = board.n
 
     def report(fraction: float) -> None:
@@ -598,10 +686,10 @@ def _solve_rows(board: Board, cancel: threading.Event | None, progress: Progress
     rows = _particular(board, system)
     if rows is None:
         report(1.0)
-        return None, False, "unsolvable: no set of presses turns this board all red", d
+        return None, False, "unsolvable: no set of presses turns this board all red", d, None
     if d == 0:
         report(1.0)
-        return rows, True, "unique solution", d
+        return rows, True, "unique solution", d, sum(row.bit_count() for row in rows)
     report(0.7)
     if d <= MAX_EXHAUSTIVE_NULLITY:
         members = tuple(range(d))
@@ -609,23 +697,43 @@ def _solve_rows(board: Board, cancel: threading.Event | None, progress: Progress
         combination, _ = _best_combination(system, members, current)
         rows = _xor_members(rows, system, members, combination)
         report(1.0)
-        return rows, True, f"fewest presses: exhaustive over 2^{d} null-space combinations", d
-    rows, steps = _block_descent(system, rows, cancel, scaled(0.7, 1.0) if progress else None)
-    report(1.0)
+        return (rows, True, f"fewest presses: exhaustive over 2^{d} null-space combinations",
+                d, sum(row.bit_count() for row in rows))
+    along = _along_proven(board)
+    if along is not None:
+        _remember_proven(board, along)
+        report(1.0)
+        return (along, True, f"fewest presses: proven (one press along a proven fewest "
+                f"solution of the 2^{d} null-space combinations)", d,
+                sum(row.bit_count() for row in along))
+    # A good start first (block descent: fast, but given at most half the time limit on
+    # the biggest null spaces), then the search proves or bounds it in the time left.
+    began = time.monotonic()
+    rows, _ = _block_descent(system, rows, cancel, scaled(0.7, 0.75) if progress else None,
+                             deadline=began + time_limit * _DESCENT_SHARE)
     if not any(rows):
-        return rows, True, "already solved: no presses needed", d
-    return (rows, False,
-            f"heuristic: block descent over the 2^{d} solutions ({steps} improving steps"
-            f" of {_BLOCK}-vector blocks); fewest presses not proven", d)
+        report(1.0)
+        return rows, True, "already solved: no presses needed", d, 0
+    space = fewest.NullSpace(n, d, lambda k: _rows_to_grid(n, system.kernel_rows[k]))
+    found = fewest.search(space, _rows_to_grid(n, rows), time_limit=time_limit,
+                          started=began, memory_mb=memory_mb, cancel=cancel,
+                          progress=scaled(0.75, 1.0) if progress else None)
+    report(1.0)
+    rows = _grid_to_rows(found.grid)
+    if found.proven:
+        _remember_proven(board, rows)
+    return rows, found.proven, found.method, d, found.lower_bound
 
 
 def _block_descent(system: _System, rows: list[int], cancel: threading.Event | None,
-                   progress: ProgressFn | None) -> tuple[list[int], int]:
+                   progress: ProgressFn | None, deadline: float | None = None
+                   ) -> tuple[list[int], int]:
     """Lower the press count by exact minimisation over one block of basis vectors at a time.
 
     Two partitions of the basis into blocks of 16 (the second shifted by 8, so
     pairs split by one are together in the other) are swept alternately until a
-    sweep of both improves nothing (or after a few sweeps). Each step can only
+    sweep of both improves nothing (or after a few sweeps, or at ``deadline``, a
+    time.monotonic() value: d = 1280 takes ~16 s otherwise). Each step can only
     lower the count. Returns the rows and the number of improving steps.
     """
     n, d = system.n, system.nullity
@@ -642,6 +750,8 @@ def _block_descent(system: _System, rows: list[int], cancel: threading.Event | N
         for partition in partitions:
             for members in partition:
                 _check_cancel(cancel)
+                if deadline is not None and time.monotonic() > deadline:
+                    return rows, steps
                 combination, saving = _best_combination(system, members, current)
                 if saving > 0:
                     rows = _xor_members(rows, system, members, combination)
@@ -718,6 +828,7 @@ __all__ = [
     "build_graph_4x4",
     "clear_cache",
     "is_solvable",
+    "null_space",
     "null_space_basis",
     "nullity",
     "solve",

@@ -70,10 +70,12 @@ are numbers 0-65535 (bit 4·r+c set = {words.done}); other sizes are written NxN
 
 Restart (R) returns to the generated or entered board; it can be undone like every press. \
 Show solution (S) marks every button you still need to press with a frame and ✱, and the \
-marks follow your clicks. Hint (H) reveals one button of the solution at a time. Either counts \
-as solved with help for this board, even after Restart, Undo or entering its code again; a \
-new board starts afresh. The clock starts with your first press and stops while another \
-screen (help, a dialog, the chart) covers the board.
+marks follow your clicks; the status bar says whether they are proven the fewest possible or, \
+where that is out of reach, at most and at least how many presses are needed. Hint (H) \
+reveals one button of the solution at a time. Either counts as solved with help for this \
+board, even after Restart, Undo or entering its code again; a new board starts afresh. The \
+clock starts with your first press and stops while another screen (help, a dialog, the \
+chart) covers the board.
 
 The last button you pressed has a frame with a dot in its corner. The keyboard cursor is \
 four corner brackets. When the last button turns {words.done} the board flashes and the win \

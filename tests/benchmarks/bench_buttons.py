@@ -6,15 +6,22 @@
   elimination of the 1,024 × 1,024 press system (numpy uint8 rows, written
   plainly below), same board, same answer checked;
 * 256×256 and 1000×1000: absolute times on random solvable boards, and nullity(1000).
+* Fewest presses (issue 14): the search of games.buttons.fewest against brute force
+  over the whole null space (all 2^d solutions XORed as bit-packed words and counted,
+  independent of the search: kernel from a plain dense elimination), same boards, same
+  run; every menu size's worst case; and the bounds reached beyond (30×30 and up).
+  The 2^32 brute force of a 20×20 board takes ~3 minutes: ``--brute20 K`` sets how many
+  boards get it (default 1; 0 skips it).
 
 "Cold" times start with empty caches (the per-n system is reduced inside the
 timed call); "warm" times reuse it, as a second board of the same size does.
 
-    python tests/benchmarks/bench_buttons.py
+    python tests/benchmarks/bench_buttons.py [--brute20 K] [--only-fewest]
 """
 
 from __future__ import annotations
 
+import argparse
 import platform
 import random
 import sys
@@ -28,13 +35,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from games.buttons.board import Board, generate, press_mask  # noqa: E402
+from games.buttons.board import Board, generate, press_effect, press_mask  # noqa: E402
+from games.buttons.board import presses_to_bits as to_bits  # noqa: E402
+from games.buttons.search_limits import DEFAULT_TIME_LIMIT  # noqa: E402
 from games.buttons.solver import (  # noqa: E402
+    _system,
     bfs_solve_4x4,
     clear_cache,
     nullity,
     solve,
 )
+from tests.test_buttons_solver import dense_solve as dense_kernel  # noqa: E402
 
 T = TypeVar("T")
 
@@ -92,9 +103,108 @@ def dense_solve(board: Board) -> list[tuple[int, int]] | None:
     return sorted(divmod(col, n) for r, col in enumerate(pivots) if a[r, size])
 
 
+def brute_minimum(n: int, solution: int, kernel: list[int]) -> int:
+    """The fewest presses among solution ⊕ span(kernel): every one weighed (bit-packed
+    XOR and np.bitwise_count, half the basis as a table, the other half walked)."""
+    words = (n * n + 63) // 64
+
+    def packed(bits: int) -> np.ndarray:
+        return np.frombuffer(bits.to_bytes(words * 8, "little"), dtype=np.uint64)
+
+    def span(vectors: list[int], base: int) -> np.ndarray:
+        table = packed(base)[None, :]
+        for v in vectors:
+            table = np.concatenate((table, table ^ packed(v)[None, :]))
+        return table
+
+    half = len(kernel) // 2
+    low, high = span(kernel[half:], solution), span(kernel[:half], 0)
+    return min(int(np.bitwise_count(low ^ h[None, :]).sum(axis=1).min()) for h in high)
+
+
+def fewest_table(brute20: int) -> bool:
+    """The fewest-presses tables; False if any answer is wrong or a target missed."""
+    ok = True
+    rng = random.Random(14)
+
+    print("\n**Fewest presses, proven, against brute force over the null space** "
+          "(same boards, same run; ours: solve(), system warm)\n")
+    print("| Board | Nullity | Boards | Ours: proven, median / max | Brute force, median "
+          "| Same minimum | Speed-up |")
+    print("|---|---|---|---|---|---|---|")
+    for n, boards in ((30, 5), (20, brute20), (10, 5), (12, 5)):
+        if boards == 0:
+            continue
+        _system(n)
+        _, kernel = dense_kernel(n, 0)
+        ours, brute, same, proven = [], [], True, True
+        for _ in range(boards):
+            board = generate(n, rng)[0]
+            t, solution = timed(lambda b=board: solve(b), 1)
+            presses = to_bits(n, solution.presses)
+            ok_solution = press_effect(n, presses) == board.green_bits
+            tb, fewest = timed(lambda p=presses, n=n, k=kernel: brute_minimum(n, p, k), 1)
+            ours.append(t)
+            brute.append(tb)
+            same = same and ok_solution and fewest == len(solution.presses)
+            proven = proven and solution.minimal
+        ok = ok and same and proven
+        mo, mb = float(np.median(ours)), float(np.median(brute))
+        print(f"| {n}×{n} | {len(kernel)} | {boards} | {'all' if proven else 'NOT all'}, "
+              f"{fmt(mo)} / {fmt(max(ours))} | 2^{len(kernel)} weighed: {fmt(mb)} "
+              f"| {'✓' if same else '✗ MISMATCH'} | ×{mb / mo:,.0f} |")
+
+    print(f"\n**Every size of the size menu** (target: proven within {DEFAULT_TIME_LIMIT:g} s; "
+          "10 generated boards a size)\n")
+    print("| Size | Nullity | Proven | Median | p95 | Max |")
+    print("|---|---|---|---|---|---|")
+    for n in range(2, 21):
+        if nullity(n) == 0:
+            continue
+        _system(n)
+        times, proven = [], True
+        for _ in range(10):
+            board = generate(n, rng)[0]
+            t, solution = timed(lambda b=board: solve(b), 1)
+            times.append(t)
+            proven = proven and solution.minimal
+        worst = max(times)
+        hit = proven and worst < DEFAULT_TIME_LIMIT
+        ok = ok and hit
+        print(f"| {n}×{n} | {nullity(n)} | {'all ✓' if hit else '✗'} | "
+              f"{fmt(float(np.median(times)))} | {fmt(float(np.percentile(times, 95)))} "
+              f"| {fmt(worst)} |")
+
+    print(f"\n**Beyond the menu** (default {DEFAULT_TIME_LIMIT:g} s limit; 3 generated boards "
+          "a size; system warm)\n")
+    print("| Board | Nullity | Result | Presses found | Proven lower bound | Gap | Time |")
+    print("|---|---|---|---|---|---|---|")
+    for n in (24, 30, 31, 34, 40, 60, 100, 500, 1000):
+        _system(n)
+        for _ in range(3):
+            board = generate(n, rng)[0]
+            t, solution = timed(lambda b=board: solve(b), 1)
+            count, lower = len(solution.presses), solution.lower_bound or 0
+            right = press_effect(n, to_bits(n, solution.presses)) == board.green_bits
+            ok = ok and right and lower <= count
+            result = "proven" if solution.minimal else "bounded"
+            gap = "—" if solution.minimal else f"{(count - lower) / count:.1%}"
+            print(f"| {n}×{n} | {nullity(n)} | {result} | {count:,} | {lower:,} | {gap} "
+                  f"| {fmt(t)} |")
+    return ok
+
+
 def main() -> int:
-    """Measure, check, print a Markdown table."""
+    """Measure, check, print Markdown tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--brute20", type=int, default=1, metavar="K",
+                        help="20×20 boards given the ~3 min brute force (default 1)")
+    parser.add_argument("--only-fewest", action="store_true",
+                        help="only the fewest-presses tables")
+    args = parser.parse_args()
     print(f"Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}\n")
+    if args.only_fewest:
+        return 0 if fewest_table(args.brute20) else 1
     ok = True
     rng = random.Random(2024)
 
@@ -140,9 +250,10 @@ def main() -> int:
           f"| dense 1,024 × 1,024 elimination: {fmt(dense_time)} "
           f"| ×{dense_time / cold32:,.0f} / ×{dense_time / warm32:,.0f} |")
     print(f"| 256×256 ({s256.method}) | {fmt(cold256)} | {fmt(warm256)} | — | — |")
-    print(f"| 1000×1000 ({len(s1000.presses):,} presses; {s1000.method.split(' (')[0]}) "
+    print(f"| 1000×1000 ({len(s1000.presses):,} presses, at least {s1000.lower_bound:,}) "
           f"| {fmt(cold1000)} {'✓' if target else '✗'} < 3 s | {fmt(warm1000)} | — | — |")
     print(f"| nullity(1000) = {d1000} | {fmt(null_time)} | — | — | — |")
+    ok = fewest_table(args.brute20) and ok
     return 0 if ok else 1
 
 
