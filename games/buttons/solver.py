@@ -71,7 +71,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,6 +87,7 @@ from games.buttons.board import (
     grid_to_bits,
     press_mask,
 )
+from games.buttons.fewest_bounds import ProgressFn, walsh_hadamard_rows
 
 # Exhaustive fewest-press search up to this nullity (2^20 WHT entries, 8 MB).
 MAX_EXHAUSTIVE_NULLITY = 20
@@ -101,7 +102,6 @@ _CACHE_SIZE = 12
 # GridSolution.cells reads the grid about this many cells (whole rows) at a time.
 _CELL_BLOCK = 4096
 
-ProgressFn = Callable[[float], None]
 
 
 @dataclass(frozen=True)
@@ -483,18 +483,6 @@ def is_solvable(board: Board) -> bool:
     return _particular(board, system) is not None
 
 
-def _walsh_hadamard(values: np.ndarray) -> np.ndarray:
-    """The (unnormalised) Walsh–Hadamard transform: out[c] = Σ_a values[a]·(−1)^⟨a, c⟩."""
-    size = values.size
-    out = values.astype(np.int64)
-    half = 1
-    while half < size:
-        pairs = out.reshape(-1, 2, half)
-        out = np.concatenate((pairs[:, :1] + pairs[:, 1:], pairs[:, :1] - pairs[:, 1:]), axis=1)
-        half *= 2
-    return out.reshape(size)
-
-
 def _best_combination(system: _System, members: tuple[int, ...],
                       current: np.ndarray) -> tuple[int, int]:
     """Over XORs of the given null-space vectors onto ``current`` (flat bool): the best.
@@ -504,7 +492,8 @@ def _best_combination(system: _System, members: tuple[int, ...],
     """
     sig = _signatures(system, members)
     signs = np.bincount(sig, weights=np.where(current, -1.0, 1.0), minlength=1 << len(members))
-    spectrum = _walsh_hadamard(np.rint(signs).astype(np.int64))
+    # Exact: each entry is a count of cells, far below float32's 2^24 (checked there).
+    spectrum = walsh_hadamard_rows(np.rint(signs).astype(np.int64)[None, :])[0]
     best = int(np.argmax(spectrum))
     # presses(c) = (n² − spectrum[c]) / 2, so the saving is half the rise.
     return best, int(spectrum[best] - spectrum[0]) // 2
