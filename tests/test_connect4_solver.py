@@ -341,13 +341,11 @@ def test_a_tiny_table_changes_nothing() -> None:
         assert {c: as_pair(v) for c, v in got.items()} == expected
         solver = ExactSolver(max_entries=64)
         assert solver(state, None, None) == got
-        table = solver._negamax
-        assert table is not None and table._signs is not None
-        # Both of its tables (the sign-only pass and the distances) stay within the cap.
-        assert len(table.tt) <= 64 and len(table._signs.tt) <= 64
-        assert max(len(table.tt), len(table._signs.tt)) == 64
-        # Full: the next call starts a fresh table (and is still exact).
-        assert solver(state, None, None) == got and solver._negamax is not table
+        scorer = solver._scorer
+        # The table has a fixed number of slots (a prime no larger than the cap): newer
+        # positions overwrite older ones, and the answers stay exact.
+        assert scorer is not None and len(scorer.table) == 61
+        assert solver(state, None, None) == got and solver._scorer is scorer
 
 
 def test_exact_solver_reuses_its_table_along_a_game() -> None:

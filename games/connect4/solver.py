@@ -1,8 +1,13 @@
 """Exact Connect Four: a bitboard position with the generic negamax's search hooks.
 
-Every exact answer here comes from :class:`engine.ai.negamax.Negamax` searching
-:class:`C4Search`, a position built for speed after Pascal Pons's tutorial
-solver (http://blog.gamesolver.org):
+Two searches prove values here, both after Pascal Pons's tutorial solver
+(http://blog.gamesolver.org). Every move's exact value with its remoteness
+(:func:`exact_values`, :class:`ExactSolver`, the hints and the Perfect player)
+comes from :mod:`games.connect4.score_search`, the same ideas written on plain
+ints with null-window probes of Pons's score. The sign-only
+:func:`solve_position` (``solve connect4``), the Hard player and the estimates
+use :class:`engine.ai.negamax.Negamax` searching :class:`C4Search`, a position
+built for speed:
 
 * **Bitboards, the Pons layout.** Column ``c`` occupies bits ``c * (rows + 1)``
   to ``c * (rows + 1) + rows``, bottom cell first; the extra bit on top of each
@@ -50,10 +55,10 @@ from operator import itemgetter
 
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
-from engine.ai.perfect import negamax_values
 from engine.rules import IllegalMove
 from engine.values import MoveValue
 from games.connect4.rules import Connect4Config, Connect4State
+from games.connect4.score_search import ScoreSearch, column_scores, value_of_score
 
 __all__ = [
     "DEFAULT_SOLVE_LIMIT",
@@ -77,6 +82,9 @@ DEFAULT_TABLE_CAP = 1_000_000
 DEFAULT_SOLVE_LIMIT = 60.0
 # Seconds the hint overlay waits for every move's value.
 HINT_LIMIT = 2.0
+# The share of a hint's time the exact search may take before estimates take over (they
+# need a little time to see a few moves deep).
+EXACT_SHARE = 0.8
 # An estimated score beyond this margin reads as "good" (~W) or "bad" (~L) for the mover.
 ESTIMATE_MARGIN = 40
 
@@ -516,9 +524,14 @@ def solve_position(state: Connect4State | C4Search,
     return negamax.solve(search).outcome
 
 
-def _exact(search: C4Search, negamax: Negamax) -> dict[int, MoveValue]:
-    # A drawn game only ends on a full board: its remoteness is the empty cells.
-    return negamax_values(negamax, search, draw_remoteness=search.max_remaining_plies())
+def _values_of_scores(search: C4Search, scores: dict[int, int]) -> dict[int, MoveValue]:
+    """Every column's :class:`MoveValue` from its exact score (remoteness included)."""
+    out: dict[int, MoveValue] = {}
+    for col in sorted(scores):
+        outcome, plies = value_of_score(search.g.size, search.n, scores[col])
+        # A drawn game only ends on a full board: its remoteness is the empty cells.
+        out[col] = MoveValue("draw", plies) if outcome == 0 else MoveValue.from_sign(outcome, plies)
+    return out
 
 
 def exact_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,
@@ -527,30 +540,31 @@ def exact_values(state: Connect4State | C4Search, cancel: threading.Event | None
     """Proven value of every legal move (an :data:`engine.ai.perfect.ValueFunction`).
 
     Remoteness counts plies to the end with best play, this move included (a
-    draw: the empty cells). ``deadline`` is a ``time.monotonic()`` instant;
-    raises SearchTimeout when it passes first and Cancelled when ``cancel`` is
-    set. A finished game has no moves: ``{}``.
+    draw: the empty cells). The search is :mod:`games.connect4.score_search`'s
+    (null windows on Pons's score, a table of at most ``max_entries`` slots).
+    ``deadline`` is a ``time.monotonic()`` instant; raises SearchTimeout when it
+    passes first and Cancelled when ``cancel`` is set. A finished game has no
+    moves: ``{}``.
     """
     search = search_state(state)
     if search.is_terminal():
         return {}
-    negamax = Negamax(remoteness=True, cancel=cancel, deadline=deadline,
-                      max_entries=max_entries)
-    return _exact(search, negamax)
+    scorer = ScoreSearch(search.g, max_entries, cancel, deadline)
+    return _values_of_scores(search, column_scores(scorer, search.cur, search.mask, search.n))
 
 
 class ExactSolver:
-    """:func:`exact_values` with a transposition table kept between calls.
+    """:func:`exact_values` with a table kept between calls.
 
     For one player (the Perfect agent) or one hint worker: each instance owns
-    its tables (not shared between threads). They are dropped when the board
-    shape changes or a table is full.
+    its table (not shared between threads). The table has a fixed number of
+    slots (``max_entries``) and newer positions overwrite older ones, so it
+    never grows; it is dropped when the board shape changes.
     """
 
     def __init__(self, max_entries: int = DEFAULT_TABLE_CAP) -> None:
         self.max_entries = max_entries
-        self._negamax: Negamax | None = None
-        self._shape: Geometry | None = None
+        self._scorer: ScoreSearch | None = None
 
     def __call__(self, state: Connect4State | C4Search, cancel: threading.Event | None,
                  deadline: float | None) -> dict[int, MoveValue]:
@@ -558,25 +572,20 @@ class ExactSolver:
         search = search_state(state)
         if search.is_terminal():
             return {}
-        negamax = self._negamax
-        # A full table stores nothing new (positions of earlier moves would crowd out the
-        # current ones): start afresh, as on a new board.
-        signs = getattr(negamax, "_signs", None)  # move_values' sign-only helper and table
-        if (negamax is None or self._shape is not search.g
-                or len(negamax.tt) >= self.max_entries
-                or (signs is not None and len(signs.tt) >= self.max_entries)):
-            negamax = self._negamax = Negamax(remoteness=True, max_entries=self.max_entries)
-            self._shape = search.g
-        negamax.cancel = cancel
-        negamax.deadline = deadline
-        return _exact(search, negamax)
+        scorer = self._scorer
+        if scorer is None or scorer.g is not search.g:
+            scorer = self._scorer = ScoreSearch(search.g, self.max_entries)
+        scorer.cancel = cancel
+        scorer.deadline = deadline
+        return _values_of_scores(search, column_scores(scorer, search.cur, search.mask,
+                                                       search.n))
 
 
 def move_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,
                 time_limit: float | None = HINT_LIMIT) -> dict[int, MoveValue]:
     """Value of every legal move for the hint overlay: proven where it can be, in time.
 
-    About two thirds of ``time_limit`` go to the exact search (outcome and
+    :data:`EXACT_SHARE` of ``time_limit`` goes to the exact search (outcome and
     remoteness); if it does not finish, the rest goes to a depth-limited
     estimate of every move (``exact=False``, labels ``~W`` / ``~D`` / ``~L``).
     The whole call stays within ``time_limit`` plus a few milliseconds.
@@ -592,7 +601,7 @@ def move_values(state: Connect4State | C4Search, cancel: threading.Event | None 
         return exact_values(search, cancel, None)
     start = time.monotonic()
     try:
-        return exact_values(search, cancel, start + time_limit * 2 / 3)
+        return exact_values(search, cancel, start + time_limit * EXACT_SHARE)
     except SearchTimeout:
         pass
     left = time_limit - (time.monotonic() - start)

@@ -9,8 +9,10 @@ symmetric keys, threat pruning and dead-board draws).
   ("win in 3", "draw", "loss in 4") for the hint overlay, or an estimate from
   the Hard player's bounded search when the budget runs out.
 * :class:`PerfectAgent` takes the quickest win, the longest loss, a random one
-  of equally good moves; on a board it cannot solve in its budget it plays
-  its fallback (the Hard level) and says so in ``last_note``.
+  of equally good moves; where the exact values take too long it plays a
+  move the win prover (:mod:`engine.ai.win_proof`) shows to win; where
+  neither is possible in its budget it plays its fallback (the Hard level)
+  and says so in ``last_note``.
 
 Remoteness counts plies (single moves) to the end with best play. A drawn
 game ends only when the board is full, so a draw's remoteness is the number
@@ -26,6 +28,7 @@ from engine.ai.agent import Agent
 from engine.ai.negamax import Negamax, SearchTimeout, Value
 from engine.ai.perfect import PerfectAgent as GenericPerfectAgent
 from engine.ai.perfect import negamax_values
+from engine.ai.win_proof import WinProver, solve_outcome
 from engine.rules import GameState
 from engine.values import MoveValue
 from games.tictactoe.rules import EMPTY, TicTacToeState
@@ -54,13 +57,16 @@ def solve_mnk(rows: int, cols: int, k: int, time_limit: float | None = None,
               cancel: threading.Event | None = None, max_entries: int | None = None) -> int:
     """+1 if the first player wins the empty rows × cols board with k in a row, 0 draw, −1 loss.
 
-    Sign-only search (no remoteness). Raises SearchTimeout past ``time_limit``
-    seconds and Cancelled when ``cancel`` is set. ``max_entries`` caps the
-    transposition table (None: the search's bounded default).
+    The exact sign-only negamax and the win prover take turns
+    (:func:`engine.ai.win_proof.solve_outcome`): the first proves draws, the
+    second the first player's wins on roomy boards (7×7 and 8×8 with k = 4).
+    Raises SearchTimeout past ``time_limit`` seconds and Cancelled when
+    ``cancel`` is set. ``max_entries`` caps each search's table (None: the
+    bounded default).
     """
     state = MNKSearchState.new(rows, cols, k)
-    return Negamax(remoteness=False, cancel=cancel, time_limit=time_limit,
-                   max_entries=max_entries).solve(state).outcome
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    return solve_outcome(state, deadline=deadline, cancel=cancel, max_entries=max_entries)
 
 
 def position_value(state: TicTacToeState, cancel: threading.Event | None = None,
@@ -116,11 +122,26 @@ def _exact_values(search: MNKSearchState, negamax: Negamax) -> dict[int, MoveVal
     return negamax_values(negamax, search, draw_remoteness=search.n_empty)
 
 
+def proven_win(search: MNKSearchState, cancel: threading.Event | None,
+               deadline: float | None) -> dict[int, MoveValue]:
+    """One move the win prover shows to win, as ``{move: win}`` (distance not worked out).
+
+    Raises SearchTimeout when no win is proven by ``deadline`` (the mover may
+    still win, or draw: nothing is claimed).
+    """
+    move = WinProver(cancel=cancel, deadline=deadline).winning_move(search, search.n_empty)
+    if move is None:
+        raise SearchTimeout
+    return {move: MoveValue("win", None, note="proven win")}
+
+
 class PerfectAgent(GenericPerfectAgent):
     """The engine's perfect player on m,n,k boards.
 
     Its value function keeps one transposition table per board shape between
-    moves (capped), so later moves reuse what earlier ones proved; the
+    moves (capped), so later moves reuse what earlier ones proved. Where every
+    move's exact value takes too long (7×6 with 4 in a row), a move the win
+    prover shows to win is played instead; where no win is proven either, the
     fallback is the Hard level (by default a
     :class:`~games.tictactoe.hard_search.HardSearchAgent`).
     """
@@ -128,6 +149,8 @@ class PerfectAgent(GenericPerfectAgent):
     def __init__(self, time_budget: float = 2.0, seed: int | None = None,
                  fallback: Agent | None = None) -> None:
         tables: dict[tuple[int, int, int], Negamax] = {}
+        # Per board shape, the fewest empty cells at which the exact search ran out of time.
+        too_big: dict[tuple[int, int, int], int] = {}
 
         def values(state: GameState, cancel: threading.Event,
                    deadline: float | None) -> dict[int, MoveValue]:
@@ -139,8 +162,16 @@ class PerfectAgent(GenericPerfectAgent):
             negamax = tables.get(shape)
             if negamax is None or len(negamax.tt) > _TABLE_CAP:
                 negamax = tables[shape] = Negamax(max_entries=_TABLE_CAP)
-            negamax.cancel, negamax.deadline = cancel, deadline
-            return _exact_values(MNKSearchState.from_rules(state), negamax)
+            search = MNKSearchState.from_rules(state)
+            if deadline is None or search.n_empty < too_big.get(shape, search.n_empty + 1):
+                # Half the budget for every move's exact value; the rest for a win proof.
+                half = None if deadline is None else (time.monotonic() + deadline) / 2
+                negamax.cancel, negamax.deadline = cancel, half
+                try:
+                    return _exact_values(search, negamax)
+                except SearchTimeout:
+                    too_big[shape] = search.n_empty
+            return proven_win(search, cancel, deadline)
 
         def hard() -> Agent:
             from games.tictactoe.hard_search import HardSearchAgent

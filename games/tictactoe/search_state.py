@@ -310,6 +310,16 @@ class MNKSearchState:
 
     def ordered_moves(self) -> list[int]:
         """Winning moves; else the only block; else all moves, weightiest first."""
+        forced = self._forced_moves()
+        if forced is not None:
+            return forced
+        if not self.g.potential:
+            empty = self.empty
+            return [c for c in self.g.order if empty >> c & 1]
+        return self._weighted(self.empty)
+
+    def _forced_moves(self) -> list[int] | None:
+        """The winning moves if any, else the one block of a single threat, else None."""
         empty = self.empty
         wins = self.t_me & empty
         if wins:
@@ -317,14 +327,17 @@ class MNKSearchState:
         threats = self.t_opp & empty
         if threats and not threats & (threats - 1):
             return [threats.bit_length() - 1]
+        return None
+
+    def _weighted(self, cells: int) -> list[int]:
+        """``cells`` by the weight of their open lines for both players (module doc),
+        heaviest first; equal weights in the centre-first order."""
         g = self.g
-        if not g.potential:
-            return [c for c in g.order if empty >> c & 1]
         me, opp = self.me, self.opp
         through = g.through
         weighted = []
         for c in g.order:
-            if empty >> c & 1:
+            if cells >> c & 1:
                 w = 0
                 for mask in through[c]:
                     if not mask & opp:
@@ -377,12 +390,137 @@ class MNKSearchState:
         """Plies left at most (a depth this deep searches to the end)."""
         return self.n_empty
 
+    # --- win-proof hooks (engine.ai.win_proof) ------------------------------------------
+
+    def attack_moves(self) -> list[int]:
+        """The attacker's tries in a win proof: as :meth:`ordered_moves`, but only the
+        cells within two steps of a mark (any cell on an empty board).
+
+        A proof may leave attacking moves out (it only gets harder to find); the
+        defender's moves are never restricted this way.
+        """
+        forced = self._forced_moves()
+        if forced is not None:
+            return forced
+        taken = self.me | self.opp
+        if not taken:
+            return self.ordered_moves()
+        return self._weighted(self.empty & _near_cells(self.g, taken))
+
+    def quick_win(self) -> int | None:
+        """Plies of a forced win by continuous threats for the mover, or None.
+
+        See :func:`threat_sequence_win`.
+        """
+        return threat_sequence_win(self.g, self.me, self.opp)
+
     def __repr__(self) -> str:
         g = self.g
         x, o = self.xo()
         rows = ["".join("X" if x >> (r * g.cols + c) & 1 else "O" if o >> (r * g.cols + c) & 1
                         else "." for c in range(g.cols)) for r in range(g.rows)]
         return f"MNKSearchState({'/'.join(rows)}, k={g.k})"
+
+
+@lru_cache(maxsize=8)
+def _neighbourhoods(g: Geometry) -> tuple[int, ...]:
+    """Per cell, the cells at most two rows and two columns away (itself included)."""
+    out = []
+    for cell in range(g.cells):
+        r, c = divmod(cell, g.cols)
+        bits = 0
+        for rr in range(max(0, r - 2), min(g.rows, r + 3)):
+            for cc in range(max(0, c - 2), min(g.cols, c + 3)):
+                bits |= 1 << (rr * g.cols + cc)
+        out.append(bits)
+    return tuple(out)
+
+
+def _near_cells(g: Geometry, taken: int) -> int:
+    """Cells within two steps of a cell of ``taken``."""
+    hoods = _neighbourhoods(g)
+    near = 0
+    while taken:
+        low = taken & -taken
+        near |= hoods[low.bit_length() - 1]
+        taken ^= low
+    return near
+
+
+#: Line scans a threat-sequence search may make before it gives up (no proof): about 400
+#: positions on 8×8 with k = 4, fewer on bigger boards, so that one call stays near a
+#: few milliseconds and the proof search's deadline checks come often enough.
+THREAT_SEARCH_LINES = 60_000
+
+
+def threat_sequence_win(g: Geometry, me: int, opp: int,
+                        max_nodes: int | None = None) -> int | None:
+    """Plies of a win for ``me`` (to move) made only of threats, or None.
+
+    A threat here is a move that leaves a line one mark short with its last
+    cell empty: the opponent must take that cell at once (or lose), unless it
+    can complete a line itself first. The search tries every move that makes
+    a threat; two threats at once win outright (the opponent stops one). A
+    threat that does not also stop an opposing threat is not tried when the
+    opponent threatens. Each step is forced, so a win found is a proof; not
+    finding one (also past ``max_nodes`` positions, by default
+    :data:`THREAT_SEARCH_LINES` over the number of lines) proves nothing.
+    """
+    lines = g.lines
+    memo: dict[tuple[int, int], int | None] = {}
+    budget = [max(16, THREAT_SEARCH_LINES // len(lines)) if max_nodes is None else max_nodes]
+
+    def completions(a: int, b: int) -> int:
+        """Cells that complete a line of ``a`` (lines free of ``b``)."""
+        found = 0
+        for mask in lines:
+            if not mask & b:
+                missing = mask & ~a
+                if missing and not missing & (missing - 1):
+                    found |= missing
+        return found
+
+    def makers(a: int, b: int) -> int:
+        """Cells that leave a line of ``a`` (free of ``b``) one mark short."""
+        found = 0
+        for mask in lines:
+            if not mask & b:
+                missing = mask & ~a
+                rest = missing & (missing - 1)
+                if rest and not rest & (rest - 1):
+                    found |= missing
+        return found
+
+    def search(a: int, b: int) -> int | None:
+        key = (a, b)
+        if key in memo:
+            return memo[key]
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        if completions(a, b):
+            return 1
+        theirs = completions(b, a)
+        result = None
+        if not theirs & (theirs - 1):
+            tries = makers(a, b)
+            if theirs:
+                tries &= theirs
+            while tries and result is None:
+                low = tries & -tries
+                tries ^= low
+                a2 = a | low
+                mine = completions(a2, b)
+                if mine & (mine - 1):
+                    result = 3
+                elif mine:
+                    deeper = search(a2, b | mine)
+                    if deeper is not None:
+                        result = deeper + 2
+        memo[key] = result
+        return result
+
+    return search(me, opp)
 
 
 def _first(pair: tuple[int, int]) -> int:

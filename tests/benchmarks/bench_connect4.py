@@ -15,14 +15,24 @@ and the ratio. The reference gives up at a cap ("> cap").
   still drawn with best play after 30 moves), cut at decreasing disc counts.
 * How few discs our solver needs on 7×6 to prove the value within 2 s (the
   hint budget), on a few such openings.
+* Per number of discs (30, 28, …, 16 and below), a sample of random
+  reachable 7×6 positions (random play that takes no immediate win and hands
+  none over, so the game is still on): the null-window score search
+  (:mod:`games.connect4.score_search`, the one behind hints and Perfect)
+  proving the win / draw / loss value, p50 / p95 / max, beside plain
+  alpha-beta on the first few of them in the same run; then the full hint,
+  every column's exact value with its remoteness, p50 / p95 / max against the
+  2 s budget.
 
     python tests/benchmarks/bench_connect4.py            # everything (several minutes)
     python tests/benchmarks/bench_connect4.py --quick    # fewer rows, lower caps
+    python tests/benchmarks/bench_connect4.py --per-disc # only the table per disc count
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -33,7 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine.ai.negamax import Negamax, SearchTimeout  # noqa: E402
 from games.connect4.rules import Connect4Config, Connect4State  # noqa: E402
-from games.connect4.solver import C4Search  # noqa: E402
+from games.connect4.score_search import ScoreSearch, column_scores  # noqa: E402
+from games.connect4.solver import EXACT_SHARE, C4Search  # noqa: E402
 
 RESULT = {1: "win", 0: "draw", -1: "loss"}
 HINT_BUDGET = 2.0
@@ -198,12 +209,111 @@ def sweep(openings: int, start: int, stop: int, cap: float) -> None:
           f"{', '.join(str(d) for d in lowest)}")
 
 
+def sensible_position(discs: int, rng: random.Random) -> Connect4State | None:
+    """A 7×6 game of ``discs`` random moves that neither win at once nor let the opponent
+    win at once (where some move avoids both), or None if it ended first."""
+    state = Connect4State.new(Connect4Config())
+    while len(state.moves) < discs:
+        quiet = [c for c in state.legal_moves()
+                 if not (after := state.play(c)).is_terminal()
+                 and not any(after.play(r).winner is not None for r in after.legal_moves())]
+        state = state.play(rng.choice(quiet or state.legal_moves()))
+        if state.is_terminal():
+            return None
+    return state
+
+
+def sample(discs: int, count: int, seed: int) -> list[Connect4State]:
+    """``count`` such positions with ``discs`` discs (seeded)."""
+    rng = random.Random(seed * 1000 + discs)
+    out: list[Connect4State] = []
+    while len(out) < count:
+        state = sensible_position(discs, rng)
+        if state is not None:
+            out.append(state)
+    return out
+
+
+def score_sign(state: Connect4State, cap: float) -> tuple[int | None, float, int]:
+    """(win / draw / loss for the mover or None past the cap, seconds, nodes): the score
+    search with its range cut to [-1, 1]."""
+    search = C4Search.from_rules(state)
+    scorer = ScoreSearch(search.g, deadline=time.monotonic() + cap)
+    start = time.monotonic()
+    try:
+        value = scorer.solve(search.cur, search.mask, search.n, -1, 1)
+    except SearchTimeout:
+        return None, time.monotonic() - start, scorer.nodes
+    return value, time.monotonic() - start, scorer.nodes
+
+
+def full_hint(state: Connect4State, cap: float) -> tuple[float | None, int]:
+    """(seconds or None past the cap, nodes) to prove every column with its remoteness."""
+    search = C4Search.from_rules(state)
+    scorer = ScoreSearch(search.g, deadline=time.monotonic() + cap)
+    start = time.monotonic()
+    try:
+        column_scores(scorer, search.cur, search.mask, search.n)
+    except SearchTimeout:
+        return None, scorer.nodes
+    return time.monotonic() - start, scorer.nodes
+
+
+def pct(times: list[float | None], q: float, cap: float) -> str:
+    """The q-quantile (nearest rank) of ``times``; None (past the cap) sorts last."""
+    ordered = sorted(times, key=lambda t: float("inf") if t is None else t)
+    t = ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+    return f"> {cap:g} s" if t is None else f"{t:.2f} s"
+
+
+def per_disc_table(counts: list[int], per_count: int, with_reference: int, ref_cap: float,
+                   cap: float) -> None:
+    """The value (sign) and the full hint per disc count, ours beside plain alpha-beta."""
+    print(f"| discs | positions | value: ours p50 / p95 / max | plain alpha-beta on the first "
+          f"{with_reference} (same run) | ours on those | ratio | full hint p50 / p95 / max "
+          f"| hints within {HINT_BUDGET:g} s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for discs in counts:
+        states = sample(discs, per_count, seed=7)
+        signs: list[float | None] = []
+        hints: list[float | None] = []
+        ref_total = ours_total = 0.0
+        ref_done = True
+        for i, state in enumerate(states):
+            value, t_ours, _ = score_sign(state, cap)
+            signs.append(t_ours if value is not None else None)
+            if i < with_reference:
+                ref, t_ref, _ = reference_solve(state, ref_cap)
+                if ref is not None and value is not None and ref != value:
+                    raise SystemExit(f"MISMATCH at {discs} discs: ours {value}, reference {ref}")
+                ref_done = ref_done and ref is not None
+                ref_total += t_ref
+                ours_total += t_ours
+            seconds, _ = full_hint(state, cap)
+            hints.append(seconds)
+        within = sum(1 for t in hints if t is not None and t <= HINT_BUDGET * EXACT_SHARE)
+        ref_text = (f"{ref_total:.2f} s" if ref_done
+                    else f"> {ref_total:.0f} s (cap {ref_cap:g} s each)")
+        ratio = f"{'> ' if not ref_done else ''}{ref_total / max(ours_total, 1e-6):,.0f}×"
+        print(f"| {discs} | {len(states)} | {pct(signs, 0.5, cap)} / {pct(signs, 0.95, cap)} / "
+              f"{pct(signs, 1.0, cap)} | {ref_text} | {ours_total:.3f} s | {ratio} "
+              f"| {pct(hints, 0.5, cap)} / {pct(hints, 0.95, cap)} / {pct(hints, 1.0, cap)} "
+              f"| {within}/{len(hints)} |", flush=True)
+    print(f"\nA hint is exact when every column is proven within {EXACT_SHARE:g} of the "
+          f"{HINT_BUDGET:g} s budget (the rest is kept for estimates).")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rows and lower caps")
+    parser.add_argument("--per-disc", action="store_true",
+                        help="only the table per number of discs")
     args = parser.parse_args()
     quick = args.quick
     ref_cap = 10.0 if quick else 60.0
+    if args.per_disc:
+        per_disc(quick, ref_cap)
+        return
     ours_cap = 30.0 if quick else 120.0
 
     print("## Empty boards (sign only)\n")
@@ -220,6 +330,15 @@ def main() -> None:
 
     print(f"\n## How low on 7×6 within {HINT_BUDGET:g} s\n")
     sweep(1 if quick else 3, 30, 8, cap=10.0 if quick else 30.0)
+
+    per_disc(quick, ref_cap)
+
+
+def per_disc(quick: bool, ref_cap: float) -> None:
+    """The per-disc-count section."""
+    print("\n## 7×6 per number of discs: value and full hint (score search)\n")
+    counts = [30, 26, 22, 18, 16] if quick else [30, 28, 26, 24, 22, 20, 18, 16, 14]
+    per_disc_table(counts, 6 if quick else 20, 2 if quick else 3, ref_cap, cap=30.0)
 
 
 if __name__ == "__main__":
