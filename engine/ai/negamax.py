@@ -60,6 +60,7 @@ __all__ = [
     "WIN",
     "DeepeningResult",
     "Negamax",
+    "SearchClock",
     "SearchHooks",
     "SearchTimeout",
     "Value",
@@ -86,6 +87,56 @@ BYTES_PER_ENTRY = 200
 
 class SearchTimeout(Exception):
     """Raised when a search runs past its deadline."""
+
+
+class SearchClock:
+    """When a search must stop: a cancel event and a deadline, shared by every search.
+
+    ``cancel`` (a threading.Event) and ``deadline`` (a ``time.monotonic()``
+    instant) may be changed between calls; :meth:`check` raises
+    :class:`Cancelled` or :class:`SearchTimeout`.
+    """
+
+    cancel: threading.Event | None
+    deadline: float | None
+    poll_interval: int
+
+    def set_clock(self, cancel: threading.Event | None, deadline: float | None,
+                  time_limit: float | None = None, poll_interval: int = 256) -> None:
+        """Set the cancel event, and the deadline: the earlier of ``deadline`` and
+        ``time_limit`` seconds from now. ``poll_interval`` (nodes between two
+        checks) must be a power of two."""
+        if poll_interval < 1 or poll_interval & (poll_interval - 1):
+            raise ValueError("poll_interval must be a power of two")
+        self.cancel = cancel
+        if time_limit is not None:
+            limit = time.monotonic() + time_limit
+            deadline = limit if deadline is None else min(deadline, limit)
+        self.deadline = deadline
+        self.poll_interval = poll_interval
+
+    def check(self) -> None:
+        """Raise Cancelled or SearchTimeout if the search must stop now."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchTimeout
+
+    def weak_check(self) -> Callable[[], None]:
+        """:meth:`check` for a recursive search closure, holding this object weakly.
+
+        Not the bound method: a closure that calls itself is a reference cycle,
+        and holding the search object in it would keep the object (and its
+        table) alive until the next full garbage collection.
+        """
+        owner = weakref.ref(self)
+
+        def check() -> None:
+            search = owner()
+            if search is not None:
+                search.check()
+
+        return check
 
 
 class SearchHooks(Protocol):
@@ -188,7 +239,7 @@ def _require_two_players(state: GameState) -> None:
                          "players (use a max^n search)")
 
 
-class Negamax:
+class Negamax(SearchClock):
     """Negamax with alpha-beta and a transposition table, exact or depth-limited.
 
     ``remoteness``: scores count plies to the end (quickest win, longest
@@ -206,15 +257,8 @@ class Negamax:
     def __init__(self, *, remoteness: bool = True, cancel: threading.Event | None = None,
                  deadline: float | None = None, time_limit: float | None = None,
                  poll_interval: int = 256, max_entries: int | None = None) -> None:
-        if poll_interval < 1 or poll_interval & (poll_interval - 1):
-            raise ValueError("poll_interval must be a power of two")
+        self.set_clock(cancel, deadline, time_limit, poll_interval)
         self.remoteness = remoteness
-        self.cancel = cancel
-        if time_limit is not None:
-            limit = time.monotonic() + time_limit
-            deadline = limit if deadline is None else min(deadline, limit)
-        self.deadline = deadline
-        self.poll_interval = poll_interval
         self.max_entries = DEFAULT_MAX_ENTRIES if max_entries is None else max_entries
         self.nodes = 0
         self.tt: dict[Hashable, tuple[float, int, int, Move]] = {}
@@ -233,13 +277,6 @@ class Negamax:
         self.tt.clear()
         if self._signs is not None:
             self._signs.tt.clear()
-
-    def check(self) -> None:
-        """Raise Cancelled or SearchTimeout if the search must stop now."""
-        if self.cancel is not None and self.cancel.is_set():
-            raise Cancelled
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchTimeout
 
     def score(self, state: GameState, depth: float = math.inf, alpha: int = -_INF,
               beta: int = _INF) -> int:
@@ -425,15 +462,7 @@ class Negamax:
         tt = self.tt
         step = 1 if self.remoteness else 0
         mask = self.poll_interval - 1
-        # Not the bound method: the closure would then hold this object in its cycle too,
-        # and it would never be freed (nor its table cleared) before a full collection.
-        me = weakref.ref(self)
-
-        def check() -> None:
-            negamax = me()
-            if negamax is not None:
-                negamax.check()
-
+        check = self.weak_check()
         counter = self._counter
         max_entries = self.max_entries
         win, mate_min, hmax = WIN, MATE_MIN, HEURISTIC_MAX - 1

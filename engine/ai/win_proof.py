@@ -38,8 +38,7 @@ import weakref
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from engine.ai.agent import Cancelled
-from engine.ai.negamax import DEFAULT_MAX_ENTRIES, SearchTimeout
+from engine.ai.negamax import DEFAULT_MAX_ENTRIES, SearchClock, SearchTimeout
 from engine.rules import GameState, Move
 
 __all__ = ["DEEPENING_STEP", "WinProver", "solve_outcome"]
@@ -55,7 +54,7 @@ DEEPENING_STEP = 4
 PROVEN = -1
 
 
-class WinProver:
+class WinProver(SearchClock):
     """Proves wins for the player to move; see the module docstring.
 
     ``cancel``, ``deadline`` / ``time_limit`` and ``max_entries`` work as for
@@ -66,14 +65,7 @@ class WinProver:
     def __init__(self, *, cancel: threading.Event | None = None,
                  deadline: float | None = None, time_limit: float | None = None,
                  max_entries: int | None = None, poll_interval: int = 16) -> None:
-        if poll_interval < 1 or poll_interval & (poll_interval - 1):
-            raise ValueError("poll_interval must be a power of two")
-        self.cancel = cancel
-        if time_limit is not None:
-            limit = time.monotonic() + time_limit
-            deadline = limit if deadline is None else min(deadline, limit)
-        self.deadline = deadline
-        self.poll_interval = poll_interval
+        self.set_clock(cancel, deadline, time_limit, poll_interval)
         self.max_entries = DEFAULT_MAX_ENTRIES if max_entries is None else max_entries
         self.nodes = 0
         self.depth_reached = 0
@@ -81,13 +73,6 @@ class WinProver:
         self._searchers: dict[type, tuple[Callable[..., bool], Callable[..., bool]]] = {}
         self._counter = [0]
         weakref.finalize(self, self.tt.clear)
-
-    def check(self) -> None:
-        """Raise Cancelled or SearchTimeout if the search must stop now."""
-        if self.cancel is not None and self.cancel.is_set():
-            raise Cancelled
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchTimeout
 
     def proves_win(self, state: GameState, max_plies: int, start_plies: int = 3) -> bool:
         """Whether the player to move can force a win within ``max_plies`` plies.
@@ -187,13 +172,7 @@ class WinProver:
         counter = self._counter
         mask = self.poll_interval - 1
         max_entries = self.max_entries
-        owner = weakref.ref(self)  # not a bound method: the closure must not hold self
-
-        def check() -> None:
-            prover = owner()
-            if prover is not None:
-                prover.check()
-
+        check = self.weak_check()
         def store(key: Any, value: int, move: Move | None) -> None:
             if len(tt) < max_entries or key in tt:
                 tt[key] = (value, move)

@@ -42,13 +42,11 @@ No pygame here.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engine.ai.agent import Cancelled
-from engine.ai.negamax import SearchTimeout
+from engine.ai.negamax import SearchClock
 
 if TYPE_CHECKING:  # solver.py imports this module: no import cycle at run time
     from games.connect4.solver import Geometry
@@ -105,7 +103,7 @@ def _prime_at_most(n: int) -> int:
         n -= 1
 
 
-class ScoreSearch:
+class ScoreSearch(SearchClock):
     """Exact Pons scores of positions on one board shape, with one bounded table.
 
     ``geometry`` is a :class:`games.connect4.solver.Geometry`. ``max_entries``
@@ -119,8 +117,7 @@ class ScoreSearch:
     def __init__(self, geometry: Geometry, max_entries: int = DEFAULT_ENTRIES,
                  cancel: threading.Event | None = None, deadline: float | None = None) -> None:
         self.g = geometry
-        self.cancel = cancel
-        self.deadline = deadline
+        self.set_clock(cancel, deadline)
         self.length = _prime_at_most(max_entries)
         self.table: list[int] = [0] * self.length
         self.nodes = 0
@@ -130,13 +127,6 @@ class ScoreSearch:
     def clear(self) -> None:
         """Forget every stored bound."""
         self.table[:] = [0] * self.length
-
-    def check(self) -> None:
-        """Raise Cancelled or SearchTimeout if the search must stop now."""
-        if self.cancel is not None and self.cancel.is_set():
-            raise Cancelled
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchTimeout
 
     # --- one position ------------------------------------------------------------------
 
@@ -204,7 +194,7 @@ class ScoreSearch:
         table = self.table
         length = self.length
         counter = self._counter
-        check = self.check
+        check = self.weak_check()  # weakly: self holds this closure
         poll = _POLL
         indices = range(len(columns))
         # Slot layout: key << 18 | move << 14 | (lower + 64) << 7 | (upper + 64), where

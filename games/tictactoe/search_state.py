@@ -469,16 +469,7 @@ def threat_sequence_win(g: Geometry, me: int, opp: int,
     lines = g.lines
     memo: dict[tuple[int, int], int | None] = {}
     budget = [max(16, THREAT_SEARCH_LINES // len(lines)) if max_nodes is None else max_nodes]
-
-    def completions(a: int, b: int) -> int:
-        """Cells that complete a line of ``a`` (lines free of ``b``)."""
-        found = 0
-        for mask in lines:
-            if not mask & b:
-                missing = mask & ~a
-                if missing and not missing & (missing - 1):
-                    found |= missing
-        return found
+    completions = layout(g.rows, g.cols, g.k).winning_cells  # (a, b): cells completing a line of a
 
     def makers(a: int, b: int) -> int:
         """Cells that leave a line of ``a`` (free of ``b``) one mark short."""
