@@ -9,7 +9,8 @@ Colour is never the only sign: letters, ticks and frame widths say the same.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pygame
 
@@ -21,6 +22,11 @@ from engine.viewport import Viewport
 from engine.widgets import draw_text_block
 
 Cell = tuple[int, int]
+
+#: The legend's note on what n counts.
+REMOTENESS_NOTE = "n: moves to the end with best play, counting both sides"
+#: The note when some value is proven without its distance (a bare W or L).
+PROVEN_NOTE = "n: moves to the end with best play; W or L alone: proven, n not worked out"
 
 
 def outcome_colour(palette: Palette, outcome: str) -> Colour:
@@ -89,6 +95,25 @@ def draw_values(surface: pygame.Surface, geom: BoardGeometry,
             draw_value_fill(surface, geom, cell, value, theme)
         else:
             draw_value_mark(surface, geom.cell_rect(*cell), value, theme)
+
+
+def hint_note(values: Mapping[Any, MoveValue]) -> str:
+    """The legend's note for ``values``: what n counts, and what a bare W or L means
+    when some win or loss is proven without its distance."""
+    bare = any(v.exact and v.remoteness is None and v.outcome in ("win", "loss")
+               for v in values.values())
+    return PROVEN_NOTE if bare else REMOTENESS_NOTE
+
+
+def hint_status(values: Mapping[Any, MoveValue]) -> str:
+    """What the status bar adds about a hint's values: nothing when every value is exact,
+    which moves are proven when only some are, or that all are estimates."""
+    exact = sum(1 for v in values.values() if v.exact)
+    if not values or exact == len(values):
+        return ""
+    if exact:
+        return " Hint: the proven move is marked without ~; the rest are estimates."
+    return " Hint: estimate from a bounded search."
 
 
 def legend_entries(style: str = "fill", estimates: bool = True,

@@ -141,3 +141,55 @@ def test_hints_are_exact_on_the_boards_the_issue_names() -> None:
         assert all(v.exact for v in values.values()), cfg
         outcomes = {v.outcome for v in values.values()}
         assert best in outcomes and ("win" not in outcomes or best == "win"), cfg
+
+
+def test_7x6_hints_rank_the_book_win_first_and_say_the_rest_are_estimates(app) -> None:
+    """On the empty 7×6 board with 4 in a row the distances are out of reach: the ranked
+    hint puts the opening book's proven winning square first as a bare W (tinted as a win),
+    the other ranked squares are estimates, and the status bar and legend say which is
+    which."""
+    from games.tictactoe.opening_book import book_for
+    from games.tictactoe.scene import PROVEN_RANK_NOTE
+    from games.tictactoe.search_state import MNKSearchState
+
+    scene = app.push(TicTacToeScene(app, MNKConfig(7, 6, 4), HUMANS))
+    key(app, pygame.K_h)
+    wait_hints(app, scene, timeout=30)
+    app.step([])
+    debug = scene.debug_state()
+    book_move = book_for(7, 6, 4).lookup(MNKSearchState.new(7, 6, 4)).move
+    first, *rest = debug["ranked"]
+    # The book's square and its mirror image (the empty board's symmetry) share rank 1.
+    assert first["cells"] == sorted({book_move, book_move // 6 * 6 + 5 - book_move % 6})
+    assert first["value"] == "W"
+    assert first["reason"] and (first["outlook"] == "proven win"
+                                or first["outlook"].startswith("wins in"))
+    assert rest and all(r["value"].startswith("~") and book_move not in r["cells"]
+                        for r in rest)
+    assert debug["hints"][str(book_move)] == "W"
+    assert "the first is proven" in scene.status_text()
+    assert "1: proven" in PROVEN_RANK_NOTE
+    # The proven square's rank badge is drawn in the winning colour.
+    geom = scene.geometry()
+    cx, cy = geom.cell_rect(*divmod(book_move, 6)).center
+    pixel = app.screen.get_at((round(cx - geom.cell_size * 0.3 * 0.6), cy))[:3]
+    assert pixel == app.theme.palette.good[:3]
+
+
+def test_hints_in_a_proven_lost_7x6_position_mark_every_square_a_bare_loss(app) -> None:
+    """After the book's winning first move, every reply is a proven loss (the book): the
+    scene shows a bare L on every square and the legend's note explains it."""
+    from engine.value_overlay import PROVEN_NOTE, hint_note
+    from games.tictactoe.opening_book import book_for
+    from games.tictactoe.search_state import MNKSearchState
+
+    scene = app.push(TicTacToeScene(app, MNKConfig(7, 6, 4), HUMANS))
+    scene._push(scene.state.play(book_for(7, 6, 4).lookup(MNKSearchState.new(7, 6, 4)).move))
+    key(app, pygame.K_h)
+    wait_hints(app, scene, timeout=30)
+    app.step([])
+    debug = scene.debug_state()
+    assert debug["ranked"] == [] and set(debug["hints"].values()) == {"L"}
+    assert len(debug["hints"]) == 41
+    assert hint_note(scene.hints) == PROVEN_NOTE
+    assert "estimate" not in scene.status_text()

@@ -18,7 +18,7 @@ import pytest
 
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import SearchTimeout
-from engine.ai.win_proof import WinProver, solve_outcome
+from engine.ai.win_proof import WinProver, proven_choice, solve_outcome
 from games.tictactoe.perfect import solve_mnk
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState, threat_sequence_win
@@ -157,3 +157,47 @@ def test_a_proof_uses_only_the_rules() -> None:
     after = TicTacToeState.new(config).play(move)
     outcome, plies = minimax(after)
     assert outcome == "loss" and plies <= 6  # the opponent, to move, loses
+
+
+_OUTCOMES = {"win": 1, "draw": 0, "loss": -1}
+
+
+@pytest.mark.parametrize("rows,cols,k,min_marks,max_marks,count", [
+    (3, 3, 3, 0, 5, 120),
+    (4, 3, 3, 0, 6, 120),
+    (4, 4, 4, 7, 10, 40),
+    (5, 4, 4, 10, 12, 20),
+])
+def test_proven_choice_matches_minimax_and_its_move_keeps_the_outcome(
+        rows, cols, k, min_marks, max_marks, count) -> None:
+    seen = {-1: 0, 0: 0, 1: 0}
+    for s in _positions(MNKConfig(rows, cols, k), count, seed=rows * 7 + cols,
+                        min_marks=min_marks, max_marks=max_marks):
+        choice = proven_choice(MNKSearchState.from_rules(s), deadline=time.monotonic() + 30)
+        expected = _OUTCOMES[minimax(s)[0]]
+        assert choice.outcome == expected, s.to_rows()
+        seen[expected] += 1
+        if expected < 0:
+            assert sorted(choice.moves) == sorted(s.legal_moves())
+            continue
+        (move,) = choice.moves
+        child = s.play(move)
+        after = (_OUTCOMES[{"win": "loss", "loss": "win"}.get(minimax(child)[0], "draw")]
+                 if not child.is_terminal() else (1 if child.winner is not None else 0))
+        assert after == expected, (s.to_rows(), move)
+    assert min(seen.values()) > 0 or (rows, cols, k) == (3, 3, 3) and seen[1] and seen[0]
+
+
+def test_proven_choice_keeps_its_deadline_and_refuses_a_finished_game() -> None:
+    state = MNKSearchState.new(7, 7, 4)
+    start = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        proven_choice(MNKSearchState.new(9, 9, 5), deadline=start + 0.3)
+    assert time.monotonic() - start < 1.5
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(Cancelled):
+        proven_choice(state, cancel=cancel)
+    won = TicTacToeState.from_rows(["XXX", "OO.", "..."], MNKConfig(3, 3, 3))
+    with pytest.raises(ValueError):
+        proven_choice(MNKSearchState.from_rules(won))

@@ -16,7 +16,7 @@ from engine.game_layout import extras_boxes
 from engine.game_settings import load_params
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
-from engine.value_overlay import draw_value_legend, draw_values
+from engine.value_overlay import draw_value_legend, draw_values, hint_note, hint_status
 from engine.widgets import Label
 from games.connect4.descriptor import GAME
 from games.connect4.params import SPEC
@@ -32,7 +32,6 @@ HINT_BUDGET = 2.0
 VARIANT_H = 56.0
 LEGEND_H = 226.0
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
-HINT_NOTE = "n: moves to the end with best play, counting both sides"
 # A landed disc settles with a small bounce: this long, this high (in cells).
 BOUNCE = 0.12
 BOUNCE_HEIGHT = 0.08
@@ -190,8 +189,7 @@ class Connect4Scene(TurnBasedScene):
         if not self.seats[s.current_player()].is_computer:
             text = text.replace(" to move.", " to move: click a column.", 1)
         if self.show_hints and self.hints and not self.note:
-            if any(not v.exact for v in self.hints.values()):
-                text += " Hint: estimate from a bounded search."
+            text += hint_status(self.hints)
         return text
 
     # --- input -----------------------------------------------------------------------------
@@ -274,7 +272,7 @@ class Connect4Scene(TurnBasedScene):
         if self.show_hints:
             box = self.layout()["legend"]
             draw_value_legend(surface, self.app.viewport, self.app.theme, box.x, box.y,
-                              width=box.w, note=HINT_NOTE)
+                              width=box.w, note=hint_note(self.hints))
 
     def _draw_disc(self, surface: pygame.Surface, centre: tuple[float, float], radius: float,
                    player: int) -> None:

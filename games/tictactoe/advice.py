@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from engine.ai.negamax import MATE_MIN, SearchTimeout
+from engine.ai.negamax import MATE_MIN
 from engine.values import MoveValue
 from games.tictactoe.rules import TicTacToeState
 
@@ -56,23 +56,50 @@ HintReport = tuple[dict[int, MoveValue], "list[Candidate] | None"]
 
 def hint_report(state: TicTacToeState, cancel: threading.Event | None = None,
                 time_limit: float = 3.0) -> HintReport:
-    """The hint for ``state``: (values, None) with every legal move's exact value when it
-    can be proven in about two thirds of ``time_limit``; else (the candidates' squares'
-    estimated values, the ranked candidates). Raises Cancelled when ``cancel`` is set."""
+    """The hint for ``state``: (values, None) where every legal move's value is proven in
+    time (:func:`~games.tictactoe.perfect.exact_or_proven`); else (the candidates'
+    squares' values, the ranked candidates), ranked by estimates with a proven move,
+    where there is one, first. Raises Cancelled when ``cancel`` is set."""
     from games.tictactoe.hard_search import estimate_scores
-    from games.tictactoe.perfect import exact_move_values
+    from games.tictactoe.perfect import exact_or_proven
 
     if state.is_terminal():
         return {}, None
     start = time.monotonic()
-    try:
-        return exact_move_values(state, cancel, time_limit * 2 / 3), None
-    except SearchTimeout:
-        pass
+    proven, complete = exact_or_proven(state, cancel, time_limit)
+    if complete:
+        return proven, None
     left = max(0.05, time_limit - (time.monotonic() - start) - RANKING_RESERVE)
     candidates = rank_candidates(state, estimate_scores(state, cancel, left))
+    for cell, value in proven.items():
+        candidates = _with_proven_first(state, candidates, cell, value)
     values = {cell: c.value for c in candidates for cell in c.cells}
     return values, candidates
+
+
+def _with_proven_first(state: TicTacToeState, candidates: list[Candidate], cell: int,
+                       value: MoveValue) -> list[Candidate]:
+    """``candidates`` with ``cell`` and its symmetric images first, with its proven
+    ``value``, the others after them (at most :data:`MAX_RANKS` ranks in all). Where the
+    search ranked ``cell`` too, its reason stays (why the square is good), and so does a
+    win the search found ("wins in n")."""
+    from games.tictactoe.hard_search import symmetric_orbits
+
+    cells = next(orbit for orbit in symmetric_orbits(state) if cell in orbit)
+    outlook = f"proven {value.outcome}"
+    for c in candidates:
+        if cell in c.cells:
+            value = replace(value, note=c.value.note or value.note)
+            if c.outlook.startswith("wins in"):
+                outlook = c.outlook
+            break
+    first = Candidate(1, cells, value, outlook)
+    rest = []
+    for c in candidates:
+        others = tuple(x for x in c.cells if x not in cells)
+        if others and len(rest) < MAX_RANKS - 1:
+            rest.append(Candidate(len(rest) + 2, others, c.value, c.outlook))
+    return [first, *rest]
 
 
 def rank_candidates(state: TicTacToeState,

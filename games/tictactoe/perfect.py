@@ -6,13 +6,16 @@ symmetric keys, threat pruning and dead-board draws).
 
 * :func:`solve_mnk` proves an empty-board result in the fast sign-only mode.
 * :func:`move_values` gives every legal move its exact value with remoteness
-  ("win in 3", "draw", "loss in 4") for the hint overlay, or an estimate from
-  the Hard player's bounded search when the budget runs out.
+  ("win in 3", "draw", "loss in 4") for the hint overlay; where the budget
+  runs out, the position's proven outcome (opening book or
+  :func:`engine.ai.win_proof.proven_choice`: "win", "loss" without a
+  distance) over estimates from the Hard player's bounded search.
 * :class:`PerfectAgent` takes the quickest win, the longest loss, a random one
   of equally good moves; where the exact values take too long it plays a
-  move the win prover (:mod:`engine.ai.win_proof`) shows to win; where
-  neither is possible in its budget it plays its fallback (the Hard level)
-  and says so in ``last_note``.
+  move that provably keeps the position's outcome (from the opening book or
+  :func:`engine.ai.win_proof.proven_choice`); where neither is possible in
+  its budget it plays its fallback (the Hard level) and says so in
+  ``last_note``.
 
 Remoteness counts plies (single moves) to the end with best play. A drawn
 game ends only when the board is full, so a draw's remoteness is the number
@@ -28,9 +31,10 @@ from engine.ai.agent import Agent
 from engine.ai.negamax import Negamax, SearchTimeout, Value
 from engine.ai.perfect import PerfectAgent as GenericPerfectAgent
 from engine.ai.perfect import negamax_values
-from engine.ai.win_proof import WinProver, solve_outcome
+from engine.ai.win_proof import proven_choice, solve_outcome
 from engine.rules import GameState
 from engine.values import MoveValue
+from games.tictactoe.opening_book import book_for
 from games.tictactoe.rules import EMPTY, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
 
@@ -88,25 +92,53 @@ def move_values(state: TicTacToeState, cancel: threading.Event | None = None,
                 time_limit: float | None = 1.5) -> dict[int, MoveValue]:
     """Value of every legal move for the player to move: exact if solvable in time.
 
-    About two thirds of ``time_limit`` go to the exact search; if it does not
-    finish, the rest goes to the Hard player's bounded search and every value
-    comes back with ``exact=False``. ``time_limit=None`` waits for the exact
-    answer. Raises Cancelled when ``cancel`` is set.
+    :func:`exact_or_proven` first; where that leaves moves unproven, the Hard
+    player's estimates (``exact=False``) fill them in for the rest of
+    ``time_limit``. ``time_limit=None`` waits for the exact answer. Raises
+    Cancelled when ``cancel`` is set.
     """
     _check_two_players(state)
     if state.is_terminal():
         return {}
     start = time.monotonic()
-    exact_limit = None if time_limit is None else time_limit * 2 / 3
-    try:
-        return exact_move_values(state, cancel, exact_limit)
-    except SearchTimeout:
-        pass
+    values, complete = exact_or_proven(state, cancel, time_limit)
+    if complete:
+        return values
     from games.tictactoe.hard_search import estimate_values
 
     assert time_limit is not None
     left = max(0.05, time_limit - (time.monotonic() - start))
-    return estimate_values(state, cancel, left)
+    return {**estimate_values(state, cancel, left), **values}
+
+
+def exact_or_proven(state: TicTacToeState, cancel: threading.Event | None,
+                    time_limit: float | None) -> tuple[dict[int, MoveValue], bool]:
+    """What can be proven about the moves of ``state`` in part of ``time_limit`` seconds:
+    ``(values, complete)``, ``complete`` when every legal move has a proven value.
+
+    Half of ``time_limit`` goes to every move's exact value with remoteness.
+    If that does not finish, the position's proven outcome and a move that
+    achieves it (:func:`proven_values`: the opening book, else a proof until
+    four fifths of the budget): a lost position makes every move a proven
+    loss (complete); a won or drawn one gives its proven move alone (no
+    distance, see ``MoveValue.remoteness``). Nothing proven in time: ``({}, False)``.
+    ``time_limit=None`` waits for the exact values. The game must not be over.
+    """
+    start = time.monotonic()
+    exact_limit = None if time_limit is None else time_limit / 2
+    try:
+        return exact_move_values(state, cancel, exact_limit), True
+    except SearchTimeout:
+        pass
+    assert time_limit is not None
+    search = MNKSearchState.from_rules(state)
+    try:
+        proven = proven_values(search, cancel, start + time_limit * 4 / 5)
+    except SearchTimeout:
+        return {}, False
+    if next(iter(proven.values())).outcome == "loss":
+        return {move: proven[move] for move in search.legal_moves()}, True
+    return proven, False
 
 
 def exact_move_values(state: TicTacToeState, cancel: threading.Event | None = None,
@@ -122,17 +154,32 @@ def _exact_values(search: MNKSearchState, negamax: Negamax) -> dict[int, MoveVal
     return negamax_values(negamax, search, draw_remoteness=search.n_empty)
 
 
-def proven_win(search: MNKSearchState, cancel: threading.Event | None,
-               deadline: float | None) -> dict[int, MoveValue]:
-    """One move the win prover shows to win, as ``{move: win}`` (distance not worked out).
+def proven_values(search: MNKSearchState, cancel: threading.Event | None,
+                  deadline: float | None) -> dict[int, MoveValue]:
+    """The position's proven outcome as move values, without distances.
 
-    Raises SearchTimeout when no win is proven by ``deadline`` (the mover may
-    still win, or draw: nothing is claimed).
+    From the board's opening book where it has the position, else from
+    :func:`engine.ai.win_proof.proven_choice`: one winning or drawing move,
+    or, in a lost position, every move (each a proven loss; the likeliest to
+    hold out first). Raises SearchTimeout when nothing is proven by ``deadline``.
     """
-    move = WinProver(cancel=cancel, deadline=deadline).winning_move(search, search.n_empty)
-    if move is None:
-        raise SearchTimeout
-    return {move: MoveValue("win", None, note="proven win")}
+    g = search.g
+    book = book_for(g.rows, g.cols, g.k)
+    entry = book.lookup(search) if book is not None else None
+    if entry is not None:
+        outcome, moves = entry.outcome, [entry.move]
+        if outcome < 0:
+            moves += [m for m in search.legal_moves() if m != entry.move]
+    else:
+        choice = proven_choice(search, deadline=deadline, cancel=cancel, max_entries=_TABLE_CAP)
+        outcome, moves = choice.outcome, list(choice.moves)
+    if outcome > 0:
+        value = MoveValue("win", None, note="proven win")
+    elif outcome < 0:
+        value = MoveValue("loss", None, note="proven loss")
+    else:
+        value = MoveValue("draw", search.n_empty, note="proven draw")
+    return {move: value for move in moves}
 
 
 class PerfectAgent(GenericPerfectAgent):
@@ -164,14 +211,21 @@ class PerfectAgent(GenericPerfectAgent):
                 negamax = tables[shape] = Negamax(max_entries=_TABLE_CAP)
             search = MNKSearchState.from_rules(state)
             if deadline is None or search.n_empty < too_big.get(shape, search.n_empty + 1):
-                # Half the budget for every move's exact value; the rest for a win proof.
-                half = None if deadline is None else (time.monotonic() + deadline) / 2
-                negamax.cancel, negamax.deadline = cancel, half
+                # A third of the budget for every move's exact value with remoteness; the
+                # rest for the position's proven outcome and one move that achieves it.
+                third = None if deadline is None else time.monotonic() + (
+                    deadline - time.monotonic()) / 3
+                negamax.cancel, negamax.deadline = cancel, third
                 try:
                     return _exact_values(search, negamax)
                 except SearchTimeout:
                     too_big[shape] = search.n_empty
-            return proven_win(search, cancel, deadline)
+            values = proven_values(search, cancel, deadline)
+            if next(iter(values.values())).outcome == "loss":
+                # Every move loses: the one likeliest to hold out (listed first).
+                first = next(iter(values))
+                return {first: values[first]}
+            return values
 
         def hard() -> Agent:
             from games.tictactoe.hard_search import HardSearchAgent

@@ -16,7 +16,13 @@ from engine.game_layout import extras_boxes
 from engine.game_settings import load_params
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
-from engine.value_overlay import draw_value_legend, draw_values, outcome_colour
+from engine.value_overlay import (
+    draw_value_legend,
+    draw_values,
+    hint_note,
+    hint_status,
+    outcome_colour,
+)
 from engine.widgets import Label, fit_text
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
@@ -32,9 +38,11 @@ HINT_BUDGET = 3.0
 VARIANT_H = 56.0
 LEGEND_H = 226.0
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
-HINT_NOTE = "n: moves to the end with best play, counting both sides"
 # Under the ranked squares of a board too big to solve (their legend).
 ESTIMATE_NOTE = "Too big to solve: the best squares a search found."
+# The same when the first square is proven (its distance out of reach).
+PROVEN_RANK_NOTE = ("1: proven, moves to the end not worked out. The others: the best "
+                    "squares a search found.")
 # Design height of one row of the ranked hint's legend (a badge and up to two lines).
 RANK_ROW_H = 38.0
 # Seconds the finished board shows, line and all, before the result panel.
@@ -162,10 +170,13 @@ class TicTacToeScene(TurnBasedScene):
         if not self.seats[s.to_move].is_computer:
             text = text.replace(" to move.", " to move: click an empty square.", 1)
         if self.show_hints and self.hints and not self.note:
-            if self.candidates():
+            ranked = self.candidates()
+            if ranked and ranked[0].value.exact:
+                text += " Hint: best squares, ranked; the first is proven, the rest estimated."
+            elif ranked:
                 text += " Hint: best squares, ranked (an estimate)."
-            elif any(not v.exact for v in self.hints.values()):
-                text += " Hint: estimate from a bounded search."
+            else:
+                text += hint_status(self.hints)
         return text
 
     # --- input -----------------------------------------------------------------------
@@ -332,7 +343,7 @@ class TicTacToeScene(TurnBasedScene):
         ranked = self.candidates()
         if ranked is None:
             draw_value_legend(surface, self.app.viewport, self.app.theme, box.x, box.y,
-                              width=box.w, note=HINT_NOTE)
+                              width=box.w, note=hint_note(self.hints))
             return
         self._draw_ranked_legend(surface, box, ranked)
 
@@ -354,7 +365,9 @@ class TicTacToeScene(TurnBasedScene):
                               11, p.text)
             y += RANK_ROW_H
         note = vp.rect(box.x, y + 2, box.w, box.y + box.h - y - 2)
-        self._draw_fitted(surface, ESTIMATE_NOTE, note, 13, 10, p.muted)
+        proven = ranked and ranked[0].value.exact
+        self._draw_fitted(surface, PROVEN_RANK_NOTE if proven else ESTIMATE_NOTE, note, 13, 10,
+                          p.muted)
 
     def _draw_fitted(self, surface: pygame.Surface, text: str, rect: pygame.Rect,
                      size: float, min_size: float, colour: tuple[int, int, int]) -> None:

@@ -44,6 +44,7 @@ Two players only; three-player boards are searched elsewhere (max^n).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import add
@@ -413,6 +414,27 @@ class MNKSearchState:
         See :func:`threat_sequence_win`.
         """
         return threat_sequence_win(self.g, self.me, self.opp)
+
+    # --- opening-book hook (engine.ai.opening_book) ---------------------------------------
+
+    def book_images(self) -> list[tuple[str, Callable[[int], int], Callable[[int], int]]]:
+        """For each board symmetry: this position's code in that image (rows of ``.XO``
+        joined by ``/``), the map of a cell here into the image and its inverse."""
+        g = self.g
+        x, o = self.xo()
+        images = []
+        for perm in g.sym_perms:
+            cells = ["."] * g.cells
+            inverse = [0] * g.cells
+            for c, image in enumerate(perm):
+                inverse[image] = c
+                if x >> c & 1:
+                    cells[image] = "X"
+                elif o >> c & 1:
+                    cells[image] = "O"
+            code = "/".join("".join(cells[r * g.cols:(r + 1) * g.cols]) for r in range(g.rows))
+            images.append((code, perm.__getitem__, inverse.__getitem__))
+        return images
 
     def __repr__(self) -> str:
         g = self.g

@@ -1,0 +1,209 @@
+"""Opening books: proven choices for the first moves, worked out once by the project's solver.
+
+Where a position is too young for the solver to settle within a move's budget
+(the empty 7×6 board with 4 in a row takes seconds), :class:`OpeningBook`
+holds the answer worked out ahead of time by :func:`build_book`, which asks
+:func:`engine.ai.win_proof.proven_choice` of every position the book must
+cover. Only proven facts go in: each entry is a position's outcome for its
+mover (+1, 0, -1) and a move that achieves it.
+
+A game opts in with one hook on its search state, ``book_images()``: for
+each symmetry of the board, the position's code under that symmetry (a
+string) and two functions: one maps a move here into that image, the other
+maps a move of the image back here.
+The book stores each position once, under its least code.
+
+A book file is JSON::
+
+    {"format": 1, "game": "...", "command": "how it was made",
+     "entries": {"<code>": [outcome, move], ...}}
+
+:func:`load_book` validates every entry before the book is used: a file that
+does not parse or holds a bad entry is refused with a clear message (the
+caller then plays without a book; nothing is guessed).
+
+No pygame here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.ai.negamax import SearchTimeout
+from engine.ai.win_proof import proven_choice
+from engine.rules import GameState, Move
+
+__all__ = ["BOOK_FORMAT", "BookEntry", "BookError", "OpeningBook", "build_book", "load_book",
+           "save_book"]
+
+BOOK_FORMAT = 1
+
+
+class BookError(ValueError):
+    """A book file that cannot be used (unreadable, malformed, or wrong for the game)."""
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """A proven outcome for the mover (+1, 0, -1) and a move (here) that achieves it."""
+
+    outcome: int
+    move: Move
+
+
+class OpeningBook:
+    """Proven choices keyed by a position's least symmetric code.
+
+    ``game`` names what the book is for (say ``"mnk 7x6k4"``); ``entries``
+    maps a code to ``(outcome, move in that code's image)``.
+    """
+
+    def __init__(self, game: str, entries: dict[str, tuple[int, Any]] | None = None,
+                 command: str = "") -> None:
+        self.game = game
+        self.entries: dict[str, tuple[int, Any]] = dict(entries or {})
+        self.command = command
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def lookup(self, state: GameState) -> BookEntry | None:
+        """The book's proven choice for ``state``, its move mapped onto ``state``; or None."""
+        images = getattr(state, "book_images", None)
+        if not callable(images):
+            return None
+        for code, _, from_image in images():
+            found = self.entries.get(code)
+            if found is not None:
+                return BookEntry(found[0], from_image(found[1]))
+        return None
+
+    def add(self, state: GameState, outcome: int, move: Move) -> None:
+        """Record ``state``'s proven ``outcome`` and ``move`` under its least code."""
+        code, to_image = canonical(state)
+        self.entries[code] = (outcome, to_image(move))
+
+
+def canonical(state: GameState) -> tuple[str, Callable[[Move], Move]]:
+    """``state``'s least code and the function that maps a move here into that image."""
+    code, to_image, _ = min(state.book_images(), key=lambda image: image[0])  # type: ignore[attr-defined]
+    return code, to_image
+
+
+def build_book(root: GameState, plies: int, *, time_limit: float = 600.0,
+               cancel: threading.Event | None = None, game: str = "", command: str = "",
+               progress: Callable[[str], None] | None = None,
+               start: OpeningBook | None = None,
+               saved: Callable[[OpeningBook], None] | None = None) -> OpeningBook:
+    """Prove a choice for every position either side may meet in its first ``plies`` moves
+    when it plays from the book and the other side plays anything.
+
+    A side's own positions are expanded only by the book's move; the other
+    side's by every legal move. Each position gets :func:`proven_choice`
+    with ``time_limit`` seconds; one not proven by then is left out (a book
+    holds only proofs), and so is what would follow it. ``start``: a book to
+    extend (its entries are kept and not proven again). ``saved`` is called
+    with the book after each new entry, so that a long build keeps its work.
+    """
+    book = OpeningBook(game, dict(start.entries) if start is not None else None,
+                       command=command)
+    for side in range(root.num_players):
+        frontier = [root]
+        for ply in range(plies):
+            following: dict[str, GameState] = {}
+            for state in frontier:
+                if state.is_terminal():
+                    continue
+                if state.current_player() == side:
+                    move = _prove(book, state, time_limit, cancel, progress, saved)
+                    if move is None:
+                        continue  # not proven in time: left out, with what follows it
+                    children = [state.play(move)] if ply + 1 < plies else []
+                else:
+                    children = [state.play(m) for m in state.legal_moves()] if ply + 1 < plies \
+                        else []
+                for child in children:
+                    following.setdefault(canonical(child)[0], child)
+            frontier = list(following.values())
+    return book
+
+
+def _prove(book: OpeningBook, state: GameState, time_limit: float,
+           cancel: threading.Event | None, progress: Callable[[str], None] | None,
+           saved: Callable[[OpeningBook], None] | None) -> Move | None:
+    """The book's move for ``state``, proving it first if need be (None: not proven)."""
+    known = book.lookup(state)
+    if known is not None:
+        return known.move
+    start = time.monotonic()
+    code = canonical(state)[0]
+    try:
+        choice = proven_choice(state, deadline=start + time_limit, cancel=cancel)
+    except SearchTimeout:
+        if progress is not None:
+            progress(f"    -  {code}  not proven in {time_limit:g} s: left out")
+        return None
+    book.add(state, choice.outcome, choice.moves[0])
+    if saved is not None:
+        saved(book)
+    if progress is not None:
+        progress(f"{len(book):5d}  {code}  outcome {choice.outcome:+d}  "
+                 f"{time.monotonic() - start:6.2f} s")
+    return choice.moves[0]
+
+
+def save_book(book: OpeningBook, path: Path) -> None:
+    """Write ``book`` to ``path`` as JSON, atomically (a temporary file renamed over it)."""
+    data = {"format": BOOK_FORMAT, "game": book.game, "command": book.command,
+            "entries": {code: [outcome, move]
+                        for code, (outcome, move) in sorted(book.entries.items())}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=0, separators=(",", ":"))
+            out.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load_book(path: Path, game: str, valid: Callable[[str, int, Any], str | None]
+              ) -> OpeningBook:
+    """Read and validate the book at ``path`` for ``game``.
+
+    ``valid(code, outcome, move)`` returns None for an entry that makes sense
+    for the game (a well-formed position with the mover to move, the move
+    legal there), else what is wrong. Raises :class:`BookError` naming the
+    file and the first problem.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BookError(f"opening book {path} cannot be read: {exc}") from exc
+    if not isinstance(data, dict) or data.get("format") != BOOK_FORMAT:
+        raise BookError(f"opening book {path}: not a format {BOOK_FORMAT} book")
+    if data.get("game") != game:
+        raise BookError(f"opening book {path} is for {data.get('game')!r}, not {game!r}")
+    entries = data.get("entries")
+    if not isinstance(entries, dict):
+        raise BookError(f"opening book {path}: no entries")
+    checked: dict[str, tuple[int, Any]] = {}
+    for code, entry in entries.items():
+        if (not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int
+                or entry[0] not in (-1, 0, 1)):
+            raise BookError(f"opening book {path}: entry {code!r} is not [outcome, move]")
+        problem = valid(code, entry[0], entry[1])
+        if problem is not None:
+            raise BookError(f"opening book {path}: entry {code!r}: {problem}")
+        checked[code] = (entry[0], entry[1])
+    return OpeningBook(game, checked, str(data.get("command", "")))
