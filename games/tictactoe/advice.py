@@ -5,7 +5,8 @@ On a board too big to solve, a value on every square ("~D" everywhere) says
 nothing a player can use. :func:`hint_report` then ranks the squares by the
 Hard player's bounded search (:func:`~games.tictactoe.hard_search.estimate_scores`)
 and the threats each makes or stops (:func:`~games.tictactoe.threats.square_threats`)
-and keeps the best few, as :class:`Candidate` s. Squares the position's
+and keeps the best few, as :class:`Candidate` s. A win by continuous fours found by the
+gomoku threat search (:func:`forced_win_by_fours`) comes first, "wins in n". Squares the position's
 symmetries map onto each other always share a rank.
 
 No pygame here.
@@ -21,7 +22,8 @@ from engine.ai.negamax import MATE_MIN
 from engine.values import MoveValue
 from games.tictactoe.rules import TicTacToeState
 
-__all__ = ["MAX_CELLS", "MAX_RANKS", "Candidate", "HintReport", "hint_report", "rank_candidates"]
+__all__ = ["MAX_CELLS", "MAX_RANKS", "Candidate", "HintReport", "forced_win_by_fours",
+           "hint_report", "rank_candidates"]
 
 # At most this many ranks, and no more squares than this (a rank that would go past it
 # is left out, unless it is the first): a short list a player can take in.
@@ -29,6 +31,10 @@ MAX_RANKS = 4
 MAX_CELLS = 8
 # Seconds kept back from the estimate for the threat analysis and the ranking.
 RANKING_RESERVE = 0.15
+# Share of the hint budget for looking for a win by continuous fours (gomoku).
+VCF_SHARE = 0.1
+# Share of the hint budget for exact values and proofs on gomoku-sized boards.
+PROOF_SHARE_BIG = 0.5
 
 
 @dataclass(frozen=True)
@@ -60,19 +66,26 @@ def hint_report(state: TicTacToeState, cancel: threading.Event | None = None,
     time (:func:`~games.tictactoe.perfect.exact_or_proven`); else (the candidates'
     squares' values, the ranked candidates), ranked by estimates with a proven move,
     where there is one, first. Raises Cancelled when ``cancel`` is set."""
-    from games.tictactoe.hard_search import estimate_scores
+    from games.tictactoe.hard_search import estimate_scores, uses_threat_search
     from games.tictactoe.perfect import exact_or_proven
 
     if state.is_terminal():
         return {}, None
     start = time.monotonic()
-    proven, complete = exact_or_proven(state, cancel, time_limit)
+    # Gomoku-sized boards are rarely solved: less time for proofs, more for the ranking.
+    big = uses_threat_search(state.config)
+    proven, complete = exact_or_proven(state, cancel, time_limit * (PROOF_SHARE_BIG if big
+                                                                    else 1.0))
     if complete:
         return proven, None
+    forced = (forced_win_by_fours(state, cancel, time_limit * VCF_SHARE)
+              if big and not proven else None)
     left = max(0.05, time_limit - (time.monotonic() - start) - RANKING_RESERVE)
     candidates = rank_candidates(state, estimate_scores(state, cancel, left))
     for cell, value in proven.items():
         candidates = _with_proven_first(state, candidates, cell, value)
+    if forced is not None:
+        candidates = _with_forced_first(candidates, *forced)
     values = {cell: c.value for c in candidates for cell in c.cells}
     return values, candidates
 
@@ -93,13 +106,51 @@ def _with_proven_first(state: TicTacToeState, candidates: list[Candidate], cell:
             if c.outlook.startswith("wins in"):
                 outlook = c.outlook
             break
-    first = Candidate(1, cells, value, outlook)
-    rest = []
+    return _put_first(Candidate(1, cells, value, outlook), candidates)
+
+
+def _put_first(first: Candidate, candidates: list[Candidate]) -> list[Candidate]:
+    """``first`` as rank 1, then ``candidates`` without its squares, renumbered (at most
+    :data:`MAX_RANKS` ranks in all)."""
+    rest: list[Candidate] = []
     for c in candidates:
-        others = tuple(x for x in c.cells if x not in cells)
+        others = tuple(x for x in c.cells if x not in first.cells)
         if others and len(rest) < MAX_RANKS - 1:
             rest.append(Candidate(len(rest) + 2, others, c.value, c.outlook))
     return [first, *rest]
+
+
+def forced_win_by_fours(state: TicTacToeState, cancel: threading.Event | None = None,
+                        time_limit: float = 0.3) -> tuple[int, int] | None:
+    """(first square, plies to five) of a win by continuous fours (a VCF) for the player to
+    move, found by the gomoku threat search within ``time_limit``; None when none is
+    found (two players, k ≥ 4 only). Every move of it is a four, so every reply is
+    forced: the win is certain, though not necessarily the quickest."""
+    from engine.ai.negamax import SearchTimeout as Timeout
+    from games.tictactoe.gomoku_board import ThreatBoard
+    from games.tictactoe.gomoku_threats import Limits, ThreatSearch
+
+    if state.config.players != 2 or state.config.k < 4 or state.is_terminal():
+        return None
+    board = ThreatBoard.from_rules(state)
+    try:
+        line = ThreatSearch(board, Limits(time.monotonic() + time_limit, None, cancel)).vcf_line()
+    except Timeout:
+        return None
+    if not line:
+        return None
+    after = state
+    for cell in line:
+        after = after.play(cell)
+    # The line ends on five, or on a move leaving two winning squares: block, then five.
+    return line[0], len(line) + (0 if after.winner is not None else 2)
+
+
+def _with_forced_first(candidates: list[Candidate], cell: int, plies: int) -> list[Candidate]:
+    """``candidates`` with ``cell`` first as a forced win by fours, the others after it."""
+    note = "wins by fours (forced)"
+    return _put_first(Candidate(1, (cell,), MoveValue("win", plies, False, note=note),
+                                f"wins in {plies}"), candidates)
 
 
 def rank_candidates(state: TicTacToeState,

@@ -1,5 +1,11 @@
 """The Hard tic-tac-toe player for boards larger than 3×3: timed threat-aware alpha-beta.
 
+On gomoku-sized boards (five or more in a row, or over 49 cells:
+:func:`uses_threat_search`) :class:`HardSearchAgent` plays with threat-space search
+first (:mod:`games.tictactoe.gomoku_search`: VCF and VCT for itself, must-block
+detection against the opponent's, then alpha-beta on pattern counts). The rest of
+this module is the alpha-beta it plays elsewhere, which the hints also use.
+
 It runs the generic :class:`engine.ai.negamax.Negamax` in depth-limited mode
 with iterative deepening under a time budget, on :class:`HeuristicMNKState`,
 an :class:`~games.tictactoe.search_state.MNKSearchState` that also keeps:
@@ -31,14 +37,14 @@ from typing import TYPE_CHECKING
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
 from engine.rules import GameState, IllegalMove, Move
-from games.tictactoe.rules import EMPTY, TicTacToeState
+from games.tictactoe.rules import EMPTY, MNKConfig, TicTacToeState
 from games.tictactoe.search_state import Geometry, MNKSearchState, cells_of
 
 if TYPE_CHECKING:
     from engine.values import MoveValue
 
 __all__ = ["HardSearchAgent", "HeuristicMNKState", "estimate_scores", "estimate_values",
-           "symmetric_orbits"]
+           "symmetric_orbits", "uses_threat_search"]
 
 # Interior nodes search only this many candidates (best priority first);
 # the root searches up to ROOT_WIDTH. Forced replies are always kept.
@@ -320,19 +326,27 @@ def symmetric_orbits(state: TicTacToeState) -> list[tuple[int, ...]]:
 
 
 class HardSearchAgent:
-    """Timed alpha-beta with a threat-aware evaluation (the Hard level beyond 3×3).
+    """Timed alpha-beta with a threat-aware evaluation (the Hard level beyond 3×3);
+    threat-space search first on gomoku-sized boards.
 
     ``time_budget`` seconds per move (a little is kept back for the answer to
-    arrive in time); ``seed`` makes ties between equal candidates repeatable.
+    arrive in time); ``seed`` makes ties between equal candidates repeatable;
+    ``max_nodes`` (gomoku-sized boards) also stops the search after that many
+    nodes, so that a test gets the same moves on any machine.
     """
 
     name = "hard"
 
-    def __init__(self, time_budget: float = 0.25, seed: int | None = None) -> None:
+    def __init__(self, time_budget: float = 0.25, seed: int | None = None,
+                 max_nodes: int | None = None) -> None:
         self.time_budget = time_budget
+        # A node limit as well as the time (tests: the same move on any machine).
+        self.max_nodes = max_nodes
         self._rng = random.Random(seed)
         self.last_depth = 0
         self.nodes = 0
+        self.last_reason = ""
+        self._pressing = False
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
         """Win now, block now, else the best move the timed search finds."""
@@ -343,6 +357,8 @@ class HardSearchAgent:
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")
         start = time.monotonic()
+        if uses_threat_search(state.config):
+            return self._threat_move(state, cancel, start)
         hs = HeuristicMNKState.from_rules(state)
         wins = hs.t_me & hs.empty
         if wins:
@@ -366,7 +382,37 @@ class HardSearchAgent:
         result = nm.iterative_deepening(hs, max_depth=hs.n_empty, moves=cand)
         self.last_depth = result.depth
         self.nodes = nm.nodes
+        self.last_reason = "search"
         return result.move
+
+    def _threat_move(self, state: TicTacToeState, cancel: threading.Event,
+                     start: float) -> int:
+        """The gomoku player (:mod:`games.tictactoe.gomoku_search`)."""
+        from games.tictactoe.gomoku_board import ThreatBoard
+        from games.tictactoe.gomoku_search import GomokuSearch
+        from games.tictactoe.gomoku_threats import Limits
+
+        board = ThreatBoard.from_rules(state)
+        # Keep ~12 % of the budget back: the last poll overruns a little, and the
+        # answer still has to reach the game.
+        budget = self.time_budget * 0.88
+        limits = Limits(start + budget, self.max_nodes, cancel)
+        # After a move of a VCT, its continuation gets time first (GomokuSearch); a
+        # forced block in between does not end the attack.
+        pressing = self.last_reason == "vct" or (self.last_reason == "block" and self._pressing)
+        self._pressing = pressing
+        report = GomokuSearch(board, limits, budget, self._rng, pressing=pressing).choose()
+        self.last_depth = report.depth
+        self.nodes = report.nodes
+        self.last_reason = report.reason
+        return report.move
+
+
+def uses_threat_search(config: MNKConfig) -> bool:
+    """Whether Hard plays ``config`` with threat-space search (gomoku-sized boards):
+    five or more in a row, or boards over 49 cells. Smaller boards keep the
+    alpha-beta with the solver's draw bounds, which can see them through."""
+    return config.k >= 5 or config.rows * config.cols > 49
 
 
 def score_outcome(score: int, margin: int = 50) -> str:

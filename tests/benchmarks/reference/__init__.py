@@ -1,0 +1,1 @@
+"""Frozen reference players for the benchmarks (never offered to players)."""
