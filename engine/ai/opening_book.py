@@ -16,7 +16,12 @@ The book stores each position once, under its least code.
 A book file is JSON::
 
     {"format": 1, "game": "...", "command": "how it was made",
-     "entries": {"<code>": [outcome, move], ...}}
+     "entries": {"<code>": [outcome, move], ...},
+     "unproven": ["<code>", ...]}
+
+``unproven`` (optional) lists the positions the book should cover but whose
+proof ran out of time when it was built: the book says so rather than hide
+the gap, and a later build with more time tries them again.
 
 :func:`load_book` validates every entry before the book is used: a file that
 does not parse or holds a bad entry is refused with a clear message (the
@@ -67,10 +72,12 @@ class OpeningBook:
     """
 
     def __init__(self, game: str, entries: dict[str, tuple[int, Any]] | None = None,
-                 command: str = "") -> None:
+                 command: str = "", unproven: set[str] | None = None) -> None:
         self.game = game
         self.entries: dict[str, tuple[int, Any]] = dict(entries or {})
         self.command = command
+        # Codes of positions the book should cover whose proof ran out of time.
+        self.unproven: set[str] = set(unproven or ())
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -90,6 +97,7 @@ class OpeningBook:
         """Record ``state``'s proven ``outcome`` and ``move`` under its least code."""
         code, to_image = canonical(state)
         self.entries[code] = (outcome, to_image(move))
+        self.unproven.discard(code)
 
 
 def canonical(state: GameState) -> tuple[str, Callable[[Move], Move]]:
@@ -114,7 +122,7 @@ def build_book(root: GameState, plies: int, *, time_limit: float = 600.0,
     with the book after each new entry, so that a long build keeps its work.
     """
     book = OpeningBook(game, dict(start.entries) if start is not None else None,
-                       command=command)
+                       command=command, unproven=start.unproven if start is not None else None)
     for side in range(root.num_players):
         frontier = [root]
         for ply in range(plies):
@@ -148,6 +156,9 @@ def _prove(book: OpeningBook, state: GameState, time_limit: float,
     try:
         choice = proven_choice(state, deadline=start + time_limit, cancel=cancel)
     except SearchTimeout:
+        book.unproven.add(code)
+        if saved is not None:
+            saved(book)
         if progress is not None:
             progress(f"    -  {code}  not proven in {time_limit:g} s: left out")
         return None
@@ -164,7 +175,8 @@ def save_book(book: OpeningBook, path: Path) -> None:
     """Write ``book`` to ``path`` as JSON, atomically (a temporary file renamed over it)."""
     data = {"format": BOOK_FORMAT, "game": book.game, "command": book.command,
             "entries": {code: [outcome, move]
-                        for code, (outcome, move) in sorted(book.entries.items())}}
+                        for code, (outcome, move) in sorted(book.entries.items())},
+            "unproven": sorted(book.unproven)}
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
@@ -183,7 +195,8 @@ def load_book(path: Path, game: str, valid: Callable[[str, int, Any], str | None
 
     ``valid(code, outcome, move)`` returns None for an entry that makes sense
     for the game (a well-formed position with the mover to move, the move
-    legal there), else what is wrong. Raises :class:`BookError` naming the
+    legal there; ``move`` None: the position alone, for the unproven list),
+    else what is wrong. Raises :class:`BookError` naming the
     file and the first problem.
     """
     try:
@@ -206,4 +219,11 @@ def load_book(path: Path, game: str, valid: Callable[[str, int, Any], str | None
         if problem is not None:
             raise BookError(f"opening book {path}: entry {code!r}: {problem}")
         checked[code] = (entry[0], entry[1])
-    return OpeningBook(game, checked, str(data.get("command", "")))
+    unproven = data.get("unproven", [])
+    if not isinstance(unproven, list) or not all(isinstance(c, str) for c in unproven):
+        raise BookError(f"opening book {path}: 'unproven' is not a list of positions")
+    for code in unproven:
+        problem = valid(code, 0, None)
+        if problem is not None:
+            raise BookError(f"opening book {path}: unproven {code!r}: {problem}")
+    return OpeningBook(game, checked, str(data.get("command", "")), set(unproven))

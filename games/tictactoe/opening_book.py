@@ -47,7 +47,8 @@ def book_name(rows: int, cols: int, k: int) -> str:
 
 def entry_problem(rows: int, cols: int, k: int, code: str, outcome: int, move: Any
                   ) -> str | None:
-    """What is wrong with a book entry for the board (None when it makes sense)."""
+    """What is wrong with a book entry for the board (None when it makes sense); ``move``
+    None checks the position alone."""
     lines = code.split("/")
     if len(lines) != rows or any(len(line) != cols or set(line) - set(".XO") for line in lines):
         return f"not a {rows}×{cols} board of . X O"
@@ -57,6 +58,8 @@ def entry_problem(rows: int, cols: int, k: int, code: str, outcome: int, move: A
         return str(exc)
     if state.is_terminal():
         return "the game is already over"
+    if move is None:
+        return None  # the position alone (a book's unproven list)
     if type(move) is not int or move not in state.legal_moves():
         return f"move {move!r} is not an empty cell"
     return None

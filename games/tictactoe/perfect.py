@@ -187,10 +187,12 @@ class PerfectAgent(GenericPerfectAgent):
 
     Its value function keeps one transposition table per board shape between
     moves (capped), so later moves reuse what earlier ones proved. Where every
-    move's exact value takes too long (7×6 with 4 in a row), a move the win
-    prover shows to win is played instead; where no win is proven either, the
+    move's exact value takes too long (early on 5×5 and 7×6 with 4 in a row),
+    it plays a move proven to keep the position's outcome (:func:`proven_values`:
+    the opening book, else a proof in the rest of its budget; in a lost position
+    the move likeliest to hold out); where nothing is proven either, the
     fallback is the Hard level (by default a
-    :class:`~games.tictactoe.hard_search.HardSearchAgent`).
+    :class:`~games.tictactoe.hard_search.HardSearchAgent`), with a note.
     """
 
     def __init__(self, time_budget: float = 2.0, seed: int | None = None,
