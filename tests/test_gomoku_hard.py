@@ -18,7 +18,6 @@ from games.tictactoe.gomoku_board import ThreatBoard
 from games.tictactoe.gomoku_threats import Limits, ThreatSearch
 from games.tictactoe.hard_search import HardSearchAgent, uses_threat_search
 from games.tictactoe.rules import EMPTY, MNKConfig, TicTacToeState
-from tests.benchmarks.reference.prev_hard import PreviousHardAgent
 
 GOMOKU = MNKConfig(15, 15, 5)
 
@@ -156,7 +155,8 @@ def test_meets_an_open_three() -> None:
 
 
 def test_stays_within_its_budget_by_a_small_margin() -> None:
-    agents = [HardSearchAgent(time_budget=0.15, seed=1), PreviousHardAgent(0.05, seed=2)]
+    agents = [HardSearchAgent(time_budget=0.15, seed=1),
+              HardSearchAgent(0.05, seed=2, alpha_beta_only=True)]
     cancel = threading.Event()
     state = TicTacToeState.new(GOMOKU)
     worst = 0.0
@@ -215,11 +215,24 @@ def test_plays_legal_moves_on_other_big_boards() -> None:
     assert not uses_threat_search(MNKConfig(7, 6, 4))
 
 
-def test_the_frozen_previous_hard_still_plays_legal_moves() -> None:
+def test_the_reference_level_searches_with_alpha_beta_alone() -> None:
+    """``alpha_beta_only`` is the previous Hard: on gomoku it never reports a threat-space
+    reason, while the default Hard does find a VCF where there is one."""
+    state = _state({(7, 4): "X", (7, 5): "X", (7, 6): "X", (6, 7): "X", (5, 7): "X",
+                    (0, 0): "O", (0, 14): "O", (14, 0): "O", (14, 14): "O", (2, 2): "O"})
+    new = HardSearchAgent(time_budget=1.0, seed=1)
+    new.choose_move(state, threading.Event())
+    old = HardSearchAgent(time_budget=0.3, seed=1, alpha_beta_only=True)
+    old.choose_move(state, threading.Event())
+    assert new.last_reason in ("vcf", "vct", "win") and old.last_reason == "search"
+
+
+def test_the_previous_hard_reference_level_still_plays_legal_moves() -> None:
     cancel = threading.Event()
     for config in (GOMOKU, MNKConfig(7, 6, 4)):
         state = TicTacToeState.new(config)
-        agents = (PreviousHardAgent(0.03, seed=1), PreviousHardAgent(0.03, seed=2))
+        agents = (HardSearchAgent(0.03, seed=1, alpha_beta_only=True),
+                  HardSearchAgent(0.03, seed=2, alpha_beta_only=True))
         for _ in range(12):
             if state.is_terminal():
                 break

@@ -14,13 +14,18 @@ from tests.test_gomoku_hard import (
 
 
 def test_a_win_by_fours_is_ranked_first_and_holds() -> None:
+    """The threat search finds the win by fours; the hint ranks a winning square first,
+    proven by the win prover (a bare W) where its share of the budget suffices, else as
+    the threat search's forced win."""
     state = _state(_transformed(_VCF_TWO, 15, 2, False))
+    found = forced_win_by_fours(state, time_limit=1.0)
+    assert found is not None and found[1] >= 3
     _values, candidates = hint_report(state, time_limit=1.0)
     assert candidates is not None
     first = candidates[0]
     assert first.rank == 1 and len(first.cells) == 1
-    assert "fours" in first.reason and first.outlook.startswith("wins in ")
-    assert first.value.outcome == "win" and not first.value.exact
+    assert first.value.outcome == "win" and first.outlook.startswith("wins in ")
+    assert first.value.exact or "fours" in first.reason
     # The square makes a four (one forced reply) ...
     after = state.play(first.cells[0])
     threats = _winning_squares(after, 0)

@@ -23,8 +23,7 @@ from __future__ import annotations
 import threading
 import time
 
-from engine.ai.agent import Cancelled
-from engine.ai.negamax import SearchTimeout
+from engine.ai.negamax import SearchClock, SearchTimeout
 from games.tictactoe.gomoku_board import ThreatBoard
 
 __all__ = ["DEFAULT_MAX_ENTRIES", "Limits", "ThreatSearch"]
@@ -37,30 +36,25 @@ RELEVANT_FROM = 2
 THREE_WIDTH = 10
 
 
-class Limits:
-    """A node, time and cancel budget shared by the searches of one move."""
-
-    __slots__ = ("nodes", "max_nodes", "deadline", "cancel", "_next_poll")
+class Limits(SearchClock):
+    """A node, time and cancel budget shared by the searches of one move: the engine's
+    :class:`~engine.ai.negamax.SearchClock` with a node count and an optional cap."""
 
     def __init__(self, deadline: float | None = None, max_nodes: int | None = None,
                  cancel: threading.Event | None = None) -> None:
+        self.set_clock(cancel, deadline, poll_interval=64)
         self.nodes = 0
         self.max_nodes = max_nodes
-        self.deadline = deadline
-        self.cancel = cancel
-        self._next_poll = 64
+        self._next_poll = self.poll_interval
 
     def tick(self) -> None:
-        """Count a node; every 64 nodes look at the clock and the cancel event."""
+        """Count a node; every 64 nodes look at the cancel event, the clock and the cap."""
         self.nodes += 1
         if self.nodes < self._next_poll:
             return
-        self._next_poll = self.nodes + 64
-        if self.cancel is not None and self.cancel.is_set():
-            raise Cancelled
+        self._next_poll = self.nodes + self.poll_interval
+        self.check()
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
-            raise SearchTimeout
-        if self.deadline is not None and time.monotonic() > self.deadline:
             raise SearchTimeout
 
     def sub(self, seconds: float) -> Limits:

@@ -332,16 +332,20 @@ class HardSearchAgent:
     ``time_budget`` seconds per move (a little is kept back for the answer to
     arrive in time); ``seed`` makes ties between equal candidates repeatable;
     ``max_nodes`` (gomoku-sized boards) also stops the search after that many
-    nodes, so that a test gets the same moves on any machine.
+    nodes, so that a test gets the same moves on any machine; ``alpha_beta_only``
+    plays the alpha-beta on every board (the previous Hard, a reference level).
     """
 
     name = "hard"
 
     def __init__(self, time_budget: float = 0.25, seed: int | None = None,
-                 max_nodes: int | None = None) -> None:
+                 max_nodes: int | None = None, alpha_beta_only: bool = False) -> None:
         self.time_budget = time_budget
         # A node limit as well as the time (tests: the same move on any machine).
         self.max_nodes = max_nodes
+        # The alpha-beta alone on every board: Hard as it was before the threat-space
+        # search, kept as the reference level that bench_gomoku.py measures against.
+        self.alpha_beta_only = alpha_beta_only
         self._rng = random.Random(seed)
         self.last_depth = 0
         self.nodes = 0
@@ -357,7 +361,7 @@ class HardSearchAgent:
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")
         start = time.monotonic()
-        if uses_threat_search(state.config):
+        if uses_threat_search(state.config) and not self.alpha_beta_only:
             return self._threat_move(state, cancel, start)
         hs = HeuristicMNKState.from_rules(state)
         wins = hs.t_me & hs.empty

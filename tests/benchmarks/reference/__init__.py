@@ -1,1 +1,0 @@
-"""Frozen reference players for the benchmarks (never offered to players)."""
