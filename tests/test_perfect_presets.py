@@ -25,9 +25,10 @@ from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
 
 
-def _play(shape: tuple[int, int, int], side: int, opponent) -> tuple[float, list[int]]:
+def _play(shape: tuple[int, int, int], side: int, opponent
+          ) -> tuple[float, list[TicTacToeState]]:
     """Perfect (the game's budget) on ``side`` against ``opponent``: (Perfect's result,
-    the plies where it fell back)."""
+    the positions where it fell back)."""
     cancel = threading.Event()
     perfect = PerfectAgent(time_budget=PERFECT_BUDGET, seed=side)
     state = TicTacToeState.new(MNKConfig(*shape))
@@ -36,7 +37,7 @@ def _play(shape: tuple[int, int, int], side: int, opponent) -> tuple[float, list
         if state.current_player() == side:
             move = perfect.choose_move(state, cancel)
             if perfect.fell_back:
-                fell_back.append(state.moves_made)
+                fell_back.append(state)
         else:
             move = opponent.choose_move(state, cancel)
         state = state.play(move)
@@ -56,6 +57,20 @@ def test_perfect_never_falls_back_or_loses_on_the_drawn_presets(shape, side) -> 
 def test_perfect_wins_7x6_with_4_in_a_row_moving_first_without_falling_back(opponent) -> None:
     result, fell_back = _play((7, 6, 4), 0, opponent)
     assert result == 1 and not fell_back, fell_back
+
+
+@pytest.mark.parametrize("opponent", [MediumAgent(seed=7), HardSearchAgent(seed=8),
+                                      EasyAgent(seed=9)], ids=["medium", "hard", "easy"])
+def test_perfect_answers_on_7x6_fall_back_only_where_the_book_records_a_gap(opponent) -> None:
+    """Moving second on 7×6, Perfect plays proven moves throughout, except right after a
+    first move whose answer the book lists as unproven (the README counts them)."""
+    from engine.ai.opening_book import canonical
+
+    book = book_for(7, 6, 4)
+    _result, fell_back = _play((7, 6, 4), 1, opponent)
+    for state in fell_back:
+        assert state.moves_made == 1, state.to_rows()
+        assert canonical(MNKSearchState.from_rules(state))[0] in book.unproven
 
 
 def test_hints_on_the_empty_7x6_board_prove_the_winning_move() -> None:
