@@ -77,13 +77,39 @@ def test_ruff_clean() -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+LAUNCH = "python -m pip install -r requirements.txt && python main.py"
+TEST = "python -m pip install -r requirements.txt && python -m pytest"
+VENV = "sudo apt install python3-venv && python3 -m venv .venv && . .venv/bin/activate"
+
+
 def test_readme_starts_with_the_two_newcomer_commands() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     head = readme[:1500]
-    assert "python -m pip install -r requirements.txt && python main.py" in head
-    assert "python -m pip install -r requirements.txt && python -m pytest" in head
+    assert LAUNCH in head
+    assert TEST in head
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "python -m pip install -r requirements.txt && python -m pytest" in ci
+    assert TEST in ci
+
+
+def test_readme_says_to_make_a_venv_on_debian_before_the_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    venv = readme.find(VENV)
+    assert venv != -1, "the Debian/Ubuntu venv line is missing"
+    assert venv < readme.find(LAUNCH) < readme.find(TEST)
+    # Short: the venv note sits between the title and the first command, nothing more.
+    assert "Debian or Ubuntu" in readme[:venv]
+    assert readme[:venv].count("\n") <= 5
+    assert "externally-managed-environment" in readme[:readme.find(LAUNCH)]
+
+
+def test_building_on_linux_needs_objdump_and_ci_installs_it() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    check, _, rest = ci.partition("apt-get install")
+    assert "command -v objdump" in check
+    assert "binutils" in rest.splitlines()[0]
+    for readme in ("README.md", "build/README.md"):
+        text = (ROOT / readme).read_text(encoding="utf-8")
+        assert "binutils" in text and "objdump" in text, readme
 
 
 def test_requirements_are_pinned_and_never_plain_pygame() -> None:
