@@ -11,6 +11,12 @@ line on stderr and exit 1; a closed or unreadable standard input (see
 :func:`read_stdin`) gives one line and exit 2. Numbers on the command line
 follow :mod:`engine.numbers`: ASCII digits only.
 
+Every numeric option's type states the range it enforces (:func:`stated_range`), and
+its --help text is written from that same statement. A usage error a command finds
+after parsing (``solve mnk --k 4`` on a 3×3 board) is reported by that command's own
+parser, so the usage line names the command: handlers receive it as ``parser``.
+``play`` takes every game's id and aliases, listed in --help from the registry.
+
 ``main(family=ID)`` is the entry point of a one-family executable
 (``arcade-tictactoe``, built by ``build/build.py --family``): the same global
 options, that family's own commands and no ``play``; it opens the family's game
@@ -24,10 +30,11 @@ import errno
 import os
 import sys
 import tempfile
+import textwrap
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from engine import __version__
 from engine.console import discard, say
@@ -39,21 +46,71 @@ if TYPE_CHECKING:
 PROG = "arcade"
 #: The largest --max-table a player may ask for (about 20 GB of memory).
 MAX_ENTRIES_LIMIT = 100_000_000
+#: --window's range, in pixels each way.
+MIN_WINDOW, MAX_WINDOW = 320, 7680
+#: The longest time limit in seconds (a day); the shortest is anything more than 0.
+MAX_SECONDS = 86400
+#: The namespace attribute that holds the parser of the command being run.
+COMMAND_PARSER = "command_parser"
 NUMBERS_RULE = (f"Numbers are written with {RULE}; seconds may have one decimal point, "
                 "e.g. 1.5.")
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout, but never breaking a line inside a hyphenated word:
+    names such as ``tic-tac-toe`` and ``button-madness`` are typed as they are shown."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse with a friendlier error line (still exit 2, usage on stderr)."""
+    """argparse with a friendlier error line (still exit 2, usage on stderr) and help
+    that keeps hyphenated names whole; subcommands' parsers are of this class too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        """Print this parser's usage and ``message`` on stderr, then exit 2.
+
+        A subcommand's prog is "arcade solve mnk": its usage and its own --help are
+        the ones that explain the mistake.
+        """
         self.print_usage(sys.stderr)
-        # A subcommand's prog is "arcade play"; point at the program's own --help.
-        program = self.prog.split()[0]
-        self.exit(2, f"{self.prog}: error: {message}\nTry '{program} --help' for more.\n")
+        self.exit(2, f"{self.prog}: error: {message}\nTry '{self.prog} --help' for more.\n")
 
 
 # --- option types -----------------------------------------------------------------------
+
+_Parse = TypeVar("_Parse", bound=Callable[[str], Any])
+
+
+def states_range(parse: _Parse, low: float, high: float, text: str | None = None,
+                 low_inclusive: bool = True) -> _Parse:
+    """Mark the argparse type ``parse`` with the range of numbers it accepts.
+
+    ``low`` and ``high`` are the numbers the type itself enforces (``low`` itself is
+    refused when ``low_inclusive`` is False); ``text`` is how --help states the range
+    (default "LOW to HIGH"). An option's help is written from :func:`stated_range`, and
+    the tests check both that the help says it and that the type enforces it.
+    """
+    marked: Any = parse
+    marked.range_low, marked.range_high = low, high
+    marked.range_low_inclusive = low_inclusive
+    marked.range_text = text if text is not None else f"{low} to {high}"
+    return parse
+
+
+def stated_range(parse: Any) -> str | None:
+    """The range the argparse type ``parse`` enforces, in --help's words (None: it states
+    none, so it is not a number type)."""
+    return getattr(parse, "range_text", None)
 
 
 def _window_size(text: str) -> tuple[int, int]:
@@ -65,13 +122,21 @@ def _window_size(text: str) -> tuple[int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected WIDTHxHEIGHT such as 960x720 ({RULE}), got {text!r}") from None
-    if not (320 <= w <= 7680 and 320 <= h <= 7680):
-        raise argparse.ArgumentTypeError(f"window size must be 320..7680 each way, got {text!r}")
+    if not (MIN_WINDOW <= w <= MAX_WINDOW and MIN_WINDOW <= h <= MAX_WINDOW):
+        raise argparse.ArgumentTypeError(
+            f"window size must be {MIN_WINDOW}..{MAX_WINDOW} each way, got {text!r}")
     return (w, h)
 
 
-def int_in(low: int, high: int) -> Any:
-    """An argparse type: a whole number from ``low`` to ``high`` (ASCII digits only)."""
+states_range(_window_size, MIN_WINDOW, MAX_WINDOW, f"{MIN_WINDOW} to {MAX_WINDOW} each way")
+
+
+def int_in(low: int, high: int, upper: str | None = None) -> Any:
+    """An argparse type: a whole number from ``low`` to ``high`` (ASCII digits only).
+
+    ``upper`` names a smaller high end that the command checks after parsing (e.g.
+    "the longer side"): --help then states "LOW to UPPER, at most HIGH".
+    """
 
     def parse(text: str) -> int:
         try:
@@ -82,7 +147,8 @@ def int_in(low: int, high: int) -> Any:
             raise argparse.ArgumentTypeError(f"must be {low} to {high}, got {value}")
         return value
 
-    return parse
+    text = None if upper is None else f"{low} to {upper}, at most {high}"
+    return states_range(parse, low, high, text)
 
 
 def positive_seconds(text: str) -> float:
@@ -94,9 +160,15 @@ def positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"expected a number of seconds such as 1.5 ({RULE}, at most one decimal point), "
             f"got {text!r}") from None
-    if not 0 < value <= 86400:
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400, got {text}")
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {MAX_SECONDS}, got {text}")
     return value
+
+
+#: --help's words for :func:`positive_seconds`'s range.
+SECONDS_RANGE = f"more than 0, at most {MAX_SECONDS}"
+states_range(positive_seconds, 0, MAX_SECONDS, SECONDS_RANGE, low_inclusive=False)
 
 
 def add_table_option(parser: argparse.ArgumentParser) -> None:
@@ -108,23 +180,25 @@ def add_table_option(parser: argparse.ArgumentParser) -> None:
     from engine.ai.negamax import BYTES_PER_ENTRY, DEFAULT_MAX_ENTRIES
 
     megabytes = DEFAULT_MAX_ENTRIES * BYTES_PER_ENTRY / 1e6
+    entries = int_in(0, MAX_ENTRIES_LIMIT)
     parser.add_argument(
-        "--max-table", type=int_in(0, MAX_ENTRIES_LIMIT), default=DEFAULT_MAX_ENTRIES,
+        "--max-table", type=entries, default=DEFAULT_MAX_ENTRIES,
         metavar="ENTRIES",
         help=f"remember at most this many positions while searching (default "
-             f"{DEFAULT_MAX_ENTRIES}, about {megabytes:.0f} MB; 0 to {MAX_ENTRIES_LIMIT}); "
+             f"{DEFAULT_MAX_ENTRIES}, about {megabytes:.0f} MB; {stated_range(entries)}); "
              "more can be faster on a big board, if there is the memory for it")
 
 
 def _profile_dir(text: str) -> str | None:
     """An argparse type for --profile: None for an empty or blank DIR (the default
-    folders); a usage error for a ``~user`` that does not exist."""
-    from engine.storage.paths import ProfileError, expand_folder, is_unset
+    folders); a usage error for a ``~user`` that does not exist and for a file (or a
+    path through a file) where the folder should be. Nothing is created here."""
+    from engine.storage.paths import ProfileError, is_unset, profile_folder
 
     if is_unset(text):
         return None
     try:
-        expand_folder(text)
+        profile_folder(text)
     except ProfileError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
@@ -172,16 +246,17 @@ def build_parser(family: GameDescriptor | None = None) -> ArgumentParser:
                              "empty DIR means the default folders")
     parser.add_argument("--smoke", action="store_true", help=smoke_help)
     parser.add_argument("--window", metavar="WxH", type=_window_size,
-                        help="window size for this run, e.g. 1280x960")
+                        help=f"window size for this run, e.g. 1280x960 "
+                             f"({stated_range(_window_size)})")
     # Test-only: write the scene stack's state as JSON after every frame.
     parser.add_argument("--dump-state", metavar="FILE", type=Path, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     if family is None:
-        play = sub.add_parser("play", help="open one game directly",
+        listed = game_names(games)
+        play = sub.add_parser("play", help=f"open one game directly; GAME is one of: {listed}",
                               description="Open one game directly, skipping the launcher.")
         names = [g.id for g in games] + [a for g in games for a in g.aliases]
-        play.add_argument("game", metavar="GAME", choices=names,
-                          help="one of: " + ", ".join(g.id for g in games))
+        play.add_argument("game", metavar="GAME", choices=names, help=f"one of: {listed}")
     groups = {}
     # Shared groups only where a family fills them: an empty "solve" would be a dead end.
     wanted = _shared_groups(families)
@@ -198,7 +273,26 @@ def build_parser(family: GameDescriptor | None = None) -> ArgumentParser:
                                                    required=True)
     for each in families:
         each.add_cli(sub, groups)  # each family adds its own commands
+    _remember_command_parsers(parser)
     return parser
+
+
+def game_names(games: Sequence[GameDescriptor]) -> str:
+    """Every name ``play`` takes, for --help: each game's id with its aliases, e.g.
+    "tictactoe (also tic-tac-toe, ttt), grundy"."""
+    return ", ".join(f"{g.id} (also {', '.join(g.aliases)})" if g.aliases else g.id
+                     for g in games)
+
+
+def _remember_command_parsers(parser: argparse.ArgumentParser) -> None:
+    """Give every command (a parser with a ``handler``) its own parser as a default, so an
+    error its handler finds after parsing shows that command's usage, not the program's."""
+    for action in parser._actions:  # argparse keeps subcommands here; there is no API
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                if command.get_default("handler") is not None:
+                    command.set_defaults(**{COMMAND_PARSER: command})
+                _remember_command_parsers(command)
 
 
 def _shared_groups(families: Sequence[GameDescriptor]) -> set[str]:
@@ -410,7 +504,9 @@ def main(argv: Sequence[str] | None = None, family: str | None = None) -> int:
     args = parsed[0]
     handler = getattr(args, "handler", None)
     if handler is not None:
-        return run_command(lambda: int(handler(parser, args)))
+        # The command's own parser: its usage errors show its usage line.
+        command = getattr(args, COMMAND_PARSER, parser)
+        return run_command(lambda: int(handler(command, args)))
     if args.smoke:
         return run_smoke(args.profile, None if only is None else (only,))
     return run_app(args, only)

@@ -1,16 +1,17 @@
 """Where the player's settings and statistics live.
 
-Nothing here touches the disk (folders are only created when something is
+Nothing here changes the disk (folders are only created when something is
 first saved, so merely starting the game or its tests leaves no empty folders
 behind), except the fallback folder below, made private (0700) at once because
-it sits in the temporary folder every user shares.
+it sits in the temporary folder every user shares. A folder the player names is
+only looked at, to refuse a file standing where the folder should be.
 
 Finding the folders never fails for want of a home folder (a container's user
 id often has no passwd entry and no ``HOME``): the profile then falls back to
 a clearly named folder in the temporary folder, and says so in a notice the
-app shows. Only a folder the player named that cannot be read as a path, such
-as ``~nosuchuser/p``, is an error (:class:`ProfileError`), which the command
-line reports as bad usage.
+app shows. Only a folder the player named that cannot be used, such as
+``~nosuchuser/p`` or an existing file, is an error (:class:`ProfileError`),
+which the command line reports as bad usage.
 """
 
 from __future__ import annotations
@@ -88,6 +89,32 @@ def expand_folder(value: str | os.PathLike[str]) -> Path:
     return Path(expanded)
 
 
+def profile_folder(value: str | os.PathLike[str]) -> Path:
+    """The folder a player named as the profile (``--profile`` or ``ARCADE_PROFILE``).
+
+    As :func:`expand_folder`, and also raises :class:`ProfileError` when the folder,
+    or the nearest part of its path that exists, is a file (or anything else that is
+    not a folder): the settings and statistics could never be kept there. Only looks;
+    creates nothing.
+    """
+    text = os.fspath(value)
+    folder = expand_folder(text)
+    for part in (folder, *folder.parents):
+        try:
+            info = os.stat(part)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # not there (yet): the nearest part that exists decides
+        except (OSError, ValueError):
+            return folder  # cannot look (no permission, say): opening the stores will tell
+        if stat.S_ISDIR(info.st_mode):
+            return folder
+        kind = "is a file, not a folder" if stat.S_ISREG(info.st_mode) else "is not a folder"
+        if part == folder:
+            raise ProfileError(f"{text!r} {kind}")
+        raise ProfileError(f"cannot use {text!r}: {os.fspath(part)!r} {kind}")
+    return folder
+
+
 def fallback_folder() -> Path:
     """The profile folder used when no home folder can be found.
 
@@ -128,9 +155,10 @@ def resolve_profile(
 
     Without a home folder the platform folders cannot be found: the result is
     then :func:`fallback_folder`, with a ``notice`` saying so. Raises
-    :class:`ProfileError` only for a named folder whose ``~`` cannot be
-    expanded (the command line checks ``--profile`` and ``ARCADE_PROFILE``
-    first and reports it as bad usage).
+    :class:`ProfileError` only for a named folder that cannot be used (see
+    :func:`profile_folder`: a ``~`` that cannot be expanded, a file where the
+    folder should be); the command line checks ``--profile`` while parsing and
+    reports ``ARCADE_PROFILE``'s error the same way, as bad usage.
 
     ``environ`` defaults to ``os.environ``; tests pass their own mapping.
     """
@@ -140,7 +168,7 @@ def resolve_profile(
         from_env = environ.get(PROFILE_ENV, "")
         profile_dir = None if is_unset(from_env) else from_env
     if profile_dir is not None:
-        folder = expand_folder(profile_dir)
+        folder = profile_folder(profile_dir)
         return ProfilePaths(config_dir=folder, data_dir=folder)
     try:
         return ProfilePaths(

@@ -13,7 +13,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.cli import int_in, positive_seconds, read_stdin
+from engine.cli import (
+    SECONDS_RANGE,
+    int_in,
+    positive_seconds,
+    read_stdin,
+    stated_range,
+    states_range,
+)
 from engine.numbers import RULE, parse_whole
 from games.buttons.search_limits import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT
 
@@ -24,6 +31,8 @@ MAX_CODE_CHARS = 400_000
 
 # The memory cap's range, in MB: below 16 not even a small table fits.
 MIN_MEMORY_MB, MAX_MEMORY_MB = 16, 65536
+# The largest size ``analyze`` takes: games.buttons.board.MAX_N (not imported here: numpy).
+MAX_SIZE = 1000
 
 
 def add_solve_parsers(puzzles: Any) -> None:
@@ -45,12 +54,13 @@ def add_solve_parsers(puzzles: Any) -> None:
     solve.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT,
                        metavar="SECONDS",
                        help=f"stop searching for the fewest presses after this many seconds "
-                            f"(default {DEFAULT_TIME_LIMIT:g}); the best found is printed")
-    solve.add_argument("--max-memory", type=int_in(MIN_MEMORY_MB, MAX_MEMORY_MB),
-                       default=DEFAULT_MEMORY_MB, metavar="MB",
+                            f"(default {DEFAULT_TIME_LIMIT:g}); the best found is printed; "
+                            f"{SECONDS_RANGE}")
+    memory = int_in(MIN_MEMORY_MB, MAX_MEMORY_MB)
+    solve.add_argument("--max-memory", type=memory, default=DEFAULT_MEMORY_MB, metavar="MB",
                        help=f"the search's tables take at most about this many megabytes "
-                            f"(default {DEFAULT_MEMORY_MB}; {MIN_MEMORY_MB} to "
-                            f"{MAX_MEMORY_MB}); tables that would not fit are not built")
+                            f"(default {DEFAULT_MEMORY_MB}; {stated_range(memory)}); tables "
+                            "that would not fit are not built")
     solve.set_defaults(handler=solve_command)
 
 
@@ -61,7 +71,7 @@ def add_analyze_parsers(analyses: Any) -> None:
         description="Print one line 'n nullity' per size n: the number of independent press "
                     "patterns that change nothing (0: every board has exactly one solution).")
     analyze.add_argument("--sizes", required=True, metavar="A-B", type=_sizes,
-                         help="a size or a range, e.g. 4 or 1-64 (1 to 1000)")
+                         help=f"a size or a range, e.g. 4 or 1-64 ({stated_range(_sizes)})")
     analyze.set_defaults(handler=analyze_command)
 
 
@@ -73,9 +83,13 @@ def _sizes(text: str) -> range:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected a size or a range like 1-64 ({RULE}), got {text!r}") from None
-    if not 1 <= a <= b <= 1000:
-        raise argparse.ArgumentTypeError(f"sizes must satisfy 1 <= A <= B <= 1000, got {text!r}")
+    if not 1 <= a <= b <= MAX_SIZE:
+        raise argparse.ArgumentTypeError(
+            f"sizes must satisfy 1 <= A <= B <= {MAX_SIZE}, got {text!r}")
     return range(a, b + 1)
+
+
+states_range(_sizes, 1, MAX_SIZE)
 
 
 def solve_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.cli import add_table_option, int_in, positive_seconds
+from engine.cli import SECONDS_RANGE, add_table_option, int_in, positive_seconds, stated_range
 from games.connect4.rules import (
     DEFAULT_K,
     MAX_COLS,
@@ -50,20 +50,22 @@ def add_solve_parsers(puzzles: Any) -> None:
                     "MOVES. Prints exactly one line: 'first player wins', 'draw' or 'second "
                     "player wins' (exit 0); or, when the time limit runs out, a line starting "
                     "'could not solve' (exit 1). Bad input: a message on stderr, exit 2.")
-    parser.add_argument("--cols", type=int_in(MIN_COLS, MAX_COLS), required=True, metavar="C",
-                        help=f"columns, {MIN_COLS} to {MAX_COLS}")
-    parser.add_argument("--rows", type=int_in(MIN_ROWS, MAX_ROWS), required=True, metavar="R",
-                        help=f"rows, {MIN_ROWS} to {MAX_ROWS}")
-    parser.add_argument("--k", type=int_in(MIN_K, max(MAX_COLS, MAX_ROWS)), default=DEFAULT_K,
-                        metavar="K", help=f"discs in a row to win (default {DEFAULT_K}; "
-                                          f"{MIN_K} to the shorter side)")
+    cols, rows = int_in(MIN_COLS, MAX_COLS), int_in(MIN_ROWS, MAX_ROWS)
+    # The shorter side is checked after parsing (Connect4Config); it is never more than this.
+    k = int_in(MIN_K, min(MAX_COLS, MAX_ROWS), upper="the shorter side")
+    parser.add_argument("--cols", type=cols, required=True, metavar="C",
+                        help=f"columns, {stated_range(cols)}")
+    parser.add_argument("--rows", type=rows, required=True, metavar="R",
+                        help=f"rows, {stated_range(rows)}")
+    parser.add_argument("--k", type=k, default=DEFAULT_K, metavar="K",
+                        help=f"discs in a row to win (default {DEFAULT_K}; {stated_range(k)})")
     parser.add_argument("--moves", default="", metavar="MOVES",
                         help="the columns played so far from the empty board, one digit "
                              "1..C per move, e.g. 4453 (default: the empty board)")
     parser.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT,
                         metavar="SECONDS",
                         help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}): "
-                             "prints 'could not solve …' and exits 1")
+                             f"prints 'could not solve …' and exits 1; {SECONDS_RANGE}")
     add_table_option(parser)
     parser.set_defaults(handler=solve_connect4_command)
 

@@ -6,9 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from engine.cli import int_in
+from engine.cli import int_in, stated_range
 
 PIECES = ("king", "rook", "queen", "knight")
+#: The largest board side ``grundy`` prints a table for.
+MAX_SIDE = 4096
 
 
 def add_commands(commands: Any) -> None:
@@ -20,10 +22,11 @@ def add_commands(commands: Any) -> None:
                     "the first column the left column.")
     grundy.add_argument("piece", metavar="PIECE", choices=PIECES,
                         help="one of: " + ", ".join(PIECES))
-    grundy.add_argument("--rows", type=int_in(1, 4096), required=True, metavar="R",
-                        help="rows, 1 to 4096")
-    grundy.add_argument("--cols", type=int_in(1, 4096), required=True, metavar="C",
-                        help="columns, 1 to 4096")
+    side = int_in(1, MAX_SIDE)
+    grundy.add_argument("--rows", type=side, required=True, metavar="R",
+                        help=f"rows, {stated_range(side)}")
+    grundy.add_argument("--cols", type=side, required=True, metavar="C",
+                        help=f"columns, {stated_range(side)}")
     grundy.set_defaults(handler=grundy_command)
 
 

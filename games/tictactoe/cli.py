@@ -5,13 +5,22 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.cli import PROG, add_table_option, int_in, positive_seconds
+from engine.cli import (
+    PROG,
+    SECONDS_RANGE,
+    add_table_option,
+    int_in,
+    positive_seconds,
+    stated_range,
+)
 from engine.console import say
 
 RESULTS = {1: "first player wins", 0: "draw", -1: "second player wins"}
 #: Seconds before ``solve mnk`` gives up. Without a limit an unsolvable size (4×15, k = 4)
 #: ran for ever; a player who wants longer says so with --time-limit.
 DEFAULT_TIME_LIMIT = 120.0
+#: The longest side ``solve mnk`` takes (and so the longest row to win).
+MAX_SIDE = 15
 
 
 def add_solve_parsers(puzzles: Any) -> None:
@@ -22,16 +31,18 @@ def add_solve_parsers(puzzles: Any) -> None:
                     "'first player wins', 'draw' or 'second player wins' (exit 0). When the "
                     "time limit runs out: a line starting 'could not solve' on stderr, exit 1. "
                     "Bad input: a message on stderr, exit 2.")
-    mnk.add_argument("--rows", type=int_in(1, 15), required=True, metavar="M",
-                     help="rows, 1 to 15")
-    mnk.add_argument("--cols", type=int_in(1, 15), required=True, metavar="N",
-                     help="columns, 1 to 15")
-    mnk.add_argument("--k", type=int_in(1, 15), required=True, metavar="K",
-                     help="marks in a row to win, 1 to the longer side")
+    side = int_in(1, MAX_SIDE)
+    k = int_in(1, MAX_SIDE, upper="the longer side")  # the longer side: checked after parsing
+    mnk.add_argument("--rows", type=side, required=True, metavar="M",
+                     help=f"rows, {stated_range(side)}")
+    mnk.add_argument("--cols", type=side, required=True, metavar="N",
+                     help=f"columns, {stated_range(side)}")
+    mnk.add_argument("--k", type=k, required=True, metavar="K",
+                     help=f"marks in a row to win, {stated_range(k)}")
     mnk.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT,
                      metavar="SECONDS",
                      help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}): "
-                          "exit 1, message on stderr")
+                          f"exit 1, message on stderr; {SECONDS_RANGE}")
     add_table_option(mnk)
     mnk.set_defaults(handler=solve_mnk_command)
 
