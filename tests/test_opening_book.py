@@ -4,7 +4,7 @@ Every claim a book makes is checked independently: on small boards against the
 plain minimax of tests/test_perfect_solver.py (which tries every line of play),
 on the shipped books by proving a sample again — draws by the exact sign-only
 negamax, wins and losses by the win prover, whose soundness
-tests/test_win_proof.py checks against minimax — and every entry in the slow
+tests/test_win_proof.py checks against minimax — and fifteen more of each in the slow
 suite.
 """
 
@@ -127,8 +127,11 @@ def test_a_sample_of_each_shipped_book_proves_again(shape) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("shape", mnk_books.BOOKED)
-def test_every_entry_of_each_shipped_book_proves_again(shape) -> None:
-    for code, (outcome, move) in sorted(_shipped(*shape).entries.items()):
+def test_a_larger_sample_of_each_shipped_book_proves_again(shape) -> None:
+    """Fifteen more entries of each book (a few minutes: proving every entry again takes
+    as long as building the book, which is what its command does)."""
+    entries = sorted(_shipped(*shape).entries.items())
+    for code, (outcome, move) in random.Random(2027).sample(entries, 15):
         _reprove(*shape, code, outcome, move)
 
 

@@ -88,6 +88,12 @@ def position_value(state: TicTacToeState, cancel: threading.Event | None = None,
     return _to_move_value(value, search.n_empty)
 
 
+# Shares of a hint's budget: every move's exact value until EXACT_SHARE of it, the
+# position's proven outcome until PROVEN_UNTIL, estimates for the rest.
+EXACT_SHARE = 2 / 3
+PROVEN_UNTIL = 0.9
+
+
 def move_values(state: TicTacToeState, cancel: threading.Event | None = None,
                 time_limit: float | None = 1.5) -> dict[int, MoveValue]:
     """Value of every legal move for the player to move: exact if solvable in time.
@@ -116,16 +122,17 @@ def exact_or_proven(state: TicTacToeState, cancel: threading.Event | None,
     """What can be proven about the moves of ``state`` in part of ``time_limit`` seconds:
     ``(values, complete)``, ``complete`` when every legal move has a proven value.
 
-    Half of ``time_limit`` goes to every move's exact value with remoteness.
-    If that does not finish, the position's proven outcome and a move that
-    achieves it (:func:`proven_values`: the opening book, else a proof until
-    four fifths of the budget): a lost position makes every move a proven
+    Two thirds of ``time_limit`` go to every move's exact value with remoteness
+    (as much as hints had before proven outcomes: no position loses its exact
+    values). If that does not finish, the position's proven outcome and a move
+    that achieves it (:func:`proven_values`: the opening book, else a proof until
+    nine tenths of the budget): a lost position makes every move a proven
     loss (complete); a won or drawn one gives its proven move alone (no
     distance, see ``MoveValue.remoteness``). Nothing proven in time: ``({}, False)``.
     ``time_limit=None`` waits for the exact values. The game must not be over.
     """
     start = time.monotonic()
-    exact_limit = None if time_limit is None else time_limit / 2
+    exact_limit = None if time_limit is None else time_limit * EXACT_SHARE
     try:
         return exact_move_values(state, cancel, exact_limit), True
     except SearchTimeout:
@@ -133,7 +140,7 @@ def exact_or_proven(state: TicTacToeState, cancel: threading.Event | None,
     assert time_limit is not None
     search = MNKSearchState.from_rules(state)
     try:
-        proven = proven_values(search, cancel, start + time_limit * 4 / 5)
+        proven = proven_values(search, cancel, start + time_limit * PROVEN_UNTIL)
     except SearchTimeout:
         return {}, False
     if next(iter(proven.values())).outcome == "loss":
