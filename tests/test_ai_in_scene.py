@@ -10,6 +10,7 @@ import threading
 import time
 
 import pygame
+import pytest
 
 from engine.ai.agent import Cancelled, RandomAgent
 from engine.launcher import LauncherScene
@@ -46,6 +47,7 @@ def wait_thinking(app, scene) -> None:
     run_until(app, lambda: scene.thinking, timeout=2, pause=0)
 
 
+@pytest.mark.slow
 def test_thinking_is_shown_frames_keep_coming_and_the_move_arrives(app) -> None:
     agent = SlowRandom(delay=0.4)
     scene = versus(app, agent)
@@ -72,6 +74,7 @@ def test_thinking_is_shown_frames_keep_coming_and_the_move_arrives(app) -> None:
     assert not near(app.screen.get_at(badge), app.theme.palette.accent)
 
 
+@pytest.mark.slow
 def test_human_cannot_move_while_the_computer_thinks(app) -> None:
     scene = versus(app, SlowRandom(delay=0.5))
     click(app, *cell_centre(scene, 0, 0))
@@ -91,6 +94,7 @@ def test_leaving_the_scene_cancels_the_computer(app) -> None:
     assert not scene.thinking and scene.state.moves_made == 1
 
 
+@pytest.mark.slow
 def test_undo_while_thinking_drops_the_stale_answer(app) -> None:
     scene = versus(app, SlowRandom(delay=0.3))
     click(app, *cell_centre(scene, 1, 1))

@@ -178,6 +178,7 @@ def test_many_blocks_do_not_beat_one_win() -> None:
 # --- the agents ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_medium_takes_wins_and_blocks_in_every_classic_position() -> None:
     agent = MediumAgent(seed=3)
     for state in all_classic_positions():
@@ -193,6 +194,7 @@ def test_medium_takes_wins_and_blocks_in_every_classic_position() -> None:
         assert agent.choose_move(state, NO_CANCEL) in choices
 
 
+@pytest.mark.slow
 def test_medium_takes_wins_and_blocks_on_bigger_boards() -> None:
     agent = MediumAgent(seed=5)
     for config in (MNKConfig(5, 5, 4), MNKConfig(4, 4, 3, players=3)):
@@ -216,6 +218,7 @@ def test_medium_prefers_cells_on_most_potential_lines() -> None:
     assert {agent.choose_move(state, NO_CANCEL) for _ in range(200)} == {1, 2, 3, 6}
 
 
+@pytest.mark.slow
 def test_easy_always_takes_a_win() -> None:
     agent = EasyAgent(seed=1)
     for state in all_classic_positions():

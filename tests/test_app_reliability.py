@@ -46,6 +46,7 @@ def test_a_window_the_player_resizes_is_remembered(profile: Path) -> None:
     assert saved_window(profile) == [1100, 800]
 
 
+@pytest.mark.slow
 def test_smoke_run_leaves_the_profiles_settings_alone(tmp_path: Path) -> None:
     """Regression: ``--smoke --profile DIR`` rewrote window_size to 960×720."""
     profile = tmp_path / "mine"
@@ -58,6 +59,7 @@ def test_smoke_run_leaves_the_profiles_settings_alone(tmp_path: Path) -> None:
     assert (profile / "settings.json").read_text() == original
 
 
+@pytest.mark.slow
 def test_windows_larger_than_the_cap_are_brought_back(profile: Path) -> None:
     """Regression: an 8000×8000 window (256 MB a frame) stalled the loop for 18-37 s."""
     app = make_app(profile, (960, 720))

@@ -103,6 +103,7 @@ def test_effects_are_distinct_from_each_other() -> None:
     assert float(vectors["win"] @ same) > 0.99
 
 
+@pytest.mark.slow
 def test_generator_is_deterministic_and_the_files_are_its_output(tmp_path: Path) -> None:
     first = make_sounds.write_all(tmp_path / "a")
     second = make_sounds.write_all(tmp_path / "b")
@@ -180,6 +181,7 @@ def test_a_mixer_that_refuses_to_open_means_silence_without_errors(profile, monk
     assert audio.problems() == []  # the files are fine; no device is not a problem
 
 
+@pytest.mark.slow
 def test_no_audio_device_the_game_is_silent_and_shows_no_error(tmp_path: Path) -> None:
     """A real SDL without a usable audio driver, in a child process."""
     code = """
@@ -266,6 +268,7 @@ def run_smoke(tmp_path: Path, patch: str | None = None) -> subprocess.CompletedP
                           timeout=120, env=env, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_smoke_plays_each_family_sound_and_fails_on_a_lost_one(tmp_path: Path) -> None:
     good = run_smoke(tmp_path / "good")
     assert good.returncode == 0, good.stderr
@@ -279,6 +282,7 @@ def test_smoke_plays_each_family_sound_and_fails_on_a_lost_one(tmp_path: Path) -
     assert "tictactoe: sound 'win'" in bad.stderr and "asset missing" in bad.stderr
 
 
+@pytest.mark.slow
 def test_smoke_fails_when_the_mixer_is_lost(tmp_path: Path) -> None:
     """A bundle without pygame's mixer library: not even the dummy driver opens."""
     out = run_smoke(tmp_path, "import pygame\n"
@@ -303,6 +307,7 @@ def cell_click(app, scene, row: int, col: int) -> None:
               pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
 
 
+@pytest.mark.slow
 def test_a_tictactoe_game_asks_for_its_declared_sounds(app) -> None:
     game = find_game("tictactoe")
     scene = app.push(game.open_scene(app, None, seats=(Seat(), Seat())))
@@ -413,6 +418,7 @@ def sounding_stretches(samples: np.ndarray, rate: int) -> list[tuple[int, int]]:
     return list(zip(starts, ends, strict=True))
 
 
+@pytest.mark.slow
 def test_a_won_game_really_sounds_and_muted_it_is_silent(tmp_path: Path) -> None:
     loud, mixed = play_on_disk(tmp_path / "loud", sound=True, volume=100)
     assert loud["sounded"] == loud["played"]

@@ -123,6 +123,7 @@ def distances() -> np.ndarray:
     return bfs_distances_4x4()
 
 
+@pytest.mark.slow
 def test_button_madness_boards_through_the_game_state_interface(distances: np.ndarray) -> None:
     """Board is a one-player GameState: the default hooks search it. Near boards only (a
     board 16 presses away takes ~10 s this way; the table-driven search below is fast)."""
@@ -143,6 +144,7 @@ def test_button_madness_boards_through_the_game_state_interface(distances: np.nd
             assert sorted(path) == list(fewest.presses)
 
 
+@pytest.mark.slow
 def test_button_madness_bfs_finds_the_minimum_near_to_farthest(distances: np.ndarray) -> None:
     """solver.bfs_solve_4x4 (the source's method on the generic search), near to farthest."""
     from games.buttons.board import Board

@@ -27,6 +27,7 @@ def test_symmetries_are_permutations_mapping_lines_to_lines() -> None:
             assert {lay.permute(m, perm) for m in lay.lines} == lines
 
 
+@pytest.mark.slow
 def test_wins_and_threats_match_the_rules_on_random_games() -> None:
     rng = random.Random(5)
     for rows, cols, k in ((3, 3, 3), (4, 4, 3), (5, 5, 4), (7, 6, 4)):

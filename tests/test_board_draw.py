@@ -21,7 +21,8 @@ def mark_mask(player: int, size: int = 120) -> set[tuple[int, int]]:
             if surface.get_at((x, y))[0] > 128}
 
 
-@pytest.mark.parametrize("size", [40, 120, 300])
+@pytest.mark.parametrize("size", [40, pytest.param(120, marks=pytest.mark.slow),
+                                  pytest.param(300, marks=pytest.mark.slow)])
 def test_marks_stay_inside_their_cell_and_scale(size: int) -> None:
     for player in range(3):
         surface = pygame.Surface((size * 3, size * 3))

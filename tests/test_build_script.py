@@ -48,6 +48,7 @@ def test_family_names_come_from_the_registry(build: ModuleType) -> None:
             == dist / "arcade-grundy" / f"arcade-grundy{exe}")
 
 
+@pytest.mark.slow
 def test_unknown_family_is_a_usage_error_and_builds_nothing(tmp_path: Path) -> None:
     dist, work = tmp_path / "dist", tmp_path / "work"
     out = subprocess.run(
@@ -63,6 +64,7 @@ def test_unknown_family_is_a_usage_error_and_builds_nothing(tmp_path: Path) -> N
     assert not dist.exists() and not work.exists()
 
 
+@pytest.mark.slow
 def test_help_lists_the_families(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, str(BUILD_SCRIPT), "--help"], capture_output=True,
                          text=True, timeout=60, cwd=tmp_path)
@@ -81,6 +83,7 @@ def _run_entry(build: ModuleType, family: str, folder: Path, *args: str,
                           text=True, timeout=timeout, env=env, cwd=folder)
 
 
+@pytest.mark.slow
 def test_family_entry_point_smoke_opens_only_its_family(build: ModuleType,
                                                         tmp_path: Path) -> None:
     out = _run_entry(build, "tictactoe", tmp_path, "--smoke", timeout=120)
@@ -93,6 +96,7 @@ def test_family_entry_point_smoke_opens_only_its_family(build: ModuleType,
     assert all(name.startswith("tictactoe/") for name in opened[2:-2]), opened
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", [f.id for f in all_games()])
 def test_family_entry_point_version_and_help(build: ModuleType, tmp_path: Path,
                                              family: str) -> None:

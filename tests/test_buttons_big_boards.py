@@ -160,6 +160,7 @@ def reference_wrap(code: str, font: pygame.font.Font, width: int) -> list[str]:
     return old_wrap(head, font, width)
 
 
+@pytest.mark.slow
 def test_wrapped_code_is_what_the_old_algorithm_gave(app) -> None:
     codes = [format_code(random_board(n)) for n in (1, 2, 3, 4, 5, 9, 17, 30, 60, 100)]
     codes += [format_code(Board.solved(n)) for n in (4, 7, 64)]
@@ -176,6 +177,7 @@ def test_wrapped_code_is_what_the_old_algorithm_gave(app) -> None:
                 assert wrap_code(code, font, width) == expected, (scale, width, code[:40])
 
 
+@pytest.mark.slow
 def test_wrapped_code_at_the_seven_line_boundary(app) -> None:
     font = app.theme.font(15, bold=True)
     digits = format_code(random_board(60)).split(":")[1]
@@ -201,7 +203,8 @@ def test_canonical_code_matches_format_code() -> None:
 # --- the code in the side panel and debug_state -------------------------------------------
 
 
-@pytest.mark.parametrize("n", [2, 4, 5, 60, CODE_INLINE_MAX_N])
+@pytest.mark.parametrize("n", [2, 4, 5, pytest.param(60, marks=pytest.mark.slow),
+                               pytest.param(CODE_INLINE_MAX_N, marks=pytest.mark.slow)])
 def test_small_board_code_is_shown_at_once(app, n: int) -> None:
     board = random_board(n)
     scene = open_scene(app, board)
@@ -213,6 +216,7 @@ def test_small_board_code_is_shown_at_once(app, n: int) -> None:
     assert scene.board != board
 
 
+@pytest.mark.slow
 def test_code_is_worked_out_once_per_board(app, monkeypatch: pytest.MonkeyPatch) -> None:
     import games.buttons.codes as codes_module
 
@@ -233,6 +237,7 @@ def test_code_is_worked_out_once_per_board(app, monkeypatch: pytest.MonkeyPatch)
     assert len(calls) == 2
 
 
+@pytest.mark.slow
 def test_best_result_is_read_once_not_every_frame(app, monkeypatch: pytest.MonkeyPatch) -> None:
     scene = open_scene(app, parse_code("65535").press(1, 2))
     reads: list[str] = []
@@ -258,6 +263,7 @@ def test_best_result_is_read_once_not_every_frame(app, monkeypatch: pytest.Monke
 # --- frame times ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_frame_times_on_a_60_by_60_board(app) -> None:
     scene = open_scene(app, random_board(60))
     idle = idle_frames(app)
@@ -268,6 +274,7 @@ def test_frame_times_on_a_60_by_60_board(app) -> None:
     assert statistics.median(idle) < IDLE_FRAME_LIMIT, f"idle frames after a press {idle}"
 
 
+@pytest.mark.slow
 def test_frame_times_and_background_code_on_a_1000_by_1000_board(app) -> None:
     board = random_board(1000)
     t0 = time.perf_counter()
@@ -293,6 +300,7 @@ def test_frame_times_and_background_code_on_a_1000_by_1000_board(app) -> None:
     assert not scene.codes.worker.busy and not scene.code_pending()
 
 
+@pytest.mark.slow
 def test_working_out_the_code_is_said_in_the_side_panel(app, gate: Gate) -> None:
     scene = open_scene(app, random_board(CODE_INLINE_MAX_N + 1))
     idle_frames(app, 3)
@@ -313,6 +321,7 @@ def test_working_out_the_code_is_said_in_the_side_panel(app, gate: Gate) -> None
     assert screen_area(app, area) != pixels(expected)
 
 
+@pytest.mark.slow
 def test_a_stale_code_is_dropped(app, gate: Gate) -> None:
     board = random_board(1000)
     scene = open_scene(app, board)
@@ -337,6 +346,7 @@ def test_copy_small_board_code(app) -> None:
     assert app.notices[-1] == "Code copied to the clipboard."
 
 
+@pytest.mark.slow
 def test_copy_before_a_big_code_is_ready_copies_it_when_ready(app, gate: Gate) -> None:
     pygame.scrap.put_text("old")
     board = random_board(1000)
@@ -354,6 +364,7 @@ def test_copy_before_a_big_code_is_ready_copies_it_when_ready(app, gate: Gate) -
     assert pygame.scrap.get_text() == format_code(board)
 
 
+@pytest.mark.slow
 def test_copy_pending_is_dropped_when_the_board_changes(app, gate: Gate) -> None:
     pygame.scrap.put_text("old")
     scene = open_scene(app, random_board(1000))
@@ -371,6 +382,7 @@ def test_copy_pending_is_dropped_when_the_board_changes(app, gate: Gate) -> None
 # --- entering a big code --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_entering_a_maximal_1000_by_1000_code(app) -> None:
     scene = open_scene(app, parse_code("12345"))
     big = Board.solved(1000)  # the largest code: 301,030 digits
@@ -393,6 +405,7 @@ def test_entering_a_maximal_1000_by_1000_code(app) -> None:
 # --- solution marks on big boards -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_show_solution_on_a_200_by_200_board(app) -> None:
     from games.buttons.board import generate
 
@@ -425,7 +438,8 @@ def test_show_solution_on_a_200_by_200_board(app) -> None:
     assert scene.hinted == set(sorted(marks)[:2])
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 20, 65, 200])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, *(pytest.param(n, marks=pytest.mark.slow)
+                                                 for n in (20, 65, 200))])
 def test_solve_grid_is_solve_as_a_grid(n: int) -> None:
     """The scene's solver call gives solve's presses, minimality and method, as a grid.
 
@@ -450,6 +464,7 @@ def test_solve_grid_is_solve_as_a_grid(n: int) -> None:
         assert got.count == len(expected.presses)
 
 
+@pytest.mark.slow
 def test_a_new_1000_by_1000_solution_replaces_the_old_in_a_short_frame(app) -> None:
     """A press with a 1000×1000 solution shown: the frames until the next one is shown.
 
@@ -485,6 +500,7 @@ def test_a_new_1000_by_1000_solution_replaces_the_old_in_a_short_frame(app) -> N
     assert max(frames) < 0.100, f"slowest of {len(frames)} frames: {max(frames) * 1000:.0f} ms"
 
 
+@pytest.mark.slow
 def test_solution_frames_on_a_60_by_60_board_draw_frames_round_cells(app) -> None:
     from games.buttons.board import generate
 
@@ -508,6 +524,7 @@ def test_solution_frames_on_a_60_by_60_board_draw_frames_round_cells(app) -> Non
     assert app.screen.get_at(rect.center)[:3] != accent
 
 
+@pytest.mark.slow
 def test_a_thousand_presses_on_a_1000_by_1000_board_keep_no_boards(app) -> None:
     """The history keeps a press as its cell: as boards, 1,000 presses would be 125 MB."""
     import tracemalloc
@@ -532,6 +549,7 @@ def test_a_thousand_presses_on_a_1000_by_1000_board_keep_no_boards(app) -> None:
     assert scene.board == board
 
 
+@pytest.mark.slow
 def test_a_big_code_waits_while_the_solver_works(app, gate: Gate) -> None:
     """Both hold the GIL in long stretches; together they held up frames by up to 30 ms.
     The code starts once the solution is in, or at once when Copy asks for it."""

@@ -160,6 +160,7 @@ def test_decimal_conversion_beyond_pythons_digit_limit() -> None:
     assert int_to_decimal(0) == "0"
 
 
+@pytest.mark.slow
 def test_decimal_conversion_past_the_multiplication_pieces() -> None:
     """Numbers whose halves exceed _PIECE_DIGITS (their product is summed from pieces),
     checked against Python's own conversion with its digit limit lifted."""
@@ -180,6 +181,7 @@ def test_decimal_conversion_past_the_multiplication_pieces() -> None:
         sys.set_int_max_str_digits(limit)
 
 
+@pytest.mark.slow
 def test_max_code_digits() -> None:
     for n in range(1, 60):
         assert max_code_digits(n) == len(str((1 << (n * n)) - 1))
@@ -207,6 +209,7 @@ def test_contract_examples() -> None:
     assert format_code(Board(3, 5)) == "3x3:5"
 
 
+@pytest.mark.slow
 def test_codes_round_trip() -> None:
     rng = random.Random(8)
     for n in [*range(1, 21), 31, 64, 100, 257, 1000]:
@@ -255,6 +258,7 @@ def test_rejections_say_what_is_wrong(text: str, message: str) -> None:
     assert isinstance(info.value, ValueError)
 
 
+@pytest.mark.slow
 def test_huge_numbers_are_rejected_by_length_fast() -> None:
     for text, expect in [("9" * 100_000, "a 100000-digit number is too large for a 4×4 board"),
                          ("1" * 10_000_000, "a 10000000-digit number is too large"),
@@ -300,6 +304,7 @@ def test_generator_boards_are_solvable_and_unsolved(n: int) -> None:
         assert len(seen) > 10
 
 
+@pytest.mark.slow
 def test_generator_on_big_and_bad_sizes() -> None:
     for n in (100, 255):
         assert nullity(n) > 0

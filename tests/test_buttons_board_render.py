@@ -56,8 +56,9 @@ def expected(board: Board, geom: BoardGeometry) -> np.ndarray:
 @pytest.mark.parametrize(("n", "area"), [
     (41, pygame.Rect(13, 7, 517, 530)),    # cells of ~12.6 px
     (97, pygame.Rect(0, 0, 300, 300)),     # ~3.1 px
-    (250, pygame.Rect(21, 40, 611, 600)),  # ~2.4 px
-    (300, pygame.Rect(5, 5, 200, 220)),    # under a pixel: some buttons are not shown
+    pytest.param(250, pygame.Rect(21, 40, 611, 600), marks=pytest.mark.slow),  # ~2.4 px
+    # under a pixel: some buttons are not shown
+    pytest.param(300, pygame.Rect(5, 5, 200, 220), marks=pytest.mark.slow),
 ])
 def test_the_picture_shows_each_button_over_its_cell_rectangle(n: int,
                                                                area: pygame.Rect) -> None:
@@ -68,9 +69,11 @@ def test_the_picture_shows_each_button_over_its_cell_rectangle(n: int,
     assert np.array_equal(got, expected(board, geom))
 
 
-@pytest.mark.parametrize(("n", "area"), [(41, pygame.Rect(3, 9, 500, 500)),
-                                         (333, pygame.Rect(17, 2, 640, 610)),
-                                         (1000, pygame.Rect(20, 60, 620, 620))])
+@pytest.mark.parametrize(("n", "area"), [
+    (41, pygame.Rect(3, 9, 500, 500)),
+    pytest.param(333, pygame.Rect(17, 2, 640, 610), marks=pytest.mark.slow),
+    pytest.param(1000, pygame.Rect(20, 60, 620, 620), marks=pytest.mark.slow),
+])
 def test_a_patched_picture_is_the_picture_made_afresh(n: int, area: pygame.Rect) -> None:
     rng = random.Random(n)
     board, _ = generate(n, rng)
@@ -112,6 +115,7 @@ def test_many_changes_or_new_colours_or_sizes_make_the_picture_afresh() -> None:
 RING = (28, 32, 44)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "area"), [(41, pygame.Rect(3, 9, 500, 500)),   # ~12 px
                                          (64, pygame.Rect(0, 0, 520, 520)),   # ~8 px
                                          (90, pygame.Rect(7, 4, 560, 555))])  # ~6.2 px
@@ -149,6 +153,7 @@ def test_buttons_big_enough_carry_their_ring_and_patches_keep_it(n: int,
         assert np.array_equal(pixels(patched), pixels(fresh)), cell
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("good", "bad"), [(GOOD, BAD), ((0, 158, 115), (213, 94, 0))])
 def test_buttons_too_small_for_a_ring_are_dark_or_bright(good, bad) -> None:
     n = 300
@@ -168,7 +173,8 @@ def test_buttons_too_small_for_a_ring_are_dark_or_bright(good, bad) -> None:
                           pixels(BoardPicture().surface(board, geom, good, bad, RING)))
 
 
-@pytest.mark.parametrize(("n", "side"), [(64, 520), (1000, 620)])
+@pytest.mark.parametrize(("n", "side"), [(64, 520),
+                                         pytest.param(1000, 620, marks=pytest.mark.slow)])
 def test_a_press_patches_the_picture_in_a_few_milliseconds(n: int, side: int) -> None:
     board, _ = generate(n, random.Random(4))
     geom = BoardGeometry(n, n, pygame.Rect(0, 0, side, side))

@@ -107,6 +107,7 @@ def test_random_playouts_through_the_game_state_interface() -> None:
             board = after
 
 
+@pytest.mark.slow
 def test_the_scene_opens_with_the_remembered_menu_size(app) -> None:
     from games.buttons.scene import ButtonMadnessScene, open_scene
 

@@ -140,6 +140,7 @@ class StopsAfter(fewest.Budget):
 # --- proven on every size of the menu -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_menu_size_is_proven_within_the_time_limit() -> None:
     worst: dict[int, float] = {}
     for n in range(2, 21):
@@ -156,7 +157,9 @@ def test_every_menu_size_is_proven_within_the_time_limit() -> None:
     assert nullity(20) == 32
 
 
-@pytest.mark.parametrize("n", [6, 10, 12, 18, 30])
+# The larger sizes take seconds: only the full run (python -m pytest) has them.
+@pytest.mark.parametrize("n", [6, *(pytest.param(n, marks=pytest.mark.slow)
+                                    for n in (10, 12, 18, 30))])
 def test_fewest_presses_equal_brute_force(n: int) -> None:
     """Through solve() (the search for 30×30, nullity 24) and through the branch and bound
     forced on smaller null spaces, against all 2^d solutions."""
@@ -177,6 +180,7 @@ def test_fewest_presses_equal_brute_force(n: int) -> None:
         assert solves(board, grid_to_bits(found.grid))
 
 
+@pytest.mark.slow
 def test_thirty_by_thirty_beats_the_old_heuristic() -> None:
     """The issue's finding: block descent stopped at 384 and 385 on 30×30 boards whose
     minima are 370 and 371. The proven answer is never above the descent's, is often
@@ -191,7 +195,10 @@ def test_thirty_by_thirty_beats_the_old_heuristic() -> None:
     assert max(gaps) > 0, "the descent was already optimal on every board: a weak test"
 
 
-@pytest.mark.parametrize("n,low_bits", [(10, 10), (17, 12), (15, 8), (30, 18)])
+@pytest.mark.parametrize("n,low_bits", [(10, 10),
+                                        pytest.param(17, 12, marks=pytest.mark.slow),
+                                        pytest.param(15, 8, marks=pytest.mark.slow),
+                                        pytest.param(30, 18, marks=pytest.mark.slow)])
 def test_exhaustive_slices_equal_brute_force(n: int, low_bits: int) -> None:
     """The slices (used when no two classes name every solution), cut small so that the
     Gray-code walk between slices runs: 2^(d − low_bits) of them."""
@@ -207,7 +214,8 @@ def test_exhaustive_slices_equal_brute_force(n: int, low_bits: int) -> None:
 # --- lower bounds never exceed the minimum ----------------------------------------------------
 
 
-@pytest.mark.parametrize("n", [10, 12, 15, 17, 30])
+@pytest.mark.parametrize("n", [10, *(pytest.param(n, marks=pytest.mark.slow)
+                                   for n in (12, 15, 17, 30))])
 def test_every_lower_bound_is_at_most_the_brute_force_minimum(n: int) -> None:
     space = null_space(n)
     found = fewest.lattices(space, fewest.MAX_TABLE_BITS)
@@ -223,6 +231,7 @@ def test_every_lower_bound_is_at_most_the_brute_force_minimum(n: int) -> None:
         assert max(bounds.values()) > fewest_presses // 4, (fewest_presses, bounds)
 
 
+@pytest.mark.slow
 def test_an_interrupted_search_brackets_the_minimum() -> None:
     """Stopped after a few steps, the branch and bound's answer still solves the board
     and its lower bound is proven: bound ≤ true minimum ≤ presses; the bound rises."""
@@ -246,6 +255,7 @@ def test_an_interrupted_search_brackets_the_minimum() -> None:
         assert lows == sorted(lows) and lows[0] < lows[-1] == fewest_presses
 
 
+@pytest.mark.slow
 def test_twenty_by_twenty_proofs_agree_across_decompositions() -> None:
     """On 20×20 any two 2×2 classes name every solution: six different pairs, six
     different searches (different tables, orders and coordinates), one minimum."""
@@ -267,6 +277,7 @@ def test_twenty_by_twenty_proofs_agree_across_decompositions() -> None:
         assert counts == {len(solve(board).presses)}
 
 
+@pytest.mark.slow
 def test_symmetric_boards_pick_the_pair_with_least_to_weigh() -> None:
     """Striped boards make most pairs of classes weigh ~10^9 pairs and one ~10^7: the
     search picks that one and proves the minimum."""
@@ -283,6 +294,7 @@ def test_symmetric_boards_pick_the_pair_with_least_to_weigh() -> None:
     assert solution.minimal and solves(board, presses_to_bits(n, solution.presses))
 
 
+@pytest.mark.slow
 def test_a_press_along_a_proven_solution_is_answered_at_once() -> None:
     """The game asks again after every press: one along a proven solution needs no search
     (the minimum drops by at most one a press), one elsewhere gets a full one."""
@@ -306,6 +318,7 @@ def test_a_press_along_a_proven_solution_is_answered_at_once() -> None:
 # --- bounded: time, memory, cancel --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_beyond_reach_the_answer_is_bounded_and_honest() -> None:
     """40×40 (nullity 64): no exact search, a solution with a proven lower bound."""
     board = generate(40, random.Random(4))[0]
@@ -319,6 +332,7 @@ def test_beyond_reach_the_answer_is_bounded_and_honest() -> None:
                                       "not proven")
 
 
+@pytest.mark.slow
 def test_the_time_limit_holds_on_the_biggest_boards() -> None:
     n = 1000
     _system(n)  # built once per size, outside the search's time limit
@@ -332,6 +346,7 @@ def test_the_time_limit_holds_on_the_biggest_boards() -> None:
     assert solves(board, grid_to_bits(solution.grid))
 
 
+@pytest.mark.slow
 def test_a_search_stopped_by_its_time_limit_says_so() -> None:
     """500×500 is proven in ~0.3 s; with 10 ms it stops after one step of the descent."""
     n = 500
@@ -348,6 +363,7 @@ def test_a_search_stopped_by_its_time_limit_says_so() -> None:
     assert solution.lower_bound <= proven.count <= solution.count
 
 
+@pytest.mark.slow
 def test_the_memory_cap_refuses_the_tables() -> None:
     """With 16 MB the pair search's tables (4 MB) and its working space do not fit: the
     20×20 answer is then bounded, not proven, and still a solution."""
@@ -395,6 +411,7 @@ def _press_lines(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if line.startswith("row ")]
 
 
+@pytest.mark.slow
 def test_cli_fewest_proof_prints_the_proven_minimum(profile) -> None:
     board = generate(20, random.Random(6))[0]
     code = format_code(board)
@@ -410,6 +427,7 @@ def test_cli_fewest_proof_prints_the_proven_minimum(profile) -> None:
     assert solves(board, presses_to_bits(20, cells))
 
 
+@pytest.mark.slow
 def test_cli_fewest_proof_prints_bounds_when_not_proven(profile) -> None:
     board = generate(40, random.Random(4))[0]
     out = run("solve", "button-madness", "--code", format_code(board), "--fewest-proof",
@@ -422,6 +440,7 @@ def test_cli_fewest_proof_prints_bounds_when_not_proven(profile) -> None:
     assert int(match[1]) == len(presses) and 0 < int(match[2]) < len(presses)
 
 
+@pytest.mark.slow
 def test_cli_fewest_proof_on_solved_and_unsolvable_boards(profile) -> None:
     solved = run("solve", "button-madness", "--code", "65535", "--fewest-proof",
                  profile=profile)
@@ -434,6 +453,7 @@ def test_cli_fewest_proof_on_solved_and_unsolvable_boards(profile) -> None:
     assert unsolvable.returncode == 1 and unsolvable.stdout == "no solution\n"
 
 
+@pytest.mark.slow
 def test_cli_help_states_the_limits(profile) -> None:
     out = run("solve", "button-madness", "--help", profile=profile)
     text = " ".join(out.stdout.split())
@@ -463,6 +483,7 @@ def _show_solution(app, board: Board) -> ButtonMadnessScene:
     return scene
 
 
+@pytest.mark.slow
 def test_the_game_marks_a_proven_fewest_solution(app) -> None:
     board = generate(20, random.Random(8))[0]
     scene = _show_solution(app, board)
@@ -480,6 +501,7 @@ def test_the_game_marks_a_proven_fewest_solution(app) -> None:
     assert app.screen.get_at(_frame_pixel(scene, plain))[:3] != accent
 
 
+@pytest.mark.slow
 def test_the_game_follows_a_press_on_a_marked_button(app) -> None:
     board = generate(20, random.Random(12))[0]
     scene = _show_solution(app, board)
@@ -496,6 +518,7 @@ def test_the_game_follows_a_press_on_a_marked_button(app) -> None:
     assert f"Solution: {after.count} more presses" in scene.status_text()
 
 
+@pytest.mark.slow
 def test_the_game_shows_both_bounds_when_not_proven(app) -> None:
     board = generate(40, random.Random(4))[0]
     scene = _show_solution(app, board)

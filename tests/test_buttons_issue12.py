@@ -81,6 +81,7 @@ def puzzle_results(app) -> list[tuple[str, int, int]]:
 # --- 1. a key that opens a text dialog does not type into it ------------------------------
 
 
+@pytest.mark.slow
 def test_the_e_shortcut_opens_an_empty_code_dialog_and_the_typed_code_loads(app) -> None:
     scene = open_board(app, "65535")
     for event in sdl_key("e", pygame.K_e):  # one frame, exactly as SDL queues them
@@ -96,6 +97,7 @@ def test_the_e_shortcut_opens_an_empty_code_dialog_and_the_typed_code_loads(app)
     assert scene.board == parse_code("12345")
 
 
+@pytest.mark.slow
 def test_letters_typed_after_the_dialog_opened_still_arrive(app) -> None:
     """Only the opening key's own text is dropped: an "e" typed in the dialog stays."""
     open_board(app, "65535")
@@ -110,6 +112,7 @@ def test_letters_typed_after_the_dialog_opened_still_arrive(app) -> None:
     assert dialog.text == "eee"
 
 
+@pytest.mark.slow
 def test_the_enter_code_button_still_opens_the_dialog_and_loads(app) -> None:
     scene = open_board(app, "65535")
     click_widget(app, "Enter code")
@@ -141,6 +144,7 @@ def test_no_key_that_opens_a_text_dialog_leaks_into_it(app, ch: str) -> None:
 # --- 3. help used stays used ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_solution_shown_then_restart_is_recorded_and_announced_as_helped(app) -> None:
     scene = open_board(app, "12345")
     click_widget(app, "Show solution")
@@ -157,6 +161,7 @@ def test_solution_shown_then_restart_is_recorded_and_announced_as_helped(app) ->
     assert app.stats.best_puzzle(GAME.id, "4x4") is None
 
 
+@pytest.mark.slow
 def test_a_hint_then_play_again_still_counts_as_helped(app) -> None:
     scene = open_board(app, "12345")
     key(app, pygame.K_h)
@@ -170,6 +175,7 @@ def test_a_hint_then_play_again_still_counts_as_helped(app) -> None:
     assert puzzle_results(app) == [("4x4", 2, 2)]
 
 
+@pytest.mark.slow
 def test_entering_the_code_of_a_helped_board_again_keeps_it_helped(app) -> None:
     """The loophole beside Restart: note the code, see the solution, Generate, enter the
     code again, and solve the "new" board."""
@@ -206,6 +212,7 @@ def colourblind(app):
     return app
 
 
+@pytest.mark.slow
 def test_colourblind_texts_name_the_colours_on_screen_and_the_shapes(colourblind) -> None:
     app = colourblind
     scene = open_board(app, "12345")
@@ -318,6 +325,7 @@ def test_buttons_of_a_pixel_or_two_differ_strongly_in_lightness(app, palette: st
 SOURCE_TALK = re.compile(r"\b(source|document|Figure|paper)\b", re.IGNORECASE)
 
 
+@pytest.mark.slow
 def test_no_player_facing_text_talks_about_the_source(app) -> None:
     scene = open_board(app, "12345")
     texts = [preset.label for preset in SPEC.presets]
@@ -339,6 +347,7 @@ def edge_middles(rect: pygame.Rect, inset: int) -> list[tuple[int, int]]:
             (rect.centerx, rect.y + inset), (rect.centerx, rect.bottom - 1 - inset)]
 
 
+@pytest.mark.slow
 def test_cursor_mark_and_last_press_are_told_apart_by_shape(app) -> None:
     scene = open_board(app, "12345")
     p = app.theme.palette
@@ -415,6 +424,7 @@ def test_the_size_value_keeps_clear_of_minus_and_plus(sized, size, n: int) -> No
                for x in range(value.left, value.right))
 
 
+@pytest.mark.slow
 def test_minus_and_plus_are_disabled_at_the_limits(app) -> None:
     scene = open_board(app, Board.solved(2).press(0, 0))
     minus, plus = scene.ui.find("size-"), scene.ui.find("size+")

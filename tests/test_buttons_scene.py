@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 import pygame
+import pytest
 
 from engine.animation import FLASH, RIPPLE
 from engine.launcher import LauncherScene
@@ -61,6 +62,7 @@ def test_a_press_flips_the_plus_shape_with_wraparound(app) -> None:
     assert red_px[:3] == app.theme.palette.bad and green_px[:3] == app.theme.palette.good
 
 
+@pytest.mark.slow
 def test_win_screen_and_stats_after_solving(app) -> None:
     scene = open_board(app)
     click(app, *button(scene, 1, 2))
@@ -88,6 +90,7 @@ def test_restart_and_undo_redo(app) -> None:
     assert scene.presses() == 2
 
 
+@pytest.mark.slow
 def test_enter_code_loads_exactly_that_board_and_rejects_bad_ones(app) -> None:
     scene = open_board(app, "12345")
     click_widget(app, "Enter code")
@@ -105,6 +108,7 @@ def test_enter_code_loads_exactly_that_board_and_rejects_bad_ones(app) -> None:
     assert scene.board == parse_code("12345")
 
 
+@pytest.mark.slow
 def test_show_solution_marks_follow_the_clicks(app) -> None:
     scene = open_board(app, "12345")
     click_widget(app, "Show solution")
@@ -195,6 +199,7 @@ def test_big_board_from_a_code_is_drawn_as_a_picture_and_clickable(app) -> None:
     assert app.screen.get_at(geom.cell_rect(50, 50).center)[:3] == dark_green
 
 
+@pytest.mark.slow
 def test_explorer_shows_the_nullity_chart(app) -> None:
     from games.buttons import solver
 
@@ -215,6 +220,7 @@ def test_explorer_shows_the_nullity_chart(app) -> None:
     assert app.top is scene
 
 
+@pytest.mark.slow
 def test_leaving_the_explorer_stops_its_work(app) -> None:
     from games.buttons import solver
 
@@ -228,6 +234,7 @@ def test_leaving_the_explorer_stops_its_work(app) -> None:
     assert len(explorer.values) < 64, "the work went on after the explorer was closed"
 
 
+@pytest.mark.slow
 def test_statistics_screen_shows_puzzle_results(app) -> None:
     scene = open_board(app)
     click(app, *button(scene, 1, 2))
@@ -241,6 +248,7 @@ def test_statistics_screen_shows_puzzle_results(app) -> None:
     assert state["totals"]["button-madness"] == [1, 1, 0, 0]
 
 
+@pytest.mark.slow
 def test_undo_redo_keep_boards_exact_while_history_keeps_only_presses(app) -> None:
     """A seeded walk of presses, undo, redo, restart and new boards against a model that
     keeps every board, its puzzle's start and the presses of its attempt; press steps must
@@ -286,6 +294,7 @@ def test_undo_redo_keep_boards_exact_while_history_keeps_only_presses(app) -> No
     assert all(step.state is None for step in steps if step.move is not None)
 
 
+@pytest.mark.slow
 def test_undo_to_a_smaller_board_drops_hints_that_are_off_it(app) -> None:
     """Soak regression (seed 2, input 42428): hints of a 5×5 board, then undo to the 4×4
     attempt before it; working out the 4×4 solution failed on the 5×5 hint cells."""
@@ -337,6 +346,7 @@ def puzzle_results(app) -> list[tuple[str, str, int, int]]:
     return [(s.game, s.variant, s.solved, s.helped) for s in app.stats.puzzle_summary()]
 
 
+@pytest.mark.slow
 def test_restart_after_showing_the_solution_still_counts_as_helped(app) -> None:
     """Play-test finding: show the solution, Restart, solve: it was recorded as done alone."""
     scene = open_board(app, "12345")
@@ -356,6 +366,7 @@ def test_restart_after_showing_the_solution_still_counts_as_helped(app) -> None:
     assert app.stats.best_puzzle("button-madness", "4x4") is None
 
 
+@pytest.mark.slow
 def test_a_hint_then_undoing_every_press_still_counts_as_helped(app) -> None:
     scene = open_board(app, "12345")
     click(app, *button(scene, 2, 2))
@@ -369,6 +380,7 @@ def test_a_hint_then_undoing_every_press_still_counts_as_helped(app) -> None:
     assert puzzle_results(app) == [("button-madness", "4x4", 1, 1)]
 
 
+@pytest.mark.slow
 def test_generate_starts_unhelped_and_undo_finds_the_old_board_helped(app) -> None:
     scene = open_board(app, "12345")
     key(app, pygame.K_h)
@@ -385,6 +397,7 @@ def test_generate_starts_unhelped_and_undo_finds_the_old_board_helped(app) -> No
     assert puzzle_results(app) == [("button-madness", "4x4", 1, 0)]
 
 
+@pytest.mark.slow
 def test_generate_with_the_solution_on_screen_counts_as_helped(app) -> None:
     scene = open_board(app, "12345")
     click_widget(app, "Show solution")
@@ -396,6 +409,7 @@ def test_generate_with_the_solution_on_screen_counts_as_helped(app) -> None:
     assert puzzle_results(app) == [("button-madness", "4x4", 1, 1)]
 
 
+@pytest.mark.slow
 def test_play_again_restarts_the_same_board_undoably(app) -> None:
     start = parse_code("65535").press(1, 2)
     scene = app.push(ButtonMadnessScene(app, start, seed=7))
@@ -421,6 +435,7 @@ def test_play_again_restarts_the_same_board_undoably(app) -> None:
     assert app.stats.best_puzzle("button-madness", "4x4")[0] == 1
 
 
+@pytest.mark.slow
 def test_the_clock_stops_while_another_screen_covers_the_board(app) -> None:
     clock = FakeClock()
     start = parse_code("65535").press(1, 2)
@@ -462,6 +477,7 @@ def test_the_clock_stops_while_another_screen_covers_the_board(app) -> None:
     assert scene.puzzle.elapsed == 18 and not scene.is_active(), "a solved board's clock stops"
 
 
+@pytest.mark.slow
 def test_the_clock_stops_when_the_game_is_left(app) -> None:
     clock = FakeClock()
     scene = app.push(ButtonMadnessScene(app, parse_code("12345"), clock=clock))

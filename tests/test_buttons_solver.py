@@ -112,6 +112,7 @@ def test_source_graph_has_16_edges_per_board_that_undo_themselves() -> None:
         assert graph[0, edge] == rule_mask(4, edge // 4, edge % 4)
 
 
+@pytest.mark.slow
 def test_every_4x4_board_matches_the_bfs_oracle(distances: np.ndarray) -> None:
     assert nullity(4) == 0 and distances.min() == 0  # 4 is good: every board is reachable
     masks = [rule_mask(4, r, c) for r in range(4) for c in range(4)]
@@ -126,6 +127,7 @@ def test_every_4x4_board_matches_the_bfs_oracle(distances: np.ndarray) -> None:
         assert len(presses) == distances[code], code
 
 
+@pytest.mark.slow
 def test_bfs_solver_gives_shortest_click_lists(distances: np.ndarray) -> None:
     rng = random.Random(2)
     codes = [FULL_4X4, 0, 65534, *(rng.randrange(1 << 16) for _ in range(4))]
@@ -147,6 +149,7 @@ def nullities() -> dict[int, int]:
     return {n: nullity(n) for n in range(1, 41)}
 
 
+@pytest.mark.slow
 def test_nullity_theorems(nullities: dict[int, int]) -> None:
     bad = {n for n, d in nullities.items() if d}
     for m in bad:
@@ -168,7 +171,8 @@ def test_nullity_agrees_with_dense_rank(nullities: dict[int, int]) -> None:
         assert nullities[n] == n * n - gf2_rank(masks), n
 
 
-@pytest.mark.parametrize("n", [*range(1, 41), 63, 100, 255])
+@pytest.mark.parametrize("n", [*range(1, 41), 63, 100,
+                               pytest.param(255, marks=pytest.mark.slow)])  # full run only
 def test_null_space_basis_is_a_basis_of_do_nothing_press_sets(n: int) -> None:
     basis = null_space_basis(n)
     assert len(basis) == nullity(n)
@@ -215,9 +219,13 @@ def test_ring_inverse_and_elimination_agree(n: int) -> None:
 
 
 SIZES = [*range(1, 65), 100, 257, 500]
+# Sizes whose solve takes a tenth of a second or more (500 takes several seconds): marked
+# slow, so the quick run (python -m pytest -m "not slow") keeps only the fast sizes.
+SLOW_SIZES = {20, 24, 30, 31, 33, 34, 40, 48, 51, 60, 62, 63, 100, 257, 500}
 
 
-@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_SIZES else n
+                               for n in SIZES])
 def test_random_boards(n: int) -> None:
     rng = random.Random(1000 + n)
     basis = null_space_basis(n)
@@ -308,6 +316,7 @@ def test_fewest_presses_against_brute_force(n: int) -> None:
         assert solution.minimal and len(solution.presses) == fewest
 
 
+@pytest.mark.slow
 def test_fewest_presses_on_a_16_dimensional_null_space() -> None:
     n = 10
     assert nullity(n) == 16
@@ -326,6 +335,7 @@ def test_fewest_presses_on_a_16_dimensional_null_space() -> None:
         assert solution.method == "fewest presses: exhaustive over 2^16 null-space combinations"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [31, 65])
 def test_heuristic_is_a_local_minimum_below_the_plain_solution(n: int) -> None:
     # n = 31 and 65: nullity 40 and 56, beyond the exhaustive limit. Block descent
@@ -352,6 +362,7 @@ def test_heuristic_is_a_local_minimum_below_the_plain_solution(n: int) -> None:
 # --- cancel and progress -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cancel_before_and_during_the_search() -> None:
     cancel = threading.Event()
     cancel.set()
@@ -377,6 +388,7 @@ def test_cancel_before_and_during_the_search() -> None:
     check_solution(board, solution)
 
 
+@pytest.mark.slow
 def test_progress_runs_from_0_to_1() -> None:
     for n in (7, 31, 410):
         seen: list[float] = []

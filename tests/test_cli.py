@@ -22,6 +22,7 @@ def run(*args: str, profile: Path, timeout: float = 60) -> subprocess.CompletedP
                           text=True, timeout=timeout, env=env, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_help_lists_commands_and_options(profile: Path) -> None:
     out = run("--help", profile=profile)
     assert out.returncode == 0
@@ -35,6 +36,7 @@ def test_version(profile: Path) -> None:
     assert out.returncode == 0 and out.stdout.strip() == f"Arcade of Strategy {__version__}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,message", [
     (["--bogus"], "unrecognized arguments: --bogus"),
     (["play"], "the following arguments are required: GAME"),
@@ -51,6 +53,7 @@ def test_bad_arguments_give_usage_and_exit_2(profile: Path, args, message) -> No
     assert not profile.exists(), "a rejected command must not create or change files"
 
 
+@pytest.mark.slow
 def test_smoke_opens_every_game_and_exits_0(profile: Path) -> None:
     out = run("--smoke", profile=profile, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -58,6 +61,7 @@ def test_smoke_opens_every_game_and_exits_0(profile: Path) -> None:
     assert "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_smoke_reports_failure_with_nonzero_exit(profile: Path, tmp_path: Path) -> None:
     """A broken game makes --smoke fail loudly (here: the bundled font is missing)."""
     shadow = tmp_path / "shadow"
@@ -73,6 +77,7 @@ def test_smoke_reports_failure_with_nonzero_exit(profile: Path, tmp_path: Path) 
     assert "smoke: FAILED" in out.stderr and "asset missing" in out.stderr
 
 
+@pytest.mark.slow
 def test_profile_option_beats_environment(tmp_path: Path) -> None:
     chosen = tmp_path / "chosen"
     env_profile = tmp_path / "from-env"
@@ -82,6 +87,7 @@ def test_profile_option_beats_environment(tmp_path: Path) -> None:
     assert not env_profile.exists()
 
 
+@pytest.mark.slow
 def test_play_opens_the_game_directly(profile: Path, monkeypatch) -> None:
     """``play ttt`` starts on the game, with the launcher underneath for Back."""
     from engine import cli
@@ -147,6 +153,7 @@ def test_family_command_line_has_its_own_commands_only() -> None:
     assert (args.profile, args.window, args.smoke) == ("p", (800, 600), True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rows,cols,k,answer", [
     (3, 3, 3, "draw"), (4, 3, 3, "first player wins"), (3, 4, 3, "first player wins"),
     (4, 4, 3, "first player wins"), (4, 4, 4, "draw"), (2, 2, 2, "first player wins"),
@@ -160,6 +167,7 @@ def test_solve_mnk_prints_exactly_one_line(profile: Path, rows, cols, k, answer)
     assert out.stderr == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,message", [
     (["--rows", "0", "--cols", "3", "--k", "3"], "must be 1 to 15"),
     (["--rows", "16", "--cols", "3", "--k", "3"], "must be 1 to 15"),
@@ -177,6 +185,7 @@ def test_solve_mnk_bad_values_exit_2(profile: Path, args, message) -> None:
     assert out.stdout == "" and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_solve_mnk_time_limit_gives_up_cleanly(profile: Path) -> None:
     out = run("solve", "mnk", "--rows", "15", "--cols", "15", "--k", "5", "--time-limit", "0.5",
               profile=profile, timeout=60)
@@ -195,6 +204,7 @@ KING_8X8 = """0 1 0 1 0 1 0 1
 """
 
 
+@pytest.mark.slow
 def test_grundy_prints_the_table_rows_top_first(profile: Path) -> None:
     out = run("grundy", "king", "--rows", "8", "--cols", "8", profile=profile)
     assert out.returncode == 0 and out.stdout == KING_8X8 and out.stderr == ""
@@ -202,6 +212,7 @@ def test_grundy_prints_the_table_rows_top_first(profile: Path) -> None:
     assert out.stdout.splitlines() == [" ".join(str(r ^ c) for c in range(5)) for r in range(3)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,message", [
     (["bishop", "--rows", "3", "--cols", "3"], "invalid choice: 'bishop'"),
     (["king", "--rows", "0", "--cols", "3"], "must be 1 to 4096"),
@@ -224,6 +235,7 @@ def _apply_presses(code: str, lines: list[str]) -> bool:
     return board.is_solved
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", ["0", "12345", "65534", "5x5:32214732", "7x7:1", "4x4:777"])
 def test_solve_button_madness_presses_solve_the_board(profile: Path, code) -> None:
     out = run("solve", "button-madness", "--code", code, profile=profile)
@@ -236,6 +248,7 @@ def test_solve_button_madness_presses_solve_the_board(profile: Path, code) -> No
     assert _apply_presses(code, lines)
 
 
+@pytest.mark.slow
 def test_solve_button_madness_solved_board_prints_nothing_and_stdin_works(profile: Path) -> None:
     out = run("solve", "button-madness", "--code", "65535", profile=profile)
     assert out.returncode == 0 and out.stdout == ""
@@ -247,11 +260,13 @@ def test_solve_button_madness_solved_board_prints_nothing_and_stdin_works(profil
     assert piped.returncode == 0 and piped.stdout == direct.stdout != ""
 
 
+@pytest.mark.slow
 def test_solve_button_madness_unsolvable_board(profile: Path) -> None:
     out = run("solve", "button-madness", "--code", f"3x3:{(1 << 9) - 2}", profile=profile)
     assert out.returncode == 1 and out.stdout == "no solution\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", ["abc", "-1", "65536", "4x5:1", "5x5:", "1001x1001:0", ""])
 def test_solve_button_madness_bad_code_exit_2(profile: Path, code) -> None:
     out = run("solve", "button-madness", "--code", code, profile=profile)
@@ -259,6 +274,7 @@ def test_solve_button_madness_bad_code_exit_2(profile: Path, code) -> None:
     assert out.stdout == "" and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_analyze_button_madness_sizes(profile: Path) -> None:
     from games.buttons.solver import nullity
 
@@ -270,6 +286,7 @@ def test_analyze_button_madness_sizes(profile: Path) -> None:
     assert run("analyze", "button-madness", "--sizes", "7", profile=profile).stdout == "7 0\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sizes", ["0-3", "5-2", "1-1001", "a-b", "3-"])
 def test_analyze_bad_sizes_exit_2(profile: Path, sizes) -> None:
     out = run("analyze", "button-madness", "--sizes", sizes, profile=profile)

@@ -77,6 +77,7 @@ def _listed(help_text: str, names: list[str]) -> None:
         assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), (name, text)
 
 
+@pytest.mark.slow
 def test_help_lists_every_play_name_and_alias() -> None:
     names = play_names()
     assert {"tictactoe", "ttt", "tic-tac-toe", "c4", "lights-out"} <= set(names)
@@ -158,6 +159,7 @@ def test_an_error_after_parsing_shows_the_commands_usage(
     assert lines[-1] == f"Try '{command} --help' for more."
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv,command,message", [
     (["solve", "mnk", "--rows", "3", "--cols", "3", "--k", "4"], "arcade solve mnk",
      "--k must be at most the longer side (3)"),
@@ -286,6 +288,7 @@ def _snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
             for p in sorted(folder.rglob("*"))}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tail,message", [
     ("", "argument --profile: '{file}' is a file, not a folder"),
     ("/inside/deeper", "argument --profile: cannot use '{file}/inside/deeper': '{file}' is a "
@@ -311,6 +314,7 @@ def test_profile_that_is_a_file_is_a_usage_error(tmp_path: Path, tail: str,
         assert _snapshot(work) == before, "nothing is created or changed"
 
 
+@pytest.mark.slow
 def test_profile_file_relative_to_the_working_folder(tmp_path: Path) -> None:
     (tmp_path / "p").write_text("")
     out = run("--profile", "p", "--smoke", env=dict(os.environ, SDL_VIDEODRIVER="dummy"),

@@ -37,6 +37,11 @@ from engine.storage.paths import (
     resolve_profile,
 )
 
+# CLI robustness: hundreds of real python main.py processes under hostile redirections
+# and budgets take most of a minute, so the quick run (python -m pytest -m "not slow")
+# leaves the module out; tests/test_cli.py keeps the command line's basics there.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = ROOT / "main.py"
 HAS_DEV_FULL = os.path.exists("/dev/full")

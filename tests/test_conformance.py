@@ -25,6 +25,13 @@ from engine.values import MoveValue
 GAMES = all_games()
 IDS = [g.id for g in GAMES]
 TWO_PLAYER = [g for g in GAMES if g.kind == "two-player"]
+
+
+def params(games: list[GameDescriptor], slow: tuple[str, ...] = ()) -> list[Any]:
+    """The games as parameters named by id; the games in ``slow`` take seconds there, so
+    they are marked ``slow`` (the full run has them, the quick ``-m "not slow"`` does not)."""
+    return [pytest.param(g, id=g.id, marks=pytest.mark.slow if g.id in slow else ())
+            for g in games]
 NO_CANCEL = threading.Event()
 
 
@@ -83,7 +90,7 @@ def test_parameters_round_trip_through_game_ids_and_settings(game: GameDescripto
         assert spec.validate(spec.from_settings(junk)) is not None
 
 
-@pytest.mark.parametrize("game", GAMES, ids=IDS)
+@pytest.mark.parametrize("game", params(GAMES, slow=("button-madness",)))
 def test_random_playouts_keep_the_rules_interface(game: GameDescriptor) -> None:
     for params in small_params(game):
         for seed in range(12):
@@ -136,7 +143,7 @@ def test_undo_redo_round_trips_over_a_playout(game: GameDescriptor) -> None:
     assert replay == states
 
 
-@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+@pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("tictactoe", "connect4")))
 def test_hint_values_equal_the_generic_negamax_on_small_boards(game: GameDescriptor) -> None:
     """Every hint the game gives on its small variants is what plain negamax proves."""
     hints = game.hint_function()
@@ -167,7 +174,7 @@ def test_hint_values_equal_the_generic_negamax_on_small_boards(game: GameDescrip
     assert checked >= 20, checked
 
 
-@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+@pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("connect4",)))
 def test_every_level_plays_legal_moves_to_the_end(game: GameDescriptor) -> None:
     params = small_params(game)[0]
     for level in game.levels:
@@ -182,7 +189,7 @@ def test_every_level_plays_legal_moves_to_the_end(game: GameDescriptor) -> None:
         assert state.is_terminal(), level
 
 
-@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+@pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("connect4",)))
 def test_perfect_level_never_loses_a_won_or_drawn_start_on_small_boards(
         game: GameDescriptor) -> None:
     """The top level against random play, from each small variant's start: its result is at
@@ -228,6 +235,7 @@ def test_each_game_opens_draws_and_closes(app, game: GameDescriptor) -> None:
     assert not [n for n in app.notices if "could not" in n.lower()], app.notices
 
 
+@pytest.mark.slow
 def test_smoke_opens_every_registered_game() -> None:
     import subprocess
     import sys

@@ -110,6 +110,7 @@ def test_levels_and_factory() -> None:
         agent("expert")
 
 
+@pytest.mark.slow
 def test_immediate_threats_agree_with_the_rules() -> None:
     rng = random.Random(4)
     for cfg in (CLASSIC, Connect4Config(5, 4), Connect4Config(8, 7, 5)):
@@ -171,6 +172,7 @@ def test_medium_and_up_block_a_single_threat(level: str) -> None:
         assert getattr(player, "last_note", None) is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_medium_and_hard_never_hand_over_a_win_they_can_avoid(level: str) -> None:
     def tempting(state: Connect4State) -> bool:
@@ -202,6 +204,7 @@ def test_easy_plays_at_random_otherwise() -> None:
     assert picks == set(range(7))
 
 
+@pytest.mark.slow
 def test_hard_answers_within_its_budget() -> None:
     hard = HardAgent(seed=1)
     state = Connect4State.from_moves(CLASSIC, [3, 3, 2])
@@ -211,6 +214,7 @@ def test_hard_answers_within_its_budget() -> None:
     assert col in state.legal_moves() and hard.last_depth >= 4
 
 
+@pytest.mark.slow
 def test_hard_beats_medium_and_medium_beats_easy_mostly() -> None:
     # Hard capped at 4 plies (repeatable whatever the machine's speed); at its real budget
     # it looks much deeper.
@@ -231,6 +235,7 @@ def test_hard_beats_medium_and_medium_beats_easy_mostly() -> None:
 # --- Perfect -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_perfect_never_loses_on_4x4_against_random_play() -> None:
     cfg = Connect4Config(4, 4)  # a draw with best play
     for seed in range(6):
@@ -241,6 +246,7 @@ def test_perfect_never_loses_on_4x4_against_random_play() -> None:
         assert perfect.last_note is None
 
 
+@pytest.mark.slow
 def test_perfect_wins_every_won_position_and_plays_best_moves() -> None:
     """From positions the brute force proves won, Perfect wins against random play, and
     every move it makes is a best move by the brute force (quickest win, else a draw,
@@ -272,6 +278,7 @@ def test_perfect_wins_every_won_position_and_plays_best_moves() -> None:
         assert state.winner == me
 
 
+@pytest.mark.slow
 def test_perfect_falls_back_to_hard_on_big_boards() -> None:
     perfect = agent("perfect", seed=1)
     assert isinstance(perfect, PerfectAgent)
@@ -297,6 +304,7 @@ def test_cancel_before_thinking(level: str) -> None:
             a.choose_move(Connect4State.from_moves(CLASSIC, [3]), cancel)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["hard", "perfect"])
 def test_cancel_while_thinking_stops_promptly(level: str) -> None:
     a = agent(level)

@@ -68,6 +68,7 @@ def expected_result(state: Connect4State) -> str:
 # --- results ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cols,rows,answer", [(4, 4, "draw"), (5, 4, "draw"), (4, 5, "draw")])
 def test_empty_boards(capsys, cols: int, rows: int, answer: str) -> None:
     code, out, err = run(capsys, "--cols", str(cols), "--rows", str(rows))
@@ -85,6 +86,7 @@ def test_positions_and_finished_games(capsys, cols, rows, moves, answer) -> None
     assert (code, one_line(out), err) == (0, answer, "")
 
 
+@pytest.mark.slow
 def test_results_match_brute_force_on_random_positions(capsys) -> None:
     rng = random.Random(12)
     seen = set()
@@ -106,6 +108,7 @@ def test_results_match_brute_force_on_random_positions(capsys) -> None:
 # --- the time limit -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_time_limit_prints_one_could_not_solve_line_and_exits_1(capsys) -> None:
     start = time.monotonic()
     code, out, err = run(capsys, "--cols", "7", "--rows", "6", "--time-limit", "0.3")
@@ -173,6 +176,7 @@ def main_py(*args: str, tmp_path: Path, timeout: float = 60) -> subprocess.Compl
                           capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_main_py_solves(tmp_path: Path) -> None:
     out = main_py("--cols", "4", "--rows", "4", tmp_path=tmp_path)
     assert (out.returncode, out.stdout, out.stderr) == (0, "draw\n", "")
@@ -180,6 +184,7 @@ def test_main_py_solves(tmp_path: Path) -> None:
     assert (out.returncode, out.stdout) == (0, "first player wins\n")
 
 
+@pytest.mark.slow
 def test_main_py_time_limit_and_bad_input(tmp_path: Path) -> None:
     out = main_py("--cols", "7", "--rows", "6", "--time-limit", "0.5", tmp_path=tmp_path)
     assert out.returncode == 1 and out.stdout.startswith("could not solve")

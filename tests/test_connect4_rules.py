@@ -189,7 +189,10 @@ def test_rows_are_numbered_from_the_top() -> None:
         state.cell(6, 0)
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: f"{c.cols}x{c.rows}k{c.k}")
+# Boards over 20 cells take a second or more: the full run (python -m pytest) has them.
+@pytest.mark.parametrize("cfg", [c if c.cols * c.rows <= 20 else
+                                 pytest.param(c, marks=pytest.mark.slow) for c in CONFIGS],
+                         ids=lambda c: f"{c.cols}x{c.rows}k{c.k}")
 def test_random_playouts_agree_with_naive_board(cfg: Connect4Config) -> None:
     rng = random.Random(cfg.cols * 100 + cfg.rows * 10 + cfg.k)
     for _ in range(60):
@@ -206,6 +209,7 @@ def test_playouts_that_fill_the_board_end_in_draws_or_wins() -> None:
     assert state.legal_moves() == []
 
 
+@pytest.mark.slow
 def test_every_game_of_up_to_7_plies_on_4x4_agrees_with_naive_board() -> None:
     """Every sequence of up to 7 moves on 4×4 (21,845 positions; the first wins come at
     ply 7), compared with the naive board. Random playouts cover the later plies."""

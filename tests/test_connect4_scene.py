@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from engine.registry import find_game
 from engine.seats import Seat
@@ -66,6 +67,7 @@ def test_a_full_column_refuses_more_discs(app) -> None:
     assert scene.state.moves == (0, 0, 0, 0)
 
 
+@pytest.mark.slow
 def test_four_in_a_row_wins_and_is_recorded(app) -> None:
     scene = open_game(app)
     for col in (0, 6, 1, 6, 2, 6, 3):
@@ -88,6 +90,7 @@ def test_four_in_a_row_wins_and_is_recorded(app) -> None:
     assert near(app.screen.get_at(middle), app.theme.palette.win_line)
 
 
+@pytest.mark.slow
 def test_hints_label_every_column_with_exact_values(app) -> None:
     scene = open_game(app, 4, 4)
     key(app, pygame.K_h)

@@ -58,18 +58,20 @@ def test_scores_and_remoteness_convert_both_ways() -> None:
             assert value_of_score(cells, discs, 0) == (0, cells - discs)
 
 
+# Most shapes take a tenth of a second to seconds: marked slow, so the quick run
+# (python -m pytest -m "not slow") keeps one; the full run has them all.
 @pytest.mark.parametrize("cols,rows,k,low,high,count", [
-    (4, 4, 4, 0, 13, 25),
-    (5, 4, 4, 4, 16, 12),
-    (4, 5, 4, 6, 16, 10),
-    (5, 5, 4, 10, 20, 6),
-    (6, 5, 4, 14, 24, 5),
-    (7, 6, 4, 26, 34, 6),
+    pytest.param(4, 4, 4, 0, 13, 25, marks=pytest.mark.slow),
+    pytest.param(5, 4, 4, 4, 16, 12, marks=pytest.mark.slow),
+    pytest.param(4, 5, 4, 6, 16, 10, marks=pytest.mark.slow),
+    pytest.param(5, 5, 4, 10, 20, 6, marks=pytest.mark.slow),
+    pytest.param(6, 5, 4, 14, 24, 5, marks=pytest.mark.slow),
+    pytest.param(7, 6, 4, 26, 34, 6, marks=pytest.mark.slow),
     (8, 7, 4, 44, 50, 2),
-    (4, 4, 3, 0, 10, 15),
-    (6, 5, 3, 10, 22, 6),
-    (5, 5, 5, 12, 22, 4),
-    (9, 8, 4, 58, 64, 2),
+    pytest.param(4, 4, 3, 0, 10, 15, marks=pytest.mark.slow),
+    pytest.param(6, 5, 3, 10, 22, 6, marks=pytest.mark.slow),
+    pytest.param(5, 5, 5, 12, 22, 4, marks=pytest.mark.slow),
+    pytest.param(9, 8, 4, 58, 64, 2, marks=pytest.mark.slow),
 ], ids=lambda v: str(v))
 def test_every_column_matches_brute_force_and_the_generic_negamax(cols, rows, k, low, high,
                                                                   count) -> None:
@@ -85,6 +87,7 @@ def test_every_column_matches_brute_force_and_the_generic_negamax(cols, rows, k,
         assert all(v.exact for v in values.values())
 
 
+@pytest.mark.slow
 def test_positions_from_uniformly_random_play() -> None:
     """Random play leaves threats everywhere: forced wins, losses in 2, full columns."""
     rng = random.Random(23)
@@ -100,6 +103,7 @@ def test_positions_from_uniformly_random_play() -> None:
     assert checked > 60
 
 
+@pytest.mark.slow
 def test_a_clamped_solve_is_the_clamped_score() -> None:
     for state in random_positions(Connect4Config(5, 4), 6, 12, 6, seed=4):
         search = C4Search.from_rules(state)
@@ -114,6 +118,7 @@ def test_a_clamped_solve_is_the_clamped_score() -> None:
             assert got == clamped, (state, lowest, highest)
 
 
+@pytest.mark.slow
 def test_a_tiny_table_keeps_its_size_and_every_answer() -> None:
     states = random_positions(Connect4Config(6, 5), 14, 18, 3, seed=12)
     for state in states:
@@ -129,6 +134,7 @@ def test_a_tiny_table_keeps_its_size_and_every_answer() -> None:
         assert not any(scorer.table)
 
 
+@pytest.mark.slow
 def test_the_empty_board_is_not_an_empty_slot() -> None:
     # Its key, cur + mask, is 0: stored as is it would read as a hit in every empty slot.
     search = C4Search.new(4, 4)
@@ -137,6 +143,7 @@ def test_the_empty_board_is_not_an_empty_slot() -> None:
         brute_move_values(Connect4State.new(Connect4Config(4, 4)))
 
 
+@pytest.mark.slow
 def test_deadline_and_cancel_stop_the_search() -> None:
     search = C4Search.new()
     scorer = ScoreSearch(search.g, deadline=time.monotonic() + 0.1)
@@ -153,6 +160,7 @@ def test_deadline_and_cancel_stop_the_search() -> None:
     assert time.monotonic() - start < 0.6
 
 
+@pytest.mark.slow
 def test_7x6_hints_from_20_discs_agree_with_the_generic_negamax() -> None:
     """Deeper than brute force reaches: 20-disc 7×6 positions, every column with its
     distance, by both exact drivers (their timings are the benchmark's)."""

@@ -195,7 +195,8 @@ def naive_spots(state: Connect4State, owner: int) -> set[tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("rows,k", [(4, 3), (4, 4), (6, 4), (8, 4), (6, 5), (8, 6), (5, 5)])
+@pytest.mark.parametrize("rows,k", [(4, 3), *(pytest.param(*v, marks=pytest.mark.slow) for v in
+                                             [(4, 4), (6, 4), (8, 4), (6, 5), (8, 6), (5, 5)])])
 def test_winning_spots_match_a_cell_by_cell_check(rows: int, k: int) -> None:
     rng = random.Random(rows * 10 + k)
     cols = 9
@@ -214,6 +215,7 @@ def test_winning_spots_match_a_cell_by_cell_check(rows: int, k: int) -> None:
             assert cells == naive_spots(state, owner), state
 
 
+@pytest.mark.slow
 def test_search_state_agrees_with_rules_along_random_games() -> None:
     rng = random.Random(11)
     for cfg in (Connect4Config(4, 4), Connect4Config(7, 6), Connect4Config(9, 8, 5),
@@ -244,6 +246,7 @@ def test_search_state_agrees_with_rules_along_random_games() -> None:
                 search.play(0)
 
 
+@pytest.mark.slow
 def test_keys_are_canonical_under_the_mirror_and_otherwise_distinct() -> None:
     rng = random.Random(5)
     keys: dict[int, set[tuple[tuple[int, ...], ...]]] = {}
@@ -271,6 +274,7 @@ def test_empty_4x4_every_move_matches_brute_force() -> None:
     assert move_values(state, time_limit=None) == exact_values(state)
 
 
+@pytest.mark.slow
 def test_positions_of_4x4_games_match_brute_force() -> None:
     rng = random.Random(2)
     for _ in range(30):
@@ -279,17 +283,18 @@ def test_positions_of_4x4_games_match_brute_force() -> None:
             check_exact(state)
 
 
+# The shapes marked slow take a tenth of a second or more: the full run has them.
 @pytest.mark.parametrize("cols,rows,k,low,high,count", [
-    (5, 4, 4, 8, 14, 6),
-    (4, 5, 4, 8, 14, 6),
-    (5, 5, 4, 11, 18, 5),
-    (6, 5, 4, 16, 22, 4),
-    (7, 6, 4, 26, 32, 4),
-    (9, 8, 4, 52, 60, 2),
+    pytest.param(5, 4, 4, 8, 14, 6, marks=pytest.mark.slow),
+    pytest.param(4, 5, 4, 8, 14, 6, marks=pytest.mark.slow),
+    pytest.param(5, 5, 4, 11, 18, 5, marks=pytest.mark.slow),
+    pytest.param(6, 5, 4, 16, 22, 4, marks=pytest.mark.slow),
+    pytest.param(7, 6, 4, 26, 32, 4, marks=pytest.mark.slow),
+    pytest.param(9, 8, 4, 52, 60, 2, marks=pytest.mark.slow),
     (4, 4, 3, 0, 8, 8),
-    (6, 5, 3, 12, 20, 4),
+    pytest.param(6, 5, 3, 12, 20, 4, marks=pytest.mark.slow),
     (5, 5, 5, 15, 20, 3),
-    (6, 6, 5, 24, 28, 2),
+    pytest.param(6, 6, 5, 24, 28, 2, marks=pytest.mark.slow),
 ], ids=lambda v: str(v))
 def test_positions_with_discs_match_brute_force(cols, rows, k, low, high, count) -> None:
     cfg = Connect4Config(cols, rows, k)
@@ -297,6 +302,7 @@ def test_positions_with_discs_match_brute_force(cols, rows, k, low, high, count)
         check_exact(state)
 
 
+@pytest.mark.slow
 def test_forced_outcomes_and_pruned_moves_are_exact() -> None:
     """``forced_outcome`` is the exact value wherever it answers, every move that
     ``ordered_moves`` leaves out loses in 2, and every best move is kept."""
@@ -324,6 +330,7 @@ def test_forced_outcomes_and_pruned_moves_are_exact() -> None:
     assert checked > 10 and pruned > 10
 
 
+@pytest.mark.slow
 def test_mirror_images_have_mirrored_values() -> None:
     for cfg, low, high in ((Connect4Config(5, 4), 6, 12), (Connect4Config(7, 6), 24, 30)):
         for state in random_positions(cfg, low, high, 4, seed=17):
@@ -333,6 +340,7 @@ def test_mirror_images_have_mirrored_values() -> None:
             assert solve_position(state) == solve_position(mirrored(state))
 
 
+@pytest.mark.slow
 def test_a_tiny_table_changes_nothing() -> None:
     for state in random_positions(Connect4Config(5, 4), 6, 10, 3, seed=8):
         expected = brute_move_values(state)
@@ -348,6 +356,7 @@ def test_a_tiny_table_changes_nothing() -> None:
         assert solver(state, None, None) == got and solver._scorer is scorer
 
 
+@pytest.mark.slow
 def test_exact_solver_reuses_its_table_along_a_game() -> None:
     solver = ExactSolver()
     state = random_positions(Connect4Config(7, 6), 24, 24, 1, seed=4)[0]
@@ -378,6 +387,7 @@ PUBLISHED_FAST = [(4, 4, 0), (5, 4, 0), (4, 5, 0)]
 PUBLISHED_SLOW = [(5, 5, 0), (6, 4, -1), (4, 6, 0)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cols,rows,result", PUBLISHED_FAST)
 def test_published_small_boards(cols: int, rows: int, result: int) -> None:
     assert solve_position(Connect4State.new(Connect4Config(cols, rows))) == result
@@ -392,6 +402,7 @@ def test_published_boards_a_few_seconds_each(cols: int, rows: int, result: int) 
 # --- limits --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_time_limits_are_kept() -> None:
     empty = Connect4State.new(Connect4Config())
     start = time.monotonic()
@@ -404,6 +415,7 @@ def test_time_limits_are_kept() -> None:
         ExactSolver()(empty, threading.Event(), time.monotonic() + 0.1)
 
 
+@pytest.mark.slow
 def test_cancel_stops_every_search() -> None:
     empty = Connect4State.new(Connect4Config())
     cancel = threading.Event()
@@ -424,7 +436,8 @@ def test_cancel_stops_every_search() -> None:
     assert time.monotonic() - start < 0.8
 
 
-@pytest.mark.parametrize("limit", [0.01, 0.3, 1.0])
+@pytest.mark.parametrize("limit", [0.01, pytest.param(0.3, marks=pytest.mark.slow),
+                                   pytest.param(1.0, marks=pytest.mark.slow)])
 def test_hints_fall_back_to_estimates_within_the_limit(limit: float) -> None:
     state = Connect4State.from_moves(Connect4Config(), [3])
     start = time.monotonic()
@@ -448,6 +461,7 @@ def test_estimates_see_immediate_wins_and_losses() -> None:
     assert values[1].remoteness == 1
 
 
+@pytest.mark.slow
 def test_hints_are_exact_where_the_solver_finishes() -> None:
     state = random_positions(Connect4Config(7, 6), 28, 30, 1, seed=3)[0]
     values = move_values(state, time_limit=5.0)

@@ -25,7 +25,10 @@ import crash_checks as checks  # noqa: E402
 import crash_harness  # noqa: E402
 from crash_worker import GAME, LOOP_SAVES  # noqa: E402
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the harness uses SIGKILL")
+# Crash harness: kills real worker processes and races copies (over ten seconds), so the
+# quick run (python -m pytest -m "not slow") leaves it out; the full suite runs it.
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="the harness uses SIGKILL"),
+              pytest.mark.slow]
 
 
 def test_the_reduced_harness_finds_nothing_lost(tmp_path: Path) -> None:

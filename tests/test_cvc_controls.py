@@ -7,6 +7,7 @@ import json
 import time
 
 import pygame
+import pytest
 
 from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig
@@ -61,6 +62,7 @@ def test_speed_button_cycles_and_is_remembered(app, profile) -> None:
     assert again.speed == "fast" and again.ui.find("Speed").label == "Speed: fast"
 
 
+@pytest.mark.slow
 def test_fast_plays_faster_than_slow_in_the_same_time(app) -> None:
     config = MNKConfig(5, 5, 5)  # long enough not to end within the time
     moves = {}
@@ -73,6 +75,7 @@ def test_fast_plays_faster_than_slow_in_the_same_time(app) -> None:
     assert moves["slow"] <= 3 and moves["fast"] >= 3 * max(1, moves["slow"]), moves
 
 
+@pytest.mark.slow
 def test_pause_is_reachable_before_a_3x3_game_ends_at_normal_speed(app) -> None:
     scene = open_cvc(app)
     assert scene.speed == "normal"
@@ -103,6 +106,7 @@ def test_space_and_p_pause_and_resume(app) -> None:
     assert scene.moves_played() >= 1
 
 
+@pytest.mark.slow
 def test_step_makes_exactly_one_move_while_paused(app) -> None:
     scene = open_cvc(app)
     press(app, pygame.K_SPACE)
@@ -113,6 +117,7 @@ def test_step_makes_exactly_one_move_while_paused(app) -> None:
         assert scene.moves_played() == expected
 
 
+@pytest.mark.slow
 def test_controls_are_off_once_the_game_is_over(app) -> None:
     scene = open_cvc(app)
     press(app, pygame.K_SPACE)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import gc
 import weakref
 
+import pytest
+
 from engine.overlays import TextEntryDialog
 
 
+@pytest.mark.slow
 def test_a_closed_text_dialog_frees_its_pygame_gui_manager(app) -> None:
     from pygame_gui.core.utility import set_default_manager
 

@@ -99,6 +99,7 @@ def test_runner_cancel_drops_the_answer_and_stops_the_agent() -> None:
     assert runner.poll() is None
 
 
+@pytest.mark.slow
 def test_runner_newer_request_supersedes_older() -> None:
     runner = AIRunner()
     runner.start(RandomAgent(delay=0.3), TicTacToeState.new(), tag="old")
@@ -120,6 +121,7 @@ def _workers() -> set[threading.Thread]:
     return {t for t in threading.enumerate() if t.name == "ai-worker"}
 
 
+@pytest.mark.slow
 def test_requests_reuse_idle_worker_threads() -> None:
     """Starting a thread waits for it to run (~8 ms while a search holds the GIL): a
     request goes to a waiting worker instead, so a run of requests starts no threads."""

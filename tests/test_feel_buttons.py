@@ -143,6 +143,7 @@ def test_a_big_board_press_draws_a_ring_over_the_picture(app) -> None:
 # --- (a) the completion flash --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_solving_flashes_the_board_then_opens_the_win_screen(app) -> None:
     scene = open_board(app, ONE_AWAY)
     before = app.screen.copy()
@@ -267,6 +268,7 @@ def test_a_big_board_marks_its_last_press_visibly(app) -> None:
 # --- (d) sounds -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sounds_of_presses_solves_and_refusals(app) -> None:
     scene = open_board(app, ONE_AWAY)
     played = app.audio.played

@@ -67,6 +67,7 @@ def halo_share(app, scene: Connect4Scene, row: int, col: int) -> float:
 
 
 # --- (a) animation ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_disc_falls_with_gravity_and_a_click_lands_it_at_once(app) -> None:
     scene = open_game(app)
     drop(app, scene, 3)
@@ -111,6 +112,7 @@ def disc_y(app, scene: Connect4Scene, col: int, colour) -> float:
     return lane.top + mask.centroid()[1]
 
 
+@pytest.mark.slow
 def test_the_winning_four_sweeps_in_after_the_disc_lands(app) -> None:
     scene = open_game(app)
     for col in (0, 6, 1, 6, 2, 6):
@@ -137,6 +139,7 @@ def test_the_winning_four_sweeps_in_after_the_disc_lands(app) -> None:
     assert near(app.screen.get_at(last_gap), win)
 
 
+@pytest.mark.slow
 def test_a_disc_completing_two_lines_gets_two_strokes(app) -> None:
     scene = open_game(app)
     # X ends with a disc at (row 2, col 3) completing row 2 (cols 0-3) and col 3 (rows 2-5).
@@ -160,6 +163,7 @@ def test_a_disc_completing_two_lines_gets_two_strokes(app) -> None:
     assert not near(app.screen.get_at(between((3, 1), (4, 2))), win)
 
 
+@pytest.mark.slow
 def test_reduce_motion_starts_no_track(app) -> None:
     app.settings.set("reduce_motion", True)
     scene = open_game(app)
@@ -173,6 +177,7 @@ def test_reduce_motion_starts_no_track(app) -> None:
 
 
 # --- (b) the last disc ----------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", list(PALETTES))
 def test_the_last_disc_is_ringed_for_a_human_and_for_the_computer(app, palette) -> None:
     app.theme.set_palette(palette)
@@ -193,6 +198,7 @@ def test_the_last_disc_is_ringed_for_a_human_and_for_the_computer(app, palette) 
         assert halo_share(app, scene, 5, 3) < 0.2
 
 
+@pytest.mark.slow
 def test_the_ring_stays_when_the_game_is_won(app) -> None:
     scene = open_game(app)
     for col in (0, 6, 1, 6, 2, 6, 3):
@@ -203,6 +209,7 @@ def test_the_ring_stays_when_the_game_is_won(app) -> None:
     assert halo_share(app, scene, 5, 3) > 0.4  # the win line crosses part of it
 
 
+@pytest.mark.slow
 def test_computer_against_computer_rings_each_computers_last_disc(app) -> None:
     scene = open_game(app, seats=(EASY, EASY))
     run_until(app, lambda: len(scene.state.moves) >= 3, timeout=10)

@@ -106,6 +106,7 @@ def use_palette(app, name: str) -> None:
 # --- (a) motion -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_moved_token_slides_and_a_click_finishes_it_at_once(app) -> None:
     scene = open_game(app, game="rook", rows=8, cols=8)
     final_board = scene.area("board")
@@ -137,6 +138,7 @@ def test_only_the_token_that_moved_slides(app) -> None:
     assert scene.anim.running("slide") == [("slide", 0)]
 
 
+@pytest.mark.slow
 def test_taken_pebbles_fade_out_in_place(app) -> None:
     scene = open_game(app, game="nim")  # heaps 3, 5, 7
     pile = scene.piles()[2]
@@ -160,6 +162,7 @@ def test_taken_pebbles_fade_out_in_place(app) -> None:
     assert scene.anim.running("fade") == [("fade", 0)]
 
 
+@pytest.mark.slow
 def test_the_graph_token_slides_along_the_arrow(app) -> None:
     scene = open_game(app, game="graph")
     start = scene.state.node
@@ -212,6 +215,7 @@ def landing_and_ghost(app, scene: GrundyBoardScene, new, old) -> tuple[list[int]
     return run_across(app, geom.cell_rect(*new), focus), ring
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", PALETTES)
 def test_a_human_move_is_marked_by_a_frame_and_a_dashed_ghost(app, palette) -> None:
     use_palette(app, palette)
@@ -237,6 +241,7 @@ def test_a_human_move_is_marked_by_a_frame_and_a_dashed_ghost(app, palette) -> N
     assert colour_count(app, corner, app.theme.palette.players[0]) > 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", PALETTES)
 def test_the_computers_move_is_marked(app, palette) -> None:
     use_palette(app, palette)
@@ -266,6 +271,7 @@ def cvc_two_moves(app, scene) -> None:
     assert app.top is scene
 
 
+@pytest.mark.slow
 def test_each_computers_last_move_is_marked_on_the_board(app) -> None:
     scene = open_game(app, COMPUTERS, game="rook", rows=12, cols=12)
     cvc_two_moves(app, scene)
@@ -280,6 +286,7 @@ def test_each_computers_last_move_is_marked_on_the_board(app) -> None:
         assert colour_count(app, corner, p.players[player]) > 15, (player, new)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", PALETTES)
 def test_the_last_take_is_marked_on_its_heap(app, palette) -> None:
     use_palette(app, palette)
@@ -308,6 +315,7 @@ def test_the_last_take_is_marked_on_its_heap(app, palette) -> None:
     assert near(app.screen.get_at(under[heap]), p.focus, 14)
 
 
+@pytest.mark.slow
 def test_each_computers_last_take_is_marked(app) -> None:
     scene = open_game(app, COMPUTERS, game="nim", nim=4)  # heaps 1, 3, 5, 7, 9
     cvc_two_moves(app, scene)
@@ -337,6 +345,7 @@ def graph_mark_checks(app, scene: GraphScene, player: int, a: int, b: int) -> No
     assert colour_count(app, pygame.Rect(x - 6, y - 6, 12, 12), p.players[player]) > 30, (a, b)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", PALETTES)
 def test_the_graph_marks_the_source_and_the_arrow_travelled(app, palette) -> None:
     use_palette(app, palette)
@@ -361,6 +370,7 @@ def test_the_graph_marks_the_source_and_the_arrow_travelled(app, palette) -> Non
         graph_mark_checks(app, scene, 1, a, b)
 
 
+@pytest.mark.slow
 def test_each_computers_last_move_is_marked_on_the_graph(app) -> None:
     scene = open_game(app, COMPUTERS, game="graph")
     cvc_two_moves(app, scene)
@@ -392,6 +402,7 @@ SCREENS = [dict(game="king"), dict(game="queen", rows=32, cols=32, tokens=4),
            dict(game="nim", nim=4), dict(game="graph", graph=3)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_grundy_screen_fits_the_window_without_overlaps(profile, size) -> None:
     app = make_app(profile, size)
@@ -469,6 +480,7 @@ def test_setup_and_table_overlays_fit_and_are_centred(profile, size) -> None:
         app.stats.close()
 
 
+@pytest.mark.slow
 def test_the_board_grows_with_the_window(profile) -> None:
     sides = {}
     for size in SIZES:

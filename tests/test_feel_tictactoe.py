@@ -109,6 +109,7 @@ def solid_share(app, scene, row: int, col: int) -> float:
 
 
 # --- (a) animation ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_placed_mark_pops_in_and_a_click_finishes_it_and_acts_on_the_real_board(app) -> None:
     scene = open_game(app)
     click(app, *cell_centre(scene, 1, 1))
@@ -141,6 +142,7 @@ def test_a_placed_mark_pops_in_and_a_click_finishes_it_and_acts_on_the_real_boar
     assert scene.state.to_rows() == ["O.O", ".X.", "..X"]
 
 
+@pytest.mark.slow
 def test_the_winning_line_sweeps_in_from_one_end(app) -> None:
     scene = open_game(app)
     for r, c in [(0, 0), (1, 0), (1, 1), (2, 0)]:
@@ -176,6 +178,7 @@ def test_a_key_during_the_sweep_shows_the_whole_line_at_once(app) -> None:
     assert scene.anim.progress("sweep") is None and not scene.anim.running("appear")
 
 
+@pytest.mark.slow
 def test_reduce_motion_starts_no_track(app) -> None:
     app.settings.set("reduce_motion", True)
     scene = open_game(app)
@@ -197,6 +200,7 @@ def test_reduce_motion_starts_no_track(app) -> None:
 
 
 # --- (b) last-move markers ------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", list(PALETTES))
 def test_the_last_move_is_marked_for_a_human_and_for_the_computer(app, palette) -> None:
     app.theme.set_palette(palette)
@@ -218,6 +222,7 @@ def test_the_last_move_is_marked_for_a_human_and_for_the_computer(app, palette) 
     assert marker_pixels(app, scene, 1, 1) == 0
 
 
+@pytest.mark.slow
 def test_the_marker_is_not_the_cursor_and_reads_over_it(app) -> None:
     scene = open_game(app)
     key(app, pygame.K_RETURN)  # nothing yet: the cursor appears with an arrow
@@ -233,6 +238,7 @@ def test_the_marker_is_not_the_cursor_and_reads_over_it(app) -> None:
     assert marker_pixels(app, scene, 1, 1) > 150
 
 
+@pytest.mark.slow
 def test_computer_against_computer_marks_each_seats_last_move(app) -> None:
     scene = open_game(app, seats=(EASY, EASY))
     run_until(app, lambda: scene.state.moves_made >= 3, timeout=10)
@@ -253,6 +259,7 @@ def test_computer_against_computer_marks_each_seats_last_move(app) -> None:
             assert marker_pixels(app, scene, r, c) == 0, (r, c)
 
 
+@pytest.mark.slow
 def test_three_players_mark_every_seats_last_move(app) -> None:
     scene = open_game(app, MNKConfig(4, 4, 3, players=3), (HUMAN, HUMAN, HUMAN))
     for r, c in [(0, 0), (3, 3), (0, 3), (3, 0)]:
@@ -338,6 +345,7 @@ def test_the_setup_overlay_fits_and_is_centred(profile, size) -> None:
 
 
 # --- (d) sounds ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_sounds_place_illegal_computer_and_result(app) -> None:
     scene = open_game(app, seats=(HUMAN, EASY))
     app.audio.played.clear()

@@ -17,6 +17,10 @@ import pytest
 from engine.overlays import printable
 from games.buttons.board import Board, CodeError, format_code, parse_code
 
+# Fuzz: 20,000 inputs per target (ARCADE_FUZZ_COUNT) take minutes, so the quick run
+# (python -m pytest -m "not slow") leaves it out; the full suite runs it.
+pytestmark = pytest.mark.slow
+
 COUNT = int(os.environ.get("ARCADE_FUZZ_COUNT", "20000"))
 PIECES = ["0", "1", "9", "x", "X", "×", ":", "-", "+", " ", "\t", "\n", "٣", "①", "e", ".",
           "4x4", "5x5", "1001x1001", "0x0", "65535", "65536", "99999999999999999999", "",

@@ -40,6 +40,10 @@ from engine.storage import settings as settings_module
 from engine.storage.settings import DEFAULTS, SettingsStore
 from engine.storage.stats import GameSummary, PuzzleSummary, StatsStore
 
+# Fuzz: thousands of damaged settings files and databases take half a minute or more,
+# so the quick run (python -m pytest -m "not slow") leaves it out; the full suite runs it.
+pytestmark = pytest.mark.slow
+
 COUNT = int(os.environ.get("ARCADE_FUZZ_COUNT", "20000"))
 SEED = int(os.environ.get("ARCADE_FUZZ_SEED", "5"))
 _TMPFS = Path("/dev/shm")

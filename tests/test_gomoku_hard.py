@@ -94,6 +94,7 @@ def _play_out_as_vcf(state: TicTacToeState, agent: HardSearchAgent, limit: int =
     pytest.fail("no win within the move limit")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("turn,flip", [(0, False), (1, False), (2, True), (3, True)])
 def test_finds_a_two_step_vcf(turn: int, flip: bool) -> None:
     state = _state(_transformed(_VCF_TWO, 15, turn, flip))
@@ -104,6 +105,7 @@ def test_finds_a_two_step_vcf(turn: int, flip: bool) -> None:
     _play_out_as_vcf(state, HardSearchAgent(time_budget=2.0, seed=turn, max_nodes=20_000))
 
 
+@pytest.mark.slow
 def test_finds_a_vcf_for_the_second_player() -> None:
     # The same shape with the colours swapped and one more X far away: O to move.
     marks = {cell: "XO"[ch == "X"] for cell, ch in _VCF_TWO.items()}
@@ -145,6 +147,7 @@ def test_blocks_a_four_rather_than_building_its_own_three() -> None:
         assert HardSearchAgent(seed=seed).choose_move(state, threading.Event()) == 6 * 15 + 8
 
 
+@pytest.mark.slow
 def test_meets_an_open_three() -> None:
     # O to move; X's open three (.XXX.) would become an open four. O must stop it now.
     state = _state({(7, 5): "X", (7, 6): "X", (7, 7): "X", (8, 8): "O", (2, 2): "O"})
@@ -154,6 +157,7 @@ def test_meets_an_open_three() -> None:
     assert not _double_threat_squares(after)
 
 
+@pytest.mark.slow
 def test_stays_within_its_budget_by_a_small_margin() -> None:
     agents = [HardSearchAgent(time_budget=0.15, seed=1),
               HardSearchAgent(0.05, seed=2, alpha_beta_only=True)]
@@ -181,6 +185,7 @@ def test_cancel_stops_a_long_think() -> None:
     timer.cancel()
 
 
+@pytest.mark.slow
 def test_the_same_seed_and_node_limit_give_the_same_moves() -> None:
     state = TicTacToeState.new(GOMOKU)
     for m in (112, 96, 114, 128, 98):
@@ -198,6 +203,7 @@ def test_the_same_seed_and_node_limit_give_the_same_moves() -> None:
     assert len(moves) == 1
 
 
+@pytest.mark.slow
 def test_plays_legal_moves_on_other_big_boards() -> None:
     rng = random.Random(4)
     for config in (MNKConfig(9, 9, 5), MNKConfig(10, 8, 4), MNKConfig(12, 15, 6)):
@@ -227,6 +233,7 @@ def test_the_reference_level_searches_with_alpha_beta_alone() -> None:
     assert new.last_reason in ("vcf", "vct", "win") and old.last_reason == "search"
 
 
+@pytest.mark.slow
 def test_the_previous_hard_reference_level_still_plays_legal_moves() -> None:
     cancel = threading.Event()
     for config in (GOMOKU, MNKConfig(7, 6, 4)):
@@ -264,6 +271,7 @@ def test_board_counts_match_a_fresh_board_after_moves_and_undos() -> None:
                 assert getattr(b, name) == getattr(fresh, name), name
 
 
+@pytest.mark.slow
 def test_three_moves_are_exactly_the_moves_that_make_a_double_threat() -> None:
     rng = random.Random(3)
     for _ in range(40):
@@ -394,6 +402,7 @@ def _collinear(cells: set[int], cols: int = 15) -> bool:
                            lambda r, c: r + c))
 
 
+@pytest.mark.slow
 def test_stops_a_double_three_before_it_is_made() -> None:
     # O to move. X at (7,7) would make two open threes at once (row 7 and column 7):
     # four squares making an open four, on two lines, and one O move stops one line

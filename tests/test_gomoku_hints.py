@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.tictactoe.advice import forced_win_by_fours, hint_report
 from games.tictactoe.hard_search import HardSearchAgent
 from tests.test_gomoku_hard import (
@@ -37,6 +39,7 @@ def test_a_win_by_fours_is_ranked_first_and_holds() -> None:
     assert all(first.cells[0] not in c.cells for c in candidates[1:]) and len(candidates) <= 4
 
 
+@pytest.mark.slow
 def test_no_win_by_fours_on_a_quiet_board() -> None:
     state = _state({(7, 7): "X", (7, 8): "O", (8, 8): "X", (6, 6): "O"})
     assert forced_win_by_fours(state) is None

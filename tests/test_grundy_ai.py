@@ -25,6 +25,7 @@ def random_state(rng: random.Random, piece: str, tokens: int, side: tuple[int, i
     return TokenState.start(BoardConfig(piece, rows, cols, tokens), squares)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("piece", PIECES)
 def test_never_leaves_a_won_position_for_a_non_zero_one(piece: str) -> None:
     rng = random.Random(f"won-{piece}")
@@ -256,6 +257,7 @@ def test_toy_graph_prefers_a_draw_and_avoids_the_infinite_trap() -> None:
     assert outcomes == {1: "loss", 2: "draw", 4: "loss"}
 
 
+@pytest.mark.slow
 def test_random_graphs_best_outcome_and_remoteness() -> None:
     rng = random.Random(11)
     agent = ImpartialAgent(seed=5)

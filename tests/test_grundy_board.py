@@ -115,7 +115,8 @@ def brute_values() -> object:
     return g
 
 
-@pytest.mark.parametrize("piece", PIECES)
+@pytest.mark.parametrize("piece", [p if p == "knight" else pytest.param(p, marks=pytest.mark.slow)
+                                   for p in PIECES])  # the knight's is fast; the rest: full run
 def test_sum_values_are_the_nim_sum_of_the_parts(piece: str) -> None:
     g = brute_values()
     rng = random.Random(f"sum-{piece}")
@@ -191,6 +192,7 @@ def test_value_explained() -> None:
     assert "has lost" in end.value_explained()
 
 
+@pytest.mark.slow
 def test_rules_tables_and_ai_do_not_import_pygame() -> None:
     code = ("import sys\n"
             "import games.grundy.tables, games.grundy.board, games.grundy.ai\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from engine.launcher import LauncherScene
 from engine.seats import Seat
@@ -84,6 +85,7 @@ def test_place_mode_starts_from_any_square(app) -> None:
     assert scene.state.tokens == ((7, 7),)
 
 
+@pytest.mark.slow
 def test_perfect_computer_answers_with_a_move_to_zero(app) -> None:
     scene = open_board(app, seats=(Seat(), PERFECT), game="king", rows=8, cols=8)
     table = grundy_table("king", 8, 8)
@@ -93,6 +95,7 @@ def test_perfect_computer_answers_with_a_move_to_zero(app) -> None:
     assert table[r, c] == 0
 
 
+@pytest.mark.slow
 def test_hints_show_values_zero_pattern_and_winning_moves(app) -> None:
     scene = open_board(app, game="queen", rows=8, cols=8, tokens=2)
     assert scene.state.tokens == ((7, 7), (7, 6))  # the fair start: 5 ⊕ 4 ≠ 0

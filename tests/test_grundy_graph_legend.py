@@ -128,6 +128,7 @@ def legend_value_samples(app, scene: GraphScene) -> list[tuple[Colour, str, pyga
 # --- item 10: the legend matches what is drawn -----------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", list(PALETTES))
 @pytest.mark.parametrize("size", [(960, 720), (640, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_node_fill_is_in_the_legend_with_its_true_meaning(profile, palette, size) -> None:
@@ -164,6 +165,7 @@ def test_every_node_fill_is_in_the_legend_with_its_true_meaning(profile, palette
         pygame.display.quit()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", list(PALETTES))
 def test_lost_nodes_and_their_legend_sample_are_striped(app, palette) -> None:
     """A loss is told by its stripes as well as its fill; nothing else is striped."""
@@ -199,6 +201,7 @@ def test_the_legend_follows_the_hint_toggle(app) -> None:
 # --- item 9: a legal move looks like no value -------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("palette", list(PALETTES))
 def test_the_legal_move_mark_differs_from_every_value_look(app, palette) -> None:
     vp = app.viewport
@@ -249,6 +252,7 @@ def test_no_value_fill_is_a_mark_colour(palette, top) -> None:
     assert lightness == sorted(lightness)
 
 
+@pytest.mark.slow
 def test_no_move_rings_while_a_computer_is_to_move(app) -> None:
     """The double ring says "you can move here": a paused computer-against-computer game
     shows none, and the same graph with a human to move shows them."""

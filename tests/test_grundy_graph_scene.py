@@ -214,6 +214,7 @@ def test_hint_and_token_are_drawn(app, monkeypatch) -> None:
 # --- the computer ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_perfect_computer_moves_to_zero_from_every_winning_node(app, monkeypatch) -> None:
     graphs = [BUILTIN[0], SMALL]
     index = cyclic_builtin()
@@ -232,6 +233,7 @@ def test_perfect_computer_moves_to_zero_from_every_winning_node(app, monkeypatch
             app.pop()
 
 
+@pytest.mark.slow
 def test_perfect_computer_prefers_a_draw_to_losing(app, monkeypatch) -> None:
     use_graphs(monkeypatch, SMALL)
     for seed in range(4):
@@ -251,6 +253,7 @@ def test_perfect_computer_prefers_a_draw_to_losing(app, monkeypatch) -> None:
         app.pop()
 
 
+@pytest.mark.slow
 def test_undo_returns_to_the_human_turn(app, monkeypatch) -> None:
     use_graphs(monkeypatch, dataclasses.replace(SMALL, start=5))  # f → e, then e → d
     scene = open_graph(app, (Seat(), PERFECT))
@@ -261,6 +264,7 @@ def test_undo_returns_to_the_human_turn(app, monkeypatch) -> None:
     assert scene.state.node == 5 and scene.state.current_player() == 0
 
 
+@pytest.mark.slow
 def test_every_builtin_graph_fits_the_board_without_overlaps(app) -> None:
     for i, graph in enumerate(BUILTIN):
         scene = open_graph(app, graph=i)

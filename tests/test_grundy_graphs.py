@@ -170,6 +170,7 @@ def check_fraenkel_conditions(graph: Digraph) -> None:
                        for v in succ), u
 
 
+@pytest.mark.slow
 def test_random_cyclic_graphs_agree_with_brute_force():
     assert len(RANDOM_GRAPHS) >= 300
     draws = infinite_wins = 0

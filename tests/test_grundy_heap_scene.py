@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 import pygame
+import pytest
 
 from engine.seats import Seat
 from games.grundy.scene_heaps import HeapScene
@@ -114,6 +115,7 @@ def test_the_window_size_does_not_change_what_a_click_takes(profile) -> None:
 # --- the computer and undo --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_perfect_computer_leaves_a_multiple_of_k_plus_one(app) -> None:
     scene = open_heaps(app, (Seat(), PERFECT), game="bachet")
     for take in (3, 7, 1):
@@ -125,6 +127,7 @@ def test_perfect_computer_leaves_a_multiple_of_k_plus_one(app) -> None:
     assert scene.state.heaps == (66,)
 
 
+@pytest.mark.slow
 def test_undo_returns_to_the_human_turn(app) -> None:
     scene = open_heaps(app, (Seat(), PERFECT), game="bachet", heap=30, max_take=4)
     click(app, *pebble(scene, 0, 28))  # take 2, leaving 28
@@ -190,6 +193,7 @@ def test_nim_hints_show_values_arithmetic_and_winning_moves(app) -> None:
     assert debug["winning"] == [] and "3 ⊕ 5 ⊕ 6 = 0" in debug["status"]
 
 
+@pytest.mark.slow
 def test_hints_agree_with_brute_force_on_small_games(app) -> None:
     cases = [dict(game="nim", nim=n, misere=m) for n in (0, 1, 3, 4) for m in (False, True)]
     cases += [dict(game="bachet", heap=h, max_take=k) for h, k in ((23, 4), (12, 3), (7, 7))]

@@ -162,6 +162,7 @@ def test_bachet_outcome_and_remoteness_against_brute_force(k):
             assert bool(state.winning_moves()) == (win and n > 0)
 
 
+@pytest.mark.slow
 def test_bachet_1000_remoteness_is_exact_and_fast():
     cfg = HeapConfig("bachet", (1000,), 100)
     state = HeapState.start(cfg)
@@ -183,6 +184,7 @@ def test_nim_documents_worked_example():
     assert default.value_explained().startswith("3 ⊕ 5 ⊕ 7 = 1: the player to move wins")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("misere", [False, True])
 def test_nim_classification_every_position_up_to_4_heaps_of_5(misere):
     """value() == 0 exactly for brute-force losses, and winning moves lead to losses."""

@@ -172,6 +172,7 @@ def test_every_default_start_is_won_for_a_human_moving_first(app, setup) -> None
     app.pop()
 
 
+@pytest.mark.slow
 def test_a_human_moving_second_gets_the_won_side_on_a_board(app) -> None:
     for game in ("king", "rook", "queen", "knight"):
         scene = open_game(app, (PERFECT, Seat()), game=game)
@@ -261,6 +262,7 @@ def open_setup(app, **setup):
     return scene, app.top
 
 
+@pytest.mark.slow
 def test_nim_heaps_can_be_typed_and_are_checked(app) -> None:
     from engine.overlays import TextEntryDialog
     from games.grundy.scene_heaps import HeapScene
@@ -285,6 +287,7 @@ def test_nim_heaps_can_be_typed_and_are_checked(app) -> None:
     assert app.top.variant_id() == "nim-2.9.4"
 
 
+@pytest.mark.slow
 def test_bachet_heap_is_one_stepper_disabled_at_its_limits(app) -> None:
     from engine.overlays import TextEntryDialog
     from tests.conftest import click_widget, type_text
@@ -322,6 +325,7 @@ def test_typed_heaps_survive_settings() -> None:
 CITATIONS = ("document", "source", "figure", "§")
 
 
+@pytest.mark.slow
 def test_no_player_visible_grundy_text_cites_the_source(app) -> None:
     from games.grundy import help_text
 

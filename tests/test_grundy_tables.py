@@ -78,7 +78,8 @@ def test_rook_table_is_the_documents_and_the_nim_sum() -> None:
     assert doc[3, 5] == 6
 
 
-@pytest.mark.parametrize("piece", CORNER_PIECES)
+@pytest.mark.parametrize("piece", [p if p != "queen" else pytest.param(p, marks=pytest.mark.slow)
+                                   for p in CORNER_PIECES])
 def test_every_board_up_to_20_matches_the_mex_recursion(
         piece: str, reference_20: dict[str, np.ndarray]) -> None:
     ref = reference_20[piece]
@@ -89,6 +90,7 @@ def test_every_board_up_to_20_matches_the_mex_recursion(
             assert np.array_equal(table, ref[:rows, :cols]), (piece, rows, cols)
 
 
+@pytest.mark.slow
 def test_knight_every_board_up_to_20_matches_the_mex_recursion() -> None:
     for rows in range(1, SIDE + 1):
         for cols in range(1, SIDE + 1):
@@ -110,6 +112,7 @@ def test_reference_is_the_mex_definition_on_a_hand_case() -> None:
     assert mex_table_reference("rook", 4, 4)[1, 2] == 3
 
 
+@pytest.mark.slow
 def test_rook_is_the_nim_sum_on_large_boards() -> None:
     rows, cols = 1024, 768
     table = grundy_table("rook", rows, cols)
@@ -170,6 +173,7 @@ def wythoff_pairs(limit: int) -> set[tuple[int, int]]:
         k += 1
 
 
+@pytest.mark.slow
 def test_queen_zeros_are_the_wythoff_pairs() -> None:
     assert wythoff_pairs(20) >= {(0, 0), (1, 2), (2, 1), (3, 5), (4, 7), (6, 10), (8, 13)}
     n = 1024
@@ -181,6 +185,7 @@ def test_queen_zeros_are_the_wythoff_pairs() -> None:
         (a, b) for a, b in wythoff_pairs(1000) if a < 300}
 
 
+@pytest.mark.slow
 def test_queen_1024_corner_matches_the_plain_recursion() -> None:
     big = grundy_table("queen", 1024, 1024)
     assert np.array_equal(big[:64, :64], mex_table_reference("queen", 64, 64))
@@ -206,6 +211,7 @@ def test_bad_arguments(args: tuple) -> None:
 # --- remoteness --------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("piece", CORNER_PIECES)
 def test_remoteness_matches_the_plain_recursion(piece: str) -> None:
     ref = remoteness_reference(piece, 16, 16)
@@ -215,6 +221,7 @@ def test_remoteness_matches_the_plain_recursion(piece: str) -> None:
                                   ref[:rows, :cols]), (rows, cols)
 
 
+@pytest.mark.slow
 def test_knight_remoteness_matches_the_plain_recursion() -> None:
     for rows in range(1, 13):
         for cols in range(1, 13):

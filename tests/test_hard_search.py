@@ -58,6 +58,7 @@ def test_blocks_an_immediate_loss() -> None:
     assert HardSearchAgent(seed=0).choose_move(state, cancel) == 3 * 5 + 2
 
 
+@pytest.mark.slow
 def test_blocks_an_open_three_before_it_becomes_unstoppable() -> None:
     # X has an open three (.XXX.) on 15×15; if O ignores it, X makes an open four.
     rows = _put(_blank(15), {(7, 5): "X", (7, 6): "X", (7, 7): "X", (8, 8): "O", (6, 2): "O"})
@@ -66,6 +67,7 @@ def test_blocks_an_open_three_before_it_becomes_unstoppable() -> None:
     assert move in (7 * 15 + 4, 7 * 15 + 8, 7 * 15 + 3, 7 * 15 + 9)
 
 
+@pytest.mark.slow
 def test_moves_within_the_time_budget_on_15x15() -> None:
     agents = [HardSearchAgent(time_budget=0.1, seed=1), HardSearchAgent(time_budget=0.1, seed=2)]
     cancel = threading.Event()
@@ -102,6 +104,7 @@ def _play(first, second, config: MNKConfig) -> int | None:
     return state.winner
 
 
+@pytest.mark.slow
 def test_beats_a_random_player_on_7x6_k4() -> None:
     config = MNKConfig(7, 6, 4)
     wins = 0
@@ -115,6 +118,7 @@ def test_beats_a_random_player_on_7x6_k4() -> None:
     assert wins >= 5
 
 
+@pytest.mark.slow
 def test_estimates_cover_the_legal_moves_and_are_marked_inexact() -> None:
     state = TicTacToeState.new(MNKConfig(9, 9, 5)).play(40).play(41).play(31)
     values = estimate_values(state, threading.Event(), time_limit=0.3)
@@ -127,6 +131,7 @@ def test_estimates_cover_the_legal_moves_and_are_marked_inexact() -> None:
     assert values[3].outcome == "win" and values[3].remoteness == 1
 
 
+@pytest.mark.slow
 def test_incremental_evaluation_matches_a_fresh_computation() -> None:
     """Everything play() updates on the lines through one cell equals a full recount."""
     rng = random.Random(9)

@@ -339,7 +339,11 @@ def app_at(profile: Path, size: tuple[int, int]) -> Iterator[App]:
         pygame.display.quit()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+# The quick run (python -m pytest -m "not slow") checks every screen at the smallest and the
+# portrait window; the default and the wide one add seconds, so they are marked slow.
+@pytest.mark.parametrize("size", [s if s in ((640, 480), (1080, 1920)) else
+                                  pytest.param(s, marks=pytest.mark.slow) for s in SIZES],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name.replace(" ", "-"))
 def test_every_screen_fits_the_window_and_nothing_overlaps(
         profile: Path, case: Case, size: tuple[int, int]) -> None:

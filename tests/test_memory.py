@@ -14,6 +14,10 @@ from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from tests.soak import rss_kb
 
+# Memory: a soak until the settled figures are steady takes about a minute, so the quick
+# run (python -m pytest -m "not slow") leaves the module out; the full suite runs it.
+pytestmark = pytest.mark.slow
+
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="malloc_trim is glibc's")
 

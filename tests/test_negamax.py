@@ -108,6 +108,7 @@ def test_there_are_5478_reachable_positions() -> None:
     assert len(ALL_3X3) == 5478
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("remoteness", [True, False])
 def test_exact_scores_match_plain_minimax_on_every_3x3_position(remoteness: bool) -> None:
     hooked = Negamax(remoteness=remoteness)   # one table for all: entries meet many contexts
@@ -130,6 +131,7 @@ def _check_fail_soft(v: int, true: int, alpha: int, beta: int) -> None:
         assert v == true
 
 
+@pytest.mark.slow
 def test_windows_and_table_bounds_are_sound_on_every_3x3_position() -> None:
     """Random windows, one shared table: stored bounds are reused under other windows."""
     rng = random.Random(7)
@@ -276,6 +278,7 @@ def plain_depth(state: Counted3, depth: int, ply: int = 0) -> int:
     return best
 
 
+@pytest.mark.slow
 def test_depth_limited_scores_match_plain_depth_limited_minimax() -> None:
     rng = random.Random(11)
     sample = rng.sample([s for s in ALL_3X3 if not s.is_terminal()], 150)
@@ -285,6 +288,7 @@ def test_depth_limited_scores_match_plain_depth_limited_minimax() -> None:
             assert Negamax().score(c, depth=depth) == plain_depth(c, depth), (s.to_rows(), depth)
 
 
+@pytest.mark.slow
 def test_iterative_deepening_returns_values_for_all_root_moves() -> None:
     c = Counted3((EMPTY,) * 9)
     result = Negamax(time_limit=5).iterative_deepening(c, max_depth=9, all_values=True)
@@ -305,6 +309,7 @@ def test_a_heuristic_is_required_only_for_depth_limited_search() -> None:
 # --- stopping ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_deadline_raises_search_timeout_and_counts_nodes() -> None:
     big = MNKSearchState.new(6, 6, 4)
     nm = Negamax(time_limit=0.1)
@@ -315,6 +320,7 @@ def test_deadline_raises_search_timeout_and_counts_nodes() -> None:
     assert nm.nodes > 100
 
 
+@pytest.mark.slow
 def test_cancel_event_raises_cancelled_promptly() -> None:
     cancel = threading.Event()
     timer = threading.Timer(0.1, cancel.set)
@@ -326,6 +332,7 @@ def test_cancel_event_raises_cancelled_promptly() -> None:
     timer.cancel()
 
 
+@pytest.mark.slow
 def test_iterative_deepening_keeps_the_last_completed_depth_at_the_deadline() -> None:
     from games.tictactoe.hard_search import HeuristicMNKState
 
@@ -336,6 +343,7 @@ def test_iterative_deepening_keeps_the_last_completed_depth_at_the_deadline() ->
     assert 1 <= result.depth < 50 and result.move in s.legal_moves()
 
 
+@pytest.mark.slow
 def test_search_modules_do_not_import_pygame() -> None:
     import subprocess
     import sys

@@ -67,7 +67,8 @@ def _book_positions(root: MNKSearchState, book: OpeningBook, plies: int, side: i
     return out
 
 
-@pytest.mark.parametrize("rows,cols,k", [(3, 3, 3), (4, 3, 3)])
+@pytest.mark.parametrize("rows,cols,k", [(3, 3, 3),
+                                         pytest.param(4, 3, 3, marks=pytest.mark.slow)])
 def test_a_built_book_holds_true_outcomes_and_moves_that_keep_them(rows, cols, k) -> None:
     root = MNKSearchState.new(rows, cols, k)
     book = build_book(root, 4, time_limit=30, game="test")
@@ -118,6 +119,7 @@ def _shipped(rows: int, cols: int, k: int) -> OpeningBook:
     return book
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", mnk_books.BOOKED)
 def test_a_sample_of_each_shipped_book_proves_again(shape) -> None:
     entries = sorted(_shipped(*shape).entries.items())
@@ -135,6 +137,7 @@ def test_a_larger_sample_of_each_shipped_book_proves_again(shape) -> None:
         _reprove(*shape, code, outcome, move)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", mnk_books.BOOKED)
 def test_each_shipped_book_covers_both_sides_first_two_moves(shape) -> None:
     """Every position either side meets in its first two book moves is in the book, or

@@ -44,7 +44,8 @@ def _play(shape: tuple[int, int, int], side: int, opponent
     return state.returns()[side], fell_back
 
 
-@pytest.mark.parametrize("shape", [(3, 3, 3), (4, 4, 4), (5, 5, 4)])
+@pytest.mark.parametrize("shape", [(3, 3, 3), (4, 4, 4),
+                                   pytest.param((5, 5, 4), marks=pytest.mark.slow)])
 @pytest.mark.parametrize("side", [0, 1])
 def test_perfect_never_falls_back_or_loses_on_the_drawn_presets(shape, side) -> None:
     for opponent in (MediumAgent(seed=3), EasyAgent(seed=4)):
@@ -52,6 +53,7 @@ def test_perfect_never_falls_back_or_loses_on_the_drawn_presets(shape, side) -> 
         assert not fell_back and result >= 0, (opponent, fell_back)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opponent", [MediumAgent(seed=5), HardSearchAgent(seed=6)],
                          ids=["medium", "hard"])
 def test_perfect_wins_7x6_with_4_in_a_row_moving_first_without_falling_back(opponent) -> None:
@@ -59,6 +61,7 @@ def test_perfect_wins_7x6_with_4_in_a_row_moving_first_without_falling_back(oppo
     assert result == 1 and not fell_back, fell_back
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opponent", [MediumAgent(seed=7), HardSearchAgent(seed=8),
                                       EasyAgent(seed=9)], ids=["medium", "hard", "easy"])
 def test_perfect_answers_on_7x6_fall_back_only_where_the_book_records_a_gap(opponent) -> None:
@@ -75,6 +78,7 @@ def test_perfect_answers_on_7x6_fall_back_only_where_the_book_records_a_gap(oppo
                 state.to_rows()
 
 
+@pytest.mark.slow
 def test_hints_on_the_empty_7x6_board_prove_the_winning_move() -> None:
     state = TicTacToeState.new(MNKConfig(7, 6, 4))
     values = move_values(state, threading.Event(), time_limit=1.0)
@@ -87,6 +91,7 @@ def test_hints_on_the_empty_7x6_board_prove_the_winning_move() -> None:
     assert hint_note(values) == PROVEN_NOTE
 
 
+@pytest.mark.slow
 def test_hints_in_a_lost_position_show_every_move_a_proven_loss() -> None:
     search = MNKSearchState.new(7, 6, 4)
     search = search.play(book_for(7, 6, 4).lookup(search).move)

@@ -94,7 +94,9 @@ def test_position_values_agree_with_minimax_on_every_reachable_3x3_position() ->
 
 
 @pytest.mark.parametrize("rows,cols,k", [(1, 1, 1), (2, 2, 1), (2, 2, 2), (1, 5, 3), (2, 3, 2),
-                                         (3, 2, 3), (2, 4, 3), (3, 3, 2), (1, 7, 3)])
+                                         (3, 2, 3), pytest.param(2, 4, 3, marks=pytest.mark.slow),
+                                         pytest.param(3, 3, 2, marks=pytest.mark.slow),
+                                         pytest.param(1, 7, 3, marks=pytest.mark.slow)])
 def test_every_position_of_small_odd_shapes_agrees_with_minimax(rows, cols, k) -> None:
     for s in reachable(MNKConfig(rows, cols, k)):
         value = position_value(s)
@@ -104,6 +106,7 @@ def test_every_position_of_small_odd_shapes_agrees_with_minimax(rows, cols, k) -
                 assert (v.outcome, v.remoteness) == move_value_by_minimax(s, move)
 
 
+@pytest.mark.slow
 def test_move_values_agree_with_minimax_for_every_move_of_every_3x3_position() -> None:
     for s in ALL_3X3:
         values = move_values(s, time_limit=None)
@@ -117,6 +120,7 @@ def test_move_values_agree_with_minimax_for_every_move_of_every_3x3_position() -
             assert value.exact
 
 
+@pytest.mark.slow
 def test_search_state_hooks_never_claim_anything_false_on_3x3() -> None:
     """forced_outcome, outcome_bounds and the pruned move list, checked against minimax."""
     for s in ALL_3X3:
@@ -149,8 +153,10 @@ def _mid_game_positions(config: MNKConfig, marks: int, count: int, seed: int):
     return out
 
 
-@pytest.mark.parametrize("rows,cols,k,marks", [(4, 4, 4, 7), (4, 4, 3, 6), (4, 3, 3, 4),
-                                               (5, 4, 4, 10)])
+@pytest.mark.parametrize("rows,cols,k,marks", [pytest.param(4, 4, 4, 7, marks=pytest.mark.slow),
+                                               pytest.param(4, 4, 3, 6, marks=pytest.mark.slow),
+                                               (4, 3, 3, 4),
+                                               pytest.param(5, 4, 4, 10, marks=pytest.mark.slow)])
 def test_move_values_agree_with_minimax_on_larger_boards(rows, cols, k, marks) -> None:
     for s in _mid_game_positions(MNKConfig(rows, cols, k), marks, 8, seed=rows * 100 + k):
         values = move_values(s, time_limit=None)
@@ -160,6 +166,7 @@ def test_move_values_agree_with_minimax_on_larger_boards(rows, cols, k, marks) -
         assert (position_value(s).outcome, position_value(s).remoteness) == minimax(s)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rows,cols,k,marks", [(4, 4, 4, 7), (5, 4, 4, 11)])
 def test_hook_claims_hold_on_larger_boards(rows, cols, k, marks) -> None:
     """The Erdős–Selfridge and reach bounds, and forced results, against minimax."""
@@ -193,6 +200,7 @@ def test_symmetric_positions_share_a_canonical_key() -> None:
             assert image.search_key() == s.search_key()
 
 
+@pytest.mark.slow
 def test_search_state_round_trips_and_follows_the_rules() -> None:
     rng = random.Random(4)
     for rows, cols, k in ((3, 3, 3), (4, 4, 4), (5, 4, 3), (6, 7, 4)):
@@ -222,7 +230,8 @@ def test_search_state_round_trips_and_follows_the_rules() -> None:
     (4, 4, 3, 1),
     (4, 4, 4, 0),   # the headline: 4×4 with 4 in a row is a draw
     (5, 4, 4, 0),
-    (5, 5, 4, 0),   # under a second with the Erdős–Selfridge bound (tests/benchmarks)
+    # under a second with the Erdős–Selfridge bound (tests/benchmarks): the full run only
+    pytest.param(5, 5, 4, 0, marks=pytest.mark.slow),
 ])
 def test_empty_board_results(rows, cols, k, expected) -> None:
     assert solve_mnk(rows, cols, k) == expected
@@ -249,6 +258,7 @@ def test_three_player_boards_are_refused() -> None:
         MNKSearchState.from_rules(three)
 
 
+@pytest.mark.slow
 def test_solve_mnk_respects_its_time_limit() -> None:
     start = time.monotonic()
     with pytest.raises(SearchTimeout):
@@ -282,6 +292,7 @@ def test_perfect_agent_never_loses_from_either_seat_against_every_line() -> None
     assert games["won"] > 0 and games["drawn"] > 0
 
 
+@pytest.mark.slow
 def test_perfect_agent_picks_a_best_move_in_every_3x3_position() -> None:
     """Quickest win, else draw, else longest loss — checked in all 4,520 live positions."""
     agent = PerfectAgent(seed=0)
@@ -321,6 +332,7 @@ def test_varies_among_equally_good_moves() -> None:
     assert len(set(again)) == 1  # and one seed repeats itself
 
 
+@pytest.mark.slow
 def test_respects_cancel() -> None:
     cancel = threading.Event()
     cancel.set()
@@ -347,6 +359,7 @@ class _Recorder:
         return state.legal_moves()[-1]
 
 
+@pytest.mark.slow
 def test_falls_back_with_a_note_when_the_board_is_too_big() -> None:
     cancel = threading.Event()
     recorder = _Recorder()
@@ -367,6 +380,7 @@ def test_falls_back_with_a_note_when_the_board_is_too_big() -> None:
     assert small.last_note is None
 
 
+@pytest.mark.slow
 def test_move_values_fall_back_to_estimates() -> None:
     state = TicTacToeState.new(MNKConfig(9, 9, 5)).play(40).play(41)
     start = time.monotonic()

@@ -119,3 +119,29 @@ def test_requirements_are_pinned_and_never_plain_pygame() -> None:
     assert reqs and all("==" in r for r in reqs)
     names = {r.split("==")[0].lower() for r in reqs}
     assert "pygame" not in names and "pygame-ce" in names
+
+
+QUICK = 'python -m pytest -m "not slow"'
+
+
+def test_readme_documents_the_quick_run_next_to_the_full_one() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("\n## Tests\n")
+    end = readme.find("\n## ", start + 1)
+    section = readme[start:end if end != -1 else len(readme)]
+    # Both commands in one code block of the Tests section: the full one first.
+    blocks = section.split("```")[1::2]
+    block = next((b for b in blocks if QUICK in b), None)
+    assert block is not None, "the Tests section has no code block with the quick command"
+    full = [line for line in block.splitlines() if line.split("#")[0].strip() == "python -m pytest"]
+    assert full, "the full command is not next to the quick one"
+    assert block.index(full[0]) < block.index(QUICK)
+    # It says what slow covers, and that CI runs everything.
+    for word in ("slow", "fuzz", "soak", "memory", "crash", "build", "solver", "CI"):
+        assert word in section, word
+    # The newcomer's test command at the top stays the full one, and so does CI's.
+    assert QUICK not in readme[:readme.find(TEST) + len(TEST)]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "not slow" not in ci and TEST in ci
+    markers = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"slow:' in markers

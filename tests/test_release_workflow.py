@@ -52,6 +52,7 @@ def test_the_release_workflow_is_there() -> None:
     assert RELEASE in workflow_files()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", workflow_files(), ids=lambda p: p.name)
 def test_every_workflow_passes_the_github_workflow_schema(path: Path) -> None:
     out = check_workflow(path)
@@ -78,6 +79,7 @@ BREAKS: dict[str, Callable[[Workflow], None]] = {
 }
 
 
+@pytest.mark.slow
 def test_a_rewritten_but_intact_copy_still_passes(tmp_path: Path) -> None:
     """The broken copies below are written the same way, so their failure is the break's."""
     copy = dump_workflow(load_workflow(RELEASE), tmp_path / "release.yml")
@@ -85,6 +87,7 @@ def test_a_rewritten_but_intact_copy_still_passes(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BREAKS))
 def test_a_broken_copy_fails_the_schema_check(name: str, tmp_path: Path) -> None:
     data = load_workflow(RELEASE)
@@ -94,6 +97,7 @@ def test_a_broken_copy_fails_the_schema_check(name: str, tmp_path: Path) -> None
     assert "Schema validation errors" in out.stdout
 
 
+@pytest.mark.slow
 def test_the_missing_runs_on_is_named(tmp_path: Path) -> None:
     data = load_workflow(RELEASE)
     _no_runs_on(data)

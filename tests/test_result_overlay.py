@@ -96,6 +96,7 @@ def test_with_reduce_motion_it_comes_up_at_once(app) -> None:
     assert result(app).headline == "X wins"
 
 
+@pytest.mark.slow
 def test_it_waits_for_help_to_close(app) -> None:
     scene = open_game(app, (HUMAN, HUMAN), ["XX.", "OO.", "..."])
     click_cell(app, scene, 0, 2)
@@ -119,6 +120,7 @@ def test_two_humans_played_by_clicks(app) -> None:
     assert panel.debug_state()["headline"] == "X wins"
 
 
+@pytest.mark.slow
 def test_the_computer_wins(app) -> None:
     scene = open_game(app, (HUMAN, EASY), ["XX.", "OO.", "X.."])
     run_until(app, lambda: scene.state.is_terminal())
@@ -137,6 +139,7 @@ def test_draw(app) -> None:
     assert (result(app).headline, result(app).tone) == ("Draw", "draw")
 
 
+@pytest.mark.slow
 def test_computer_against_computer_names_the_winner(app) -> None:
     seats = (Seat("computer", "easy"), Seat("computer", "hard"))
     scene = open_game(app, seats, ["XX.", "OO.", "..."])
@@ -218,6 +221,7 @@ def test_back_goes_to_the_launcher(app) -> None:
     assert isinstance(app.top, LauncherScene) and len(app.scenes) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("close", ["View board", "Esc"])
 def test_view_board_then_undo_and_replay_without_a_second_panel(app, close) -> None:
     scene = finished(app)
@@ -235,6 +239,7 @@ def test_view_board_then_undo_and_replay_without_a_second_panel(app, close) -> N
     assert app.stats.totals_by_game()["tictactoe"] == (1, 1, 0, 0)  # recorded once
 
 
+@pytest.mark.slow
 def test_a_new_game_gets_its_own_panel(app) -> None:
     scene = finished(app, (HUMAN, HUMAN))
     click_button(app, "Play again")

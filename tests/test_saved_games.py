@@ -156,6 +156,7 @@ def test_new_game_stays_undoable_after_resuming(app) -> None:
     assert resumed.state.moves_made == 0
 
 
+@pytest.mark.slow
 def test_a_finished_game_resumes_finished_and_is_counted_once(app) -> None:
     scene = open_tile(app, "tictactoe")
     play(app, [(0, 0), (1, 0), (1, 1), (2, 0), (2, 2)])  # X wins on the diagonal
@@ -177,6 +178,7 @@ def test_a_finished_game_resumes_finished_and_is_counted_once(app) -> None:
     assert app.stats.totals_by_game()["tictactoe"][0] == 1
 
 
+@pytest.mark.slow
 def test_connect_four_resumes_its_computer_seat_which_plays_on(app) -> None:
     scene = open_tile(app, "connect4")
     assert isinstance(scene, Connect4Scene) and scene.seats[1].is_computer
@@ -203,6 +205,7 @@ def test_connect_four_resumes_its_computer_seat_which_plays_on(app) -> None:
     assert resumed.state.moves == ()
 
 
+@pytest.mark.slow
 def test_pause_and_hints_resume(app) -> None:
     open_tile(app, "tictactoe")
     click_widget(app, "Setup")
@@ -225,6 +228,7 @@ def test_pause_and_hints_resume(app) -> None:
     run_until(app, lambda: resumed.state.moves_made >= 1, message="the computer resumes")
 
 
+@pytest.mark.slow
 def test_button_madness_resumes_board_presses_undo_timer_and_help(profile) -> None:
     app = make_app(profile)
     scene = open_tile(app, "button-madness")
@@ -289,6 +293,7 @@ def test_button_madness_resumes_board_presses_undo_timer_and_help(profile) -> No
         close_app(again)
 
 
+@pytest.mark.slow
 def test_every_game_resumes_from_its_tile(app, profile) -> None:
     """Whatever the game, its tile reopens the game left: same position and history."""
     for game in all_games():
@@ -451,6 +456,7 @@ def test_a_folder_in_the_place_of_a_save_is_set_aside(profile: Path) -> None:
         close_app(app)
 
 
+@pytest.mark.slow
 def test_an_unreadable_save_is_left_alone_and_not_written_over(profile: Path,
                                                               monkeypatch) -> None:
     import engine.saved_games as saved_games
@@ -521,6 +527,7 @@ def test_a_full_disk_is_a_warning_and_the_game_stays_in_memory(profile, monkeypa
         close_app(app)
 
 
+@pytest.mark.slow
 def test_two_copies_on_one_profile_both_save_whole_files(profile: Path) -> None:
     first, second = make_app(profile), make_app(profile)
     try:

@@ -84,6 +84,7 @@ def test_x_moves_first_and_clicks_alternate_marks(app) -> None:
     assert "X to move" in scene.status_text()
 
 
+@pytest.mark.slow
 def test_winning_line_is_detected_and_highlighted(app) -> None:
     scene = open_tictactoe(app)
     play_cells(app, X_WINS_DIAGONAL)
@@ -115,6 +116,7 @@ def test_draw_is_detected(app) -> None:
     assert scene.state.is_draw and "Draw" in scene.status_text()
 
 
+@pytest.mark.slow
 def test_undo_redo_buttons_and_shortcuts_across_game_end(app) -> None:
     scene = open_tictactoe(app)
     play_cells(app, X_WINS_DIAGONAL)
@@ -162,6 +164,7 @@ def test_keyboard_play_with_arrows_and_enter(app) -> None:
     assert scene.state.cell(0, 0) == 1
 
 
+@pytest.mark.slow
 def test_results_recorded_once_per_game(app, profile) -> None:
     open_tictactoe(app)
     play_cells(app, X_WINS_DIAGONAL)
@@ -204,6 +207,7 @@ def test_confirm_dialog_yes_and_no(app) -> None:
     assert answers == ["yes"] and isinstance(app.top, LauncherScene)
 
 
+@pytest.mark.slow
 def test_text_entry_validates_before_acting(app) -> None:
     got: list[str] = []
 
@@ -229,6 +233,7 @@ def test_text_entry_validates_before_acting(app) -> None:
 # --- window, palette, quitting ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(1280, 720), (700, 900), (1920, 1200)])
 def test_resize_keeps_board_centred_and_clicks_mapped(app, size) -> None:
     scene = open_tictactoe(app)
@@ -301,6 +306,7 @@ def test_corrupt_settings_are_reported_on_screen_and_kept(profile, capsys) -> No
         app.stats.close()
 
 
+@pytest.mark.slow
 def test_idle_loop_sleeps_instead_of_spinning(app) -> None:
     """With nothing happening, run() waits for input: few frames, little CPU."""
     app.step([])
@@ -314,6 +320,7 @@ def test_idle_loop_sleeps_instead_of_spinning(app) -> None:
     assert cpu < 0.4 * wall, f"busy loop: {cpu:.2f}s CPU in {wall:.2f}s"
 
 
+@pytest.mark.slow
 def test_run_keeps_60_fps_when_something_moves(app) -> None:
     """A scene that animates gets frames at about 60 per second, not more."""
     app.top.is_active = lambda: True  # type: ignore[method-assign]

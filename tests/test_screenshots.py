@@ -7,6 +7,11 @@ import sys
 from pathlib import Path
 
 import pygame
+import pytest
+
+# Renders real screens in a child process (over ten seconds), so the quick run
+# (python -m pytest -m "not slow") leaves it out; the full suite runs it.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 

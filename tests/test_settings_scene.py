@@ -33,6 +33,7 @@ def bar_point(app, fraction: float) -> tuple[int, int]:
     return app.viewport.point(bar.x + bar.w * fraction, bar.centery)
 
 
+@pytest.mark.slow
 def test_every_change_is_saved_at_once_and_read_back_on_the_next_start(app, profile) -> None:
     open_settings(app)
     click_widget(app, "Sound off")
@@ -66,6 +67,7 @@ def test_every_change_is_saved_at_once_and_read_back_on_the_next_start(app, prof
         again.stats.close()
 
 
+@pytest.mark.slow
 def test_volume_steps_by_ten_snaps_to_the_grid_and_stops_at_the_ends(app, profile) -> None:
     assert [stepped(75, 1), stepped(75, -1), stepped(70, 1), stepped(70, -1)] == [80, 70, 80, 60]
     assert stepped(100, 1) == 100 and stepped(0, -1) == 0 and stepped(5, -1) == 0
@@ -131,6 +133,7 @@ def test_sound_off_silences_and_on_gives_a_sound(app) -> None:
         assert app.audio.sounded[heard:] == ["place"]
 
 
+@pytest.mark.slow
 def test_keys_change_the_volume_tab_reaches_every_button_and_esc_closes(app, profile) -> None:
     overlay = open_settings(app)
     key(app, pygame.K_MINUS, unicode="-")
@@ -173,7 +176,8 @@ SIZES = [(640, 480), (800, 600), (960, 720), (1280, 720), (1920, 1080), (1080, 1
          (3840, 2160)]
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("size", [pytest.param(s, marks=pytest.mark.slow) if s == (3840, 2160)
+                                  else s for s in SIZES], ids=[f"{w}x{h}" for w, h in SIZES])
 def test_it_lays_out_inside_the_window_at_any_size(profile, size) -> None:
     app = make_app(profile, size)
     try:

@@ -12,7 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.soak import FAMILY_MODULES
+
+# Soak: 5,000 monkey inputs in a fresh interpreter take half a minute or more, so the
+# quick run (python -m pytest -m "not slow") leaves it out; the full suite runs it.
+pytestmark = pytest.mark.slow
 
 SEED = 4
 EVENTS = 5_000

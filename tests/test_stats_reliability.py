@@ -19,6 +19,11 @@ import pytest
 from engine.storage import stats as stats_module
 from engine.storage.stats import StatsStore
 
+# Reliability: several real processes, full disks and simulated kills on real SQLite
+# files; the quick run (python -m pytest -m "not slow") leaves them out and keeps the
+# statistics basics of tests/test_storage_stats.py. The full suite runs them.
+pytestmark = pytest.mark.slow
+
 ROWS = 120
 
 

@@ -165,6 +165,7 @@ def played_app_at(played: Any, size: tuple[int, int]) -> App:
 
 
 # --- the rows -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_rows_name_game_board_seating_and_level(played_app: App) -> None:
     scene = open_statistics(played_app)
     lines = all_lines(scene)
@@ -190,6 +191,7 @@ def test_rows_name_game_board_seating_and_level(played_app: App) -> None:
     assert "You vs Computer (Perfect, 20% mistakes)" in texts
 
 
+@pytest.mark.slow
 def test_no_internal_ids_show(played_app: App) -> None:
     scene = open_statistics(played_app)
     shown = " | ".join(text for _s, _k, text, _f in all_lines(scene))
@@ -202,6 +204,7 @@ def test_no_internal_ids_show(played_app: App) -> None:
     assert not re.search(r"\b(easy|medium|hard|perfect)\b", shown), shown
 
 
+@pytest.mark.slow
 def test_computer_only_games_are_apart_and_not_in_the_players_totals(played_app: App) -> None:
     scene = open_statistics(played_app)
     lines = all_lines(scene)
@@ -225,6 +228,7 @@ def test_computer_only_games_are_apart_and_not_in_the_players_totals(played_app:
     assert len(summaries) == 2
 
 
+@pytest.mark.slow
 def test_puzzle_solves_are_listed_with_the_best_result(played_app: App) -> None:
     scene = open_statistics(played_app)
     lines = all_lines(scene)
@@ -236,6 +240,7 @@ def test_puzzle_solves_are_listed_with_the_best_result(played_app: App) -> None:
     assert scene.debug_state()["totals"]["button-madness"] == [1, 1, 0, 0]
 
 
+@pytest.mark.slow
 def test_each_section_names_its_columns(played_app: App) -> None:
     scene = open_statistics(played_app)
     vp, table = played_app.viewport, scene.layout()["table"]
@@ -271,6 +276,7 @@ def fill_many_rows(app: App, variants: int = 20) -> None:
                               ("easy", "hard")[i % 2], "won")
 
 
+@pytest.mark.slow
 def test_scrolls_with_wheel_and_keys_and_says_so_only_when_there_is_more(app: App) -> None:
     app.stats.record_game("tictactoe", "3x3", "human-computer", "easy", "won")
     scene = open_statistics(app)
@@ -308,6 +314,7 @@ def test_scrolls_with_wheel_and_keys_and_says_so_only_when_there_is_more(app: Ap
     assert scene.scroll == 0 and scene.visible_entries()[0] is first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(640, 480), (1920, 1080)])
 def test_no_row_is_clipped_and_shortened_rows_show_whole_on_hover(played: Any,
                                                                    size: tuple[int, int]) -> None:
@@ -349,6 +356,7 @@ def test_no_row_is_clipped_and_shortened_rows_show_whole_on_hover(played: Any,
         pygame.display.quit()
 
 
+@pytest.mark.slow
 def test_the_chart_still_shows_the_players_results(played_app: App) -> None:
     scene = open_statistics(played_app)
     p = played_app.theme.palette
@@ -393,6 +401,7 @@ def test_unknown_ids_are_made_readable_not_shown_raw() -> None:
     assert not is_computer_only("computer-human")
 
 
+@pytest.mark.slow
 def test_large_figures_stay_in_their_columns(profile: Any) -> None:
     app = make_app(profile, (640, 480))
     try:

@@ -81,6 +81,7 @@ def test_grundy_board_status_is_one_line(profile, size, setup) -> None:
         app.stats.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_custom_tictactoe_status_is_one_line(profile, size) -> None:
     app = make_app(profile, size)

@@ -33,6 +33,7 @@ def inside_point(app, button) -> tuple[int, int]:
     return rect.x + max(3, rect.w // 8), rect.y + max(4, rect.h // 5)
 
 
+@pytest.mark.slow
 def test_minus_and_plus_are_disabled_at_the_limits_and_clicks_there_change_nothing(app) -> None:
     overlay = open_tictactoe_setup(app)  # 3×3: rows and columns are at their minimum
     minus, plus = overlay.ui.find("rows-"), overlay.ui.find("rows+")
@@ -152,6 +153,7 @@ def test_a_value_too_long_shrinks_then_ends_with_an_ellipsis_and_tooltip(profile
         app.stats.close()
 
 
+@pytest.mark.slow
 def test_params_setup_stepper_stops_at_its_limits(app) -> None:
     from games.connect4.params import MAX_COLS
 
@@ -164,6 +166,7 @@ def test_params_setup_stepper_stops_at_its_limits(app) -> None:
     assert overlay.ui.find("cols-").enabled
 
 
+@pytest.mark.slow
 def test_settings_volume_stepper_disables_at_zero_and_a_hundred(app) -> None:
     app.push(SettingsOverlay(app))
     app.step([])

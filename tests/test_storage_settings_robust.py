@@ -31,6 +31,11 @@ from engine.storage.atomic import (
 from engine.storage.lock import LOCK_NAME, folder_lock
 from engine.storage.settings import DEFAULTS, SETTINGS_MAX_BYTES, SettingsStore
 
+# Robustness: huge files, several processes saving at once, pipes and devices; the quick
+# run (python -m pytest -m "not slow") leaves them out and keeps the settings basics of
+# tests/test_storage_settings.py. The full suite runs them.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

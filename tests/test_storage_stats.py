@@ -223,6 +223,7 @@ def test_random_bytes_are_kept_aside(db_path: Path) -> None:
     assert_fresh_and_working(db_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fraction", [0.5, 0.9])
 def test_truncated_real_database_is_kept_aside(db_path: Path, fraction: float) -> None:
     full = make_real_db(db_path)
@@ -461,6 +462,7 @@ def test_disk_full_keeps_the_result_and_writes_it_once_there_is_room(
     check.close()
 
 
+@pytest.mark.slow
 def test_results_that_never_reach_the_file_are_kept_beside_it_and_merged(
     store: StatsStore, db_path: Path
 ) -> None:
@@ -549,6 +551,7 @@ def _run_and_kill_writer(db_path: Path, kill_after: int, delay: float) -> int:
     return committed
 
 
+@pytest.mark.slow
 def test_killed_writer_leaves_consistent_database(tmp_path: Path) -> None:
     killed_mid_transaction = 0
     for attempt in range(12):

@@ -18,6 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
                     reason="not root: the permission tests already ran unskipped")
 def test_permission_tests_pass_without_root_override(tmp_path: Path) -> None:

@@ -128,6 +128,7 @@ def test_a_paste_over_the_limit_is_cut_with_a_notice_not_a_hang(app, code_dialog
     assert len(dialog.text) == limit and dialog.notice
 
 
+@pytest.mark.slow
 def test_a_100k_paste_into_a_short_field_keeps_the_first_characters(app, small_dialog) -> None:
     dialog, got = small_dialog
     rng = random.Random(5)
@@ -140,6 +141,7 @@ def test_a_100k_paste_into_a_short_field_keeps_the_first_characters(app, small_d
     assert got == [printable(text)[:200]]
 
 
+@pytest.mark.slow
 def test_a_burst_of_typed_text_is_inserted_in_one_step(app, small_dialog) -> None:
     """Thousands of key/TEXTINPUT events queued in one frame (a typing tool, a stuck key)."""
     dialog, _got = small_dialog
@@ -160,6 +162,7 @@ def test_invisible_characters_are_dropped_when_pasted_or_typed(app, small_dialog
     assert dialog.text == "12345"
 
 
+@pytest.mark.slow
 def test_paste_goes_to_the_caret_and_replaces_the_selection(app, small_dialog) -> None:
     dialog, _got = small_dialog
     timed_frame(app, typed("12345"))
@@ -175,6 +178,7 @@ def test_paste_goes_to_the_caret_and_replaces_the_selection(app, small_dialog) -
     assert dialog.text == "xy"
 
 
+@pytest.mark.slow
 def test_long_text_can_be_trimmed_selected_copied_and_cleared(app, code_dialog) -> None:
     _scene, dialog = code_dialog
     rng = random.Random(9)
@@ -202,6 +206,7 @@ def test_long_text_can_be_trimmed_selected_copied_and_cleared(app, code_dialog) 
     assert dialog.text == "" and not dialog.debug_state()["shortened"]
 
 
+@pytest.mark.slow
 def test_long_text_survives_a_window_resize(app, code_dialog) -> None:
     _scene, dialog = code_dialog
     text = "8" * 50_000

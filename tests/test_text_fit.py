@@ -236,6 +236,7 @@ def test_short_help_has_no_scroll_cue(profile: Path) -> None:
         assert state["lines"] <= state["shown"] and app.top.cue is None
 
 
+@pytest.mark.slow
 def test_the_statistics_table_scrolls_and_shows_long_names_on_hover(profile: Path) -> None:
     with small_app(profile) as app:
         long_variant = "a variant with a name much too long for the statistics table's column"

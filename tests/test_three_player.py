@@ -86,6 +86,7 @@ def test_every_three_in_a_row_ends_the_game_for_its_player(player: int) -> None:
         assert document_says_over(state.board)
 
 
+@pytest.mark.slow
 def test_rules_agree_with_the_document_on_random_games() -> None:
     rng = random.Random(2024)
     for _ in range(300):
@@ -194,6 +195,7 @@ def test_blocks_the_third_player_when_only_they_threaten() -> None:
 DOUBLE_THREAT = pos("OO.X", ".O.X", "T..T", "XT..")
 
 
+@pytest.mark.slow
 def test_next_player_with_two_threats_one_is_blocked() -> None:
     # O threatens 2 (row 0), 9 (column 1) and 10 (diagonal); X can stop only one
     # and must stop one.
@@ -219,6 +221,7 @@ def random_positions(count: int, seed: int) -> list[TicTacToeState]:
     return out
 
 
+@pytest.mark.slow
 def test_property_win_else_block_next_on_random_positions() -> None:
     checked = {"win": 0, "block next": 0}
     players = agents(budget=0.02)
@@ -237,6 +240,7 @@ def test_property_win_else_block_next_on_random_positions() -> None:
     assert checked["win"] > 20 and checked["block next"] > 20
 
 
+@pytest.mark.slow
 def test_free_moves_are_legal_and_hard_stays_in_budget() -> None:
     for state in random_positions(5, seed=3):
         cells, reason = forced_moves(state)

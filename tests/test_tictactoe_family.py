@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from engine.launcher import LauncherScene
 from engine.seats import Seat
@@ -42,6 +43,7 @@ def test_setup_overlay_starts_a_new_board_and_is_remembered(app, profile) -> Non
     assert app.top.config == MNKConfig(4, 4, 4) and app.top.seats == (HUMAN, EASY)
 
 
+@pytest.mark.slow
 def test_setup_cancel_changes_nothing_and_custom_sizes_clamp(app) -> None:
     scene = start(app, MNKConfig(), [HUMAN, HUMAN])
     click(app, *cell_centre(scene, 0, 0))
@@ -77,6 +79,7 @@ def test_computer_plays_first_as_x(app) -> None:
     assert scene.state.to_move == 1 and "click an empty square" in scene.status_text()
 
 
+@pytest.mark.slow
 def test_computer_versus_computer_pause_step_and_finish(app) -> None:
     scene = start(app, MNKConfig(), [EASY, Seat("computer", "medium")])
     assert scene.ui.find("Pause").visible
@@ -100,6 +103,7 @@ def test_computer_versus_computer_pause_step_and_finish(app) -> None:
         ("3x3", "computer-computer", "easy vs medium", 1)]
 
 
+@pytest.mark.slow
 def test_computer_moves_are_visible_with_a_delay(app) -> None:
     """Computer against computer waits between moves so people can follow."""
     scene = start(app, MNKConfig(), [EASY, EASY])
@@ -129,6 +133,7 @@ def test_leaving_cancels_the_computer(app) -> None:
     assert isinstance(app.top, LauncherScene) and not scene.ai.busy
 
 
+@pytest.mark.slow
 def test_stats_per_variant_mode_and_level(app) -> None:
     scene = start(app, MNKConfig(), [HUMAN, EASY])
     # Play the centre-corner line; whatever Easy does, finish the game.

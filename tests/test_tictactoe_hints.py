@@ -6,6 +6,7 @@ import json
 from functools import cache
 
 import pygame
+import pytest
 
 from engine.seats import Seat
 from games.tictactoe.rules import MNKConfig, TicTacToeState
@@ -62,6 +63,7 @@ def wait_hints(app, scene, timeout: float = 15.0) -> None:
     run_until(app, lambda: scene.hints, timeout, pause=0.005, message="no hints in time")
 
 
+@pytest.mark.slow
 def test_hints_on_the_empty_board_are_all_draws_and_drawn(app) -> None:
     scene = app.push(TicTacToeScene(app, MNKConfig(), HUMANS))
     key(app, pygame.K_h)
@@ -79,6 +81,7 @@ def test_hints_on_the_empty_board_are_all_draws_and_drawn(app) -> None:
         abs(a - b) for a, b in zip(pixel, board, strict=True))
 
 
+@pytest.mark.slow
 def test_every_hint_matches_minimax_in_positions_with_wins_and_losses(app) -> None:
     scene = app.push(TicTacToeScene(app, MNKConfig(), HUMANS))
     click_widget(app, "Hint")
@@ -111,6 +114,7 @@ def test_hints_toggle_and_are_remembered(app, profile) -> None:
     assert len(scene.hints) == 8
 
 
+@pytest.mark.slow
 def test_big_board_hints_are_labelled_estimates(app) -> None:
     scene = app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), HUMANS))
     scene._push(scene.state.play(7 * 15 + 7))
@@ -127,6 +131,7 @@ def test_no_hints_for_three_players(app) -> None:
     assert not scene.show_hints and any("two-player" in n for n in app.notices)
 
 
+@pytest.mark.slow
 def test_hints_are_exact_on_the_boards_the_issue_names() -> None:
     """Exact from the empty board within the hint budget, and consistent with the
     published results: a first-player win exists on (4,3,3) and (4,4,3), (4,4,4) is a draw."""
@@ -143,6 +148,7 @@ def test_hints_are_exact_on_the_boards_the_issue_names() -> None:
         assert best in outcomes and ("win" not in outcomes or best == "win"), cfg
 
 
+@pytest.mark.slow
 def test_7x6_hints_rank_the_book_win_first_and_say_the_rest_are_estimates(app) -> None:
     """On the empty 7×6 board with 4 in a row the distances are out of reach: the ranked
     hint puts the opening book's proven winning square first as a bare W (tinted as a win),
@@ -176,6 +182,7 @@ def test_7x6_hints_rank_the_book_win_first_and_say_the_rest_are_estimates(app) -
     assert pixel == app.theme.palette.good[:3]
 
 
+@pytest.mark.slow
 def test_hints_in_a_proven_lost_7x6_position_mark_every_square_a_bare_loss(app) -> None:
     """After the book's winning first move, every reply is a proven loss (the book): the
     scene shows a bare L on every square and the legend's note explains it."""

@@ -53,6 +53,7 @@ def ink_mask(app, scene, row: int, col: int) -> frozenset[tuple[int, int]]:
                      if near(app.screen.get_at((x, y)), colour, 60))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("window", "config"), [((960, 720), MNKConfig(7, 6, 4)),
                                                 ((1280, 800), MNKConfig(9, 9, 5)),
                                                 ((800, 600), MNKConfig(5, 5, 4)),
@@ -154,6 +155,7 @@ def positions() -> list[TicTacToeState]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("state", positions(), ids=lambda s: f"{s.config.rows}x{s.config.cols}"
                                                                 f"k{s.config.k}m{s.moves_made}")
 def test_estimates_are_equal_on_squares_the_symmetries_map_onto_each_other(state) -> None:
@@ -212,6 +214,7 @@ GOMOKU = MNKConfig(15, 15, 5)
 FAR_O = {(0, 0): "O", (0, 14): "O", (14, 0): "O", (14, 14): "O"}
 
 
+@pytest.mark.slow
 def test_the_ranked_hint_finds_the_four_to_complete(app) -> None:
     marks = {(7, 4): "X", (7, 5): "X", (7, 6): "X", (7, 7): "X", (7, 3): "O",
              (0, 0): "O", (0, 14): "O", (14, 0): "O"}
@@ -228,6 +231,7 @@ def test_the_ranked_hint_finds_the_four_to_complete(app) -> None:
     assert near(app.screen.get_at(far.center), app.theme.palette.board, 8)
 
 
+@pytest.mark.slow
 def test_the_ranked_hint_blocks_the_opponents_four(app) -> None:
     marks = {(7, 4): "X", (7, 5): "X", (7, 6): "X", (7, 7): "X", (7, 3): "O",
              (0, 0): "O", (0, 14): "O"}
@@ -240,6 +244,7 @@ def test_the_ranked_hint_blocks_the_opponents_four(app) -> None:
     assert not near(badge_colour(app, scene, 7 * 15 + 8), app.theme.palette.board, 20)
 
 
+@pytest.mark.slow
 def test_the_ranked_hint_finds_the_fork(app) -> None:
     marks = {(7, 4): "X", (7, 5): "X", (7, 6): "X", (4, 7): "X", (5, 7): "X", (6, 7): "X",
              (7, 3): "O", (3, 7): "O", **FAR_O}
@@ -263,6 +268,7 @@ def test_an_open_four_and_the_words_for_k4() -> None:
     assert threats[3 * 8 + 2].reason == "blocks their open three"
 
 
+@pytest.mark.slow
 def test_the_issue_board_shows_its_mirror_squares_alike(app) -> None:
     """5×8 with 4 in a row: the centre squares (2,3) and (2,4) are mirror images; the hint
     ranks them together and draws them alike."""
@@ -301,6 +307,7 @@ def card_label(scene, seat: int):
                 and tuple(w.rect) == tuple(scene.layout()[f"level{seat}"]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mistakes", [0.0, 0.1])
 def test_perfect_playing_as_hard_says_so_on_its_card(app, mistakes) -> None:
     seats = (Seat(), Seat("computer", "perfect", mistakes))
@@ -334,6 +341,7 @@ def test_perfect_playing_as_hard_says_so_on_its_card(app, mistakes) -> None:
                if near(app.screen.get_at((x, y)), muted, 30)) > 40
 
 
+@pytest.mark.slow
 def test_connect_four_perfect_says_so_on_its_card_too(app) -> None:
     game = find_game("connect4")
     scene = app.push(game.open_scene(app, Connect4Config(7, 6),
@@ -350,6 +358,7 @@ def test_connect_four_perfect_says_so_on_its_card_too(app) -> None:
     assert "Hard" not in scene.status_text()
 
 
+@pytest.mark.slow
 def test_a_solvable_board_keeps_the_plain_level(app) -> None:
     scene = app.push(TicTacToeScene(app, MNKConfig(), (Seat(), Seat("computer", "perfect"))))
     click(app, *cell_centre(scene, 1, 1))

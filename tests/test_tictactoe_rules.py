@@ -110,6 +110,7 @@ def test_from_rows_round_trip_and_validation() -> None:
         TicTacToeState.from_rows(["XX.", "...", "..."])  # X cannot be two ahead
 
 
+@pytest.mark.slow
 def test_win_scan_on_larger_boards_matches_brute_force() -> None:
     """On m×n×k boards, the local scan from the last move agrees with a full scan."""
     import random
@@ -161,6 +162,7 @@ def test_counter_method_reproduces_the_worked_example_of_spec_3() -> None:
     assert s.winner == 0 and s.win_line == (0, 4, 8)  # counter 6 = 2n: the main diagonal
 
 
+@pytest.mark.slow
 def test_counters_and_scan_agree_on_random_square_games() -> None:
     """k = n boards use counters; the same games replayed with the scan give the same result."""
     import random

@@ -43,6 +43,7 @@ def escape(app) -> None:
 # --- lifetime --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_info_goes_by_itself_after_about_three_seconds_of_frame_time(app) -> None:
     app.notify("Code copied to the clipboard.", "info")
     advance(app, INFO_SECONDS - 0.3)
@@ -51,6 +52,7 @@ def test_info_goes_by_itself_after_about_three_seconds_of_frame_time(app) -> Non
     assert app.notices == []
 
 
+@pytest.mark.slow
 def test_warning_stays_until_dismissed(app) -> None:
     app.notify("The statistics could not be saved.", "warning")
     advance(app, 30, dt=0.5)
@@ -64,6 +66,7 @@ def test_default_level_is_a_warning(app) -> None:
         app.notify("x", "shout")
 
 
+@pytest.mark.slow
 def test_the_same_text_within_a_few_seconds_shows_once(app, capsys) -> None:
     app.notify("Code copied to the clipboard.", "info")
     advance(app, 1.0)
@@ -93,6 +96,7 @@ def test_a_dismissed_warning_repeated_at_once_does_not_come_back(app) -> None:
     assert app.notices == []
 
 
+@pytest.mark.slow
 def test_frames_keep_coming_only_while_a_notice_counts_down(app) -> None:
     app.step([])
     assert not app._needs_frame()
@@ -184,6 +188,7 @@ def test_info_and_warning_differ_in_frame_and_icon_shape(app) -> None:
     assert near(app.screen.get_at(corner), p.bad, 40)
 
 
+@pytest.mark.slow
 def test_info_fades_out_unless_motion_is_reduced(app) -> None:
     app.notify("Code copied to the clipboard.", "info")
     advance(app, INFO_SECONDS - 0.1, dt=0.05)

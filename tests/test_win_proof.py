@@ -44,9 +44,11 @@ def _positions(config: MNKConfig, count: int, seed: int, min_marks: int,
 
 @pytest.mark.parametrize("rows,cols,k,min_marks,max_marks,count", [
     (4, 3, 3, 0, 6, 150),    # a first-player win in 7 plies: proofs at every depth
-    (4, 4, 3, 6, 8, 60),
-    (4, 4, 4, 7, 10, 60),    # a draw: proofs only where a player blundered
-    (5, 4, 4, 10, 12, 30),
+    # The bigger boards take seconds each: only the full run (python -m pytest) has them.
+    pytest.param(4, 4, 3, 6, 8, 60, marks=pytest.mark.slow),
+    # a draw: proofs only where a player blundered
+    pytest.param(4, 4, 4, 7, 10, 60, marks=pytest.mark.slow),
+    pytest.param(5, 4, 4, 10, 12, 30, marks=pytest.mark.slow),
 ])
 def test_every_proof_is_a_win_no_longer_than_its_depth(rows, cols, k, min_marks, max_marks,
                                                       count) -> None:
@@ -67,6 +69,7 @@ def test_every_proof_is_a_win_no_longer_than_its_depth(rows, cols, k, min_marks,
     assert proofs > count // 4  # the check had something to check
 
 
+@pytest.mark.slow
 def test_defender_loses_only_when_every_move_loses() -> None:
     checked = 0
     for s in _positions(MNKConfig(4, 4, 3), 100, seed=7, min_marks=6, max_marks=8):
@@ -78,7 +81,11 @@ def test_defender_loses_only_when_every_move_loses() -> None:
     assert checked > 10
 
 
-@pytest.mark.parametrize("rows,cols,k,min_marks", [(4, 4, 3, 6), (5, 4, 4, 11), (5, 5, 4, 11)])
+@pytest.mark.parametrize("rows,cols,k,min_marks", [
+    pytest.param(4, 4, 3, 6, marks=pytest.mark.slow),   # seconds each: the full run only
+    pytest.param(5, 4, 4, 11, marks=pytest.mark.slow),
+    (5, 5, 4, 11),
+])
 def test_threat_sequences_are_forced_wins(rows, cols, k, min_marks) -> None:
     found = 0
     config = MNKConfig(rows, cols, k)
@@ -104,9 +111,10 @@ def _exact(search: MNKSearchState) -> tuple[str, int]:
     (3, 3, 3, 0),
     (4, 4, 3, 1),
     (4, 4, 4, 0),
-    (5, 5, 4, 0),
-    (6, 5, 4, 1),
-    (7, 6, 4, 1),   # the 7×6 preset: proven by the win prover in seconds
+    pytest.param(5, 5, 4, 0, marks=pytest.mark.slow),   # the bigger boards: the full run only
+    pytest.param(6, 5, 4, 1, marks=pytest.mark.slow),
+    # the 7×6 preset: proven by the win prover in seconds
+    pytest.param(7, 6, 4, 1, marks=pytest.mark.slow),
 ])
 def test_solve_outcome_gives_the_published_values(rows, cols, k, expected) -> None:
     assert solve_outcome(MNKSearchState.new(rows, cols, k), deadline=time.monotonic() + 120) \
@@ -129,6 +137,7 @@ def test_every_published_k4_value_from_5_to_8(rows, cols) -> None:
     assert time.monotonic() - start < 180
 
 
+@pytest.mark.slow
 def test_deadline_cancel_and_table_cap() -> None:
     state = MNKSearchState.new(8, 8, 4)
     start = time.monotonic()
@@ -165,8 +174,8 @@ _OUTCOMES = {"win": 1, "draw": 0, "loss": -1}
 @pytest.mark.parametrize("rows,cols,k,min_marks,max_marks,count", [
     (3, 3, 3, 0, 5, 120),
     (4, 3, 3, 0, 6, 120),
-    (4, 4, 4, 7, 10, 40),
-    (5, 4, 4, 10, 12, 20),
+    pytest.param(4, 4, 4, 7, 10, 40, marks=pytest.mark.slow),  # seconds each: the full run only
+    pytest.param(5, 4, 4, 10, 12, 20, marks=pytest.mark.slow),
 ])
 def test_proven_choice_matches_minimax_and_its_move_keeps_the_outcome(
         rows, cols, k, min_marks, max_marks, count) -> None:
@@ -188,6 +197,7 @@ def test_proven_choice_matches_minimax_and_its_move_keeps_the_outcome(
     assert min(seen.values()) > 0 or (rows, cols, k) == (3, 3, 3) and seen[1] and seen[0]
 
 
+@pytest.mark.slow
 def test_proven_choice_keeps_its_deadline_and_refuses_a_finished_game() -> None:
     state = MNKSearchState.new(7, 7, 4)
     start = time.monotonic()
