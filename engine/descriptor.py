@@ -28,7 +28,7 @@ KINDS = ("two-player", "multi-player", "puzzle")
 
 def load(path: str) -> Any:
     """The object at ``"package.module:attribute"``."""
-    module, _, attr = path.partition(":")
+    module, _sep, attr = path.partition(":")
     return getattr(importlib.import_module(module), attr)
 
 
@@ -74,10 +74,11 @@ class ParamSpec:
         raise NotImplementedError
 
     def label(self, params: Any) -> str:
-        """A player's name for the parameters: a preset's label, or a description."""
+        """A player's name for the parameters: a preset's label, or a description (in the
+        current language: preset labels are marked with N_)."""
         for preset in self.presets:
             if preset.params == params:
-                return preset.label
+                return _(preset.label)
         return self.encode(params)
 
     def variant_id(self, params: Any) -> str:

@@ -29,6 +29,8 @@ from __future__ import annotations
 import gettext
 import locale
 import os
+import re
+from collections.abc import Iterable
 
 from engine.assets import asset_path
 from engine.storage.settings import LANGUAGES as CHOICES
@@ -42,6 +44,7 @@ ENDONYMS = {"en": "English", "hu": "Magyar", "cs": "Čeština"}
 SYSTEM = "system"
 __all__ = ["CHOICES", "DOMAIN", "ENDONYMS", "LANGUAGES", "N_", "SYSTEM", "_",
            "choice_label", "current_language", "gettext_", "ngettext", "set_language",
+           "translate_filled",
            "system_language"]
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
@@ -122,6 +125,23 @@ _ = gettext_
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a message for ``count`` (Czech has three, Hungarian one, English two)."""
     return _translation.ngettext(singular, plural, count)
+
+
+def translate_filled(text: str, templates: Iterable[str]) -> str:
+    """``text``, made in English from one of ``templates`` (``"stops their {what}"``, each
+    marked with N_), in the current language: the template that matches is translated and
+    filled with what it matched, each part translated too. Text no template matches is
+    returned as it is. For words that pure modules build (and the command line prints in
+    English), translated where they are shown."""
+    for template in templates:
+        names = re.findall(r"{(\w+)}", template)
+        pattern = "".join(f"(?P<{part[1:-1]}>.+?)" if re.fullmatch(r"{\w+}", part)
+                          else re.escape(part)
+                          for part in re.split(r"({\w+})", template) if part)
+        found = re.fullmatch(pattern, text)
+        if found is not None:
+            return _(template).format(**{name: _(found.group(name)) for name in names})
+    return _(text)
 
 
 def choice_label(choice: str) -> str:

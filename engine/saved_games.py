@@ -217,8 +217,8 @@ class SavedGames:
         copy in memory forgotten. Returns the notice for the player."""
         if found.source == "memory":
             self._kept.pop(game_id, None)
-            return _("Your {game} game could not be resumed ({problem}). A new game starts.").format(
-                game=_(title), problem=problem)
+            return _("Your {game} game could not be resumed ({problem}). A new game "
+                     "starts.").format(game=_(title), problem=problem)
         path = self.path(game_id)
         assert path is not None
         self._kept.pop(game_id, None)

@@ -65,7 +65,7 @@ class Seat:
               default_level: str) -> Seat:
         """Rebuild a seat from settings; anything invalid gives a human seat."""
         try:
-            level, _, rate = str(tag or default_level).partition("@")
+            level, _sep, rate = str(tag or default_level).partition("@")
             if level not in levels:
                 level = default_level
             return cls(str(kind or "human"), level, float(rate) if rate else 0.0)

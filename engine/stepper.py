@@ -159,7 +159,7 @@ class Stepper(Widget):
             self.step(1)
         elif event.key in (pygame.K_HOME, pygame.K_END):
             sign = -1 if event.key == pygame.K_HOME else 1
-            for _ in range(MAX_JUMP):
+            for _step in range(MAX_JUMP):
                 if not self._can(sign):
                     break
                 before = self.text

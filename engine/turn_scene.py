@@ -625,8 +625,9 @@ class TurnBasedScene(GameScene):
     def can_redo(self) -> bool:
         return self.history.can_redo
 
-    def turn_text(self) -> str:
-        """Whose turn it is (or that the computer is paused), plus any note."""
+    def turn_text(self, how: str | None = None) -> str:
+        """Whose turn it is (or that the computer is paused), plus any note; ``how``, for a
+        human to move, says how to move ("click a column.")."""
         s = self.state
         player = s.current_player()
         seat = self.seats[player]
@@ -641,7 +642,10 @@ class TurnBasedScene(GameScene):
         else:
             # Unmistakable whoever is at the keyboard; "X to move." stays for the games,
             # which add how to move to it.
-            text = _("Your turn — {name} to move.").format(name=name)
+            if how:
+                text = _("Your turn — {name} to move: {how}").format(name=name, how=how)
+            else:
+                text = _("Your turn — {name} to move.").format(name=name)
         return f"{text} {self.note}" if self.note else text
 
     # --- input -----------------------------------------------------------------------
