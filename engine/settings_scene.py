@@ -260,5 +260,4 @@ class SettingsOverlay(Overlay):
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "SettingsOverlay", "overlay": True,
                 "sound": self.app.audio.enabled, "volume": self._volume(),
-                "reduce_motion": self._reduce_motion(), "palette": self.app.theme.palette.name,
-                "language": self._language()}
+                "reduce_motion": self._reduce_motion(), "palette": self.app.theme.palette.name}

@@ -92,11 +92,13 @@ class HeapConfig:
         return self.max_take if self.max_take is not None else MAX_HEAP
 
     def label(self) -> str:
-        """Human name, e.g. ``Bachet 100, take 1–10`` or ``Nim 3, 5, 7 (misère)``."""
+        """Human name, e.g. ``Bachet 100, take 1–10`` or ``Nim 3, 5, 7 (misère)``, in the
+        current language."""
         suffix = " (misère)" if self.misere else ""
         if self.kind == "bachet":
-            return f"Bachet {self.heaps[0]}, take 1–{self.max_take}{suffix}"
-        return f"Nim {', '.join(map(str, self.heaps))}{suffix}"
+            return _("Bachet {count}, take 1–{most}").format(
+                count=self.heaps[0], most=self.max_take) + suffix
+        return _("Nim {heaps}").format(heaps=", ".join(map(str, self.heaps))) + suffix
 
 
 BACHET_DEFAULT = HeapConfig("bachet", (DEFAULT_BACHET_HEAP,), DEFAULT_BACHET_TAKE)
@@ -283,7 +285,8 @@ class HeapState:
             verdict = (_("the player to move loses (multiples of {m} lose)").format(m=m) if lost
                        else _("the player to move wins (take {take} to leave a multiple of "
                               "{m})").format(take=n % m, m=m))
-            return f"{n} mod {m} = {n % m}: {verdict}"
+            return _("{n} mod {m} = {rest}: {verdict}").format(n=n, m=m, rest=n % m,
+                                                                verdict=verdict)
         nim_sum = " ⊕ ".join(map(str, self.heaps)) + f" = {reduce(xor, self.heaps, 0)}"
         if len(self.heaps) == 1:
             nim_sum = _("value {value}").format(value=self.heaps[0])
