@@ -338,8 +338,9 @@ class LauncherScene(Scene):
         "Next ▸.\n\n"
         "Below the tiles: Statistics shows your results in every game, per variant and "
         "opponent; Palette switches between the default colours and a colour-blind-safe "
-        "palette; Settings sets sound effects, volume, reduced motion and colours (saved "
-        "at once); ? or F1 shows this help; Quit, or closing the window, leaves.\n\n"
+        "palette; Settings sets sound effects, volume, reduced motion, colours and the "
+        "language (saved at once); ? or F1 shows this help; Quit, or closing the window, "
+        "leaves.\n\n"
         "In a game: Esc or ← Back comes back here, F1 or ? shows its rules, Ctrl+Z undoes "
         "and Ctrl+Y redoes a move, N starts a new game."
     )

@@ -154,7 +154,8 @@ def test_lookups_in_each_language() -> None:
     assert _("Settings") == "Nastavení"
     assert [ngettext("{count} press", "{count} presses", n).format(count=n)
             for n in (1, 3, 5)] == ["1 stisk", "3 stisky", "5 stisků"]
-    assert translate_filled("stops their four", ["stops their {four}"]) == "zastaví jejich řadu čtyř"
+    said = translate_filled("stops their four", ["stops their {four}"])
+    assert said == "zastaví jejich řadu čtyř"
     assert set_language("en") == "en"
     assert _("Settings") == "Settings" and N_("Settings") == "Settings"
     assert _("") == "", "the empty string is not the catalogue's header"
