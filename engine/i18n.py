@@ -17,11 +17,17 @@ How text is marked (one rule everywhere, so that ``pybabel extract`` finds every
   it. :class:`engine.widgets.Label` and :class:`engine.widgets.Button` do that when they
   draw, so they take ``N_()``-marked text (or a callable that calls ``_()``), and a
   change of language shows at the next frame.
+* Functions that build a text to show (a status line, a board's name, a position's value
+  explained) call ``_()`` as they build it, so what they return is in the current
+  language. Words that pure modules make and the command line prints too (the tic-tac-toe
+  hint's reasons) stay English where they are made; their templates are marked with
+  ``N_()`` and :func:`translate_filled` translates them where they are shown.
 * Values go in by name: ``_("{name} wins").format(name=who)``, never an f-string (its
   text could not be looked up); counts with :func:`ngettext`.
 
 The command line (``engine/cli.py``, ``games/*/cli.py``) stays English: other tools
-parse what it prints.
+parse what it prints, and it never installs a language, so every ``_()`` it reaches
+returns the English text.
 """
 
 from __future__ import annotations
