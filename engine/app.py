@@ -16,6 +16,7 @@ import pygame
 
 from engine.audio import Audio
 from engine.console import say
+from engine.i18n import set_language
 from engine.memory import limit_arenas, release_free_memory
 from engine.saved_games import SavedGames, save_scene
 from engine.scene import Scene
@@ -59,6 +60,8 @@ class App:
     ) -> None:
         self.settings = settings
         self.stats = stats
+        # The language first: everything drawn from here on speaks it (engine/i18n.py).
+        set_language(str(settings.get("language")))
         # Only what we use (pygame.init() would start joystick and other subsystems too);
         # the audio device is opened once the first frame is on screen (see step).
         pygame.display.init()
@@ -202,6 +205,14 @@ class App:
         self.theme.set_palette(name)
         self.settings.set("palette", name)
         self.save_settings()
+
+    def set_language(self, choice: str) -> None:
+        """Speak ``choice`` ("system" or a language code) and remember it; the screens show
+        it from the next frame (their widgets translate as they draw)."""
+        set_language(choice)
+        self.settings.set("language", choice)
+        self.save_settings()
+        self._dirty = True
 
     def help(self) -> None:
         """Open (or, if open, close) the help for the screen on top."""

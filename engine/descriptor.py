@@ -21,12 +21,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.i18n import _
+
 KINDS = ("two-player", "multi-player", "puzzle")
 
 
 def load(path: str) -> Any:
     """The object at ``"package.module:attribute"``."""
-    module, _, attr = path.partition(":")
+    module, _sep, attr = path.partition(":")
     return getattr(importlib.import_module(module), attr)
 
 
@@ -72,10 +74,11 @@ class ParamSpec:
         raise NotImplementedError
 
     def label(self, params: Any) -> str:
-        """A player's name for the parameters: a preset's label, or a description."""
+        """A player's name for the parameters: a preset's label, or a description (in the
+        current language: preset labels are marked with N_)."""
         for preset in self.presets:
             if preset.params == params:
-                return preset.label
+                return _(preset.label)
         return self.encode(params)
 
     def variant_id(self, params: Any) -> str:
@@ -155,7 +158,8 @@ class GameDescriptor:
       whose ``is_terminal()`` means solved).
     * ``agents``: ``make_agent(params, seat, seed) -> Agent`` for a computer seat.
     * ``hints``: ``hint_values(state, cancel, time_limit) -> {move: MoveValue}``.
-    * ``help``: the rules text (a string attribute).
+    * ``help``: the rules text (a string attribute marked with ``N_``), or a function
+      that returns it in the current language.
     * ``smoke``: ``smoke(app, frames) -> [names]``, extra variants for ``--smoke``.
     * ``cli``: a module with ``add_commands(subparsers)`` and/or
       ``add_<group>_parsers(subparsers)`` for the shared ``solve`` and ``analyze``.
@@ -280,17 +284,21 @@ class GameDescriptor:
         if spec is None:
             return None
         try:
-            return spec.label(spec.from_variant_id(variant_id))
+            return _(spec.label(spec.from_variant_id(variant_id)))
         except (ValueError, TypeError, KeyError, IndexError, NotImplementedError):
             return None
 
     def level_title(self, level: str) -> str:
-        """A player's name for a computer level (its label, else the word capitalised)."""
-        return self.level_labels.get(level) or level.capitalize()
+        """A player's name for a computer level (its label, else the word capitalised), in
+        the current language."""
+        return _(self.level_labels.get(level) or level.capitalize())
 
     def help_text(self) -> str:
-        """The rules, for the help overlay."""
-        return load(self.help) if self.help else f"No help for {self.title} yet."
+        """The rules, for the help overlay, in the current language."""
+        if self.help:
+            text = load(self.help)  # marked with N_, or a function that translates
+            return text() if callable(text) else _(text)
+        return _("No help for {game} yet.").format(game=_(self.title))
 
     def smoke_variants(self, app: Any, frames: Any) -> list[str]:
         """Open the game's extra variants for ``--smoke`` (none if it declares no hook)."""

@@ -12,6 +12,7 @@ from engine.ai.agent import Agent
 from engine.ai.runner import AIResult, AIRunner
 from engine.animation import Timeline
 from engine.game_layout import Tool, bars, toolbar
+from engine.i18n import N_, _
 from engine.rules import GameState
 from engine.scene import Scene
 from engine.widgets import Button, Label
@@ -37,8 +38,8 @@ class GameScene(Scene):
     the answer arrives in :meth:`on_ai_result`, and leaving the scene cancels it.
     """
 
-    title = "Game"
-    new_game_label = "New game"
+    title = N_("Game")
+    new_game_label = N_("New game")
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
@@ -49,16 +50,16 @@ class GameScene(Scene):
         self._layout: dict[str, FRect] = {}
         # Animations: input finishes them at once, "Reduce motion" skips them.
         self.anim = Timeline(lambda: bool(app.settings.get("reduce_motion")))
-        self.add_tool(Button(self.place("Back"), "← Back", self.back, name="Back"), 100,
+        self.add_tool(Button(self.place("Back"), N_("← Back"), self.back, name="Back"), 100,
                       left=True)
         # Between the two groups of buttons: a long title shrinks, then shortens.
         ui.add(Label(self.place("title"), lambda: self.title, size=26, bold=True,
                      role="accent", fit_lines=1, min_size=16))
         self.add_tool(Button(self.place(self.new_game_label), self.new_game_label, self.new_game,
                              name=self.new_game_label), 120, before="")
-        self.add_tool(Button(self.place("Undo"), "Undo", self.undo, enabled=self.can_undo,
+        self.add_tool(Button(self.place("Undo"), N_("Undo"), self.undo, enabled=self.can_undo,
                              name="Undo"), 80, before="")
-        self.add_tool(Button(self.place("Redo"), "Redo", self.redo, enabled=self.can_redo,
+        self.add_tool(Button(self.place("Redo"), N_("Redo"), self.redo, enabled=self.can_redo,
                              name="Redo"), 80, before="")
         self.add_tool(Button(self.place("?"), "?", app.help, name="?"), 44, before="")
         # One line, always: a long status shrinks (not below STATUS_MIN_SIZE), then ends
@@ -131,7 +132,8 @@ class GameScene(Scene):
     def on_ai_result(self, result: AIResult) -> None:
         """Receive a finished computer move (override); errors become a notice."""
         if result.error is not None:
-            self.app.notify(f"The computer could not move: {result.error}", "warning")
+            self.app.notify(_("The computer could not move: {error}").format(error=result.error),
+                            "warning")
 
     @property
     def thinking(self) -> bool:
@@ -217,7 +219,7 @@ class GameScene(Scene):
 
     def busy_label(self) -> str | None:
         """Text of the busy badge, or None when nothing is being worked out."""
-        return "thinking…" if self.ai.busy else None
+        return _("thinking…") if self.ai.busy else None
 
     def _draw_thinking(self, surface: pygame.Surface, text: str) -> None:
         """A "thinking…" badge with a turning dot, in words as well as motion."""

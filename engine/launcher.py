@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from engine.descriptor import GameDescriptor
+from engine.i18n import N_, _, current_language
 from engine.registry import all_games
 from engine.scene import Scene
 from engine.theme import PALETTES, Theme
@@ -46,8 +47,8 @@ MAX_SPARE = 60.0  # a big window centres the whole block rather than spread it a
 BUTTON_ROW_W = 900.0  # Statistics … Quit need this much, even under a single tile
 # The buttons of the bottom row and their preferred widths: a group on the left, one on
 # the right. In a narrow window all of them narrow in proportion (captions then shrink).
-LEFT_BUTTONS = (("Statistics", 150.0), ("Palette", 250.0), ("Settings", 140.0))
-RIGHT_BUTTONS = (("?", 56.0), ("Quit", 110.0))
+LEFT_BUTTONS = ((N_("Statistics"), 150.0), (N_("Palette"), 250.0), (N_("Settings"), 140.0))
+RIGHT_BUTTONS = (("?", 56.0), (N_("Quit"), 110.0))
 
 # A full tile: a square picture, then the title, a few lines of blurb and "Play ▸".
 FULL_PAD, FULL_TEXT_H, FULL_GAP = 18.0, 176.0, 30.0
@@ -57,7 +58,7 @@ COMPACT_PAD, COMPACT_GAP = 12.0, 16.0
 COMPACT_MIN_PICTURE, COMPACT_MAX_PICTURE = 60.0, 150.0
 COMPACT_MIN_TEXT, COMPACT_MAX_W = 150.0, 460.0  # text column ≥ ~20 characters
 
-HINT = "F1 help · Arrow keys or Tab to move · Enter to choose"
+HINT = N_("F1 help · Arrow keys or Tab to move · Enter to choose")
 
 
 @dataclass(frozen=True)
@@ -246,14 +247,17 @@ class LauncherTile(Button):
                title_sizes: tuple[float, ...], blurb_font: pygame.font.Font, width: int,
                max_lines: int) -> tuple[pygame.font.Font, str, list[str], bool]:
         """The title's font and text and the blurb's lines, fitted to ``width`` pixels."""
-        # Fitting text measures it word by word: keep the result for this size.
+        # Fitting text measures it word by word: keep the result for this size (and
+        # language).
+        key = (*key, current_language())
         if key not in self._text_cache:
             if len(self._text_cache) > 8:
                 self._text_cache.clear()
             # A long title gets a smaller font before it gets cut short.
-            size = fitting_size(theme, self.family.title, title_sizes, scale, width, bold=True)
-            title = ellipsize(self.family.title, theme.font(size * scale, bold=True), width)
-            lines, shortened = fit_lines(self.family.blurb, blurb_font, width, max_lines)
+            name = _(self.family.title)
+            size = fitting_size(theme, name, title_sizes, scale, width, bold=True)
+            title = ellipsize(name, theme.font(size * scale, bold=True), width)
+            lines, shortened = fit_lines(_(self.family.blurb), blurb_font, width, max_lines)
             self._text_cache[key] = (size, title, lines, shortened)
         size, title, lines, shortened = self._text_cache[key]
         return theme.font(size * scale, bold=True), title, lines, shortened
@@ -294,7 +298,7 @@ class LauncherTile(Button):
         for line in lines:
             surface.blit(blurb_font.render(line, True, p.muted), (rect.x + pad, blurb_y))
             blurb_y += blurb_font.get_linesize()
-        surface.blit(play_font.render("Play ▸", True, p.accent), (rect.x + pad, play_y))
+        surface.blit(play_font.render(_("Play ▸"), True, p.accent), (rect.x + pad, play_y))
 
     def _draw_compact(self, surface: pygame.Surface, rect: pygame.Rect, vp: Viewport,
                       theme: Theme) -> None:
@@ -323,8 +327,8 @@ class LauncherTile(Button):
 class LauncherScene(Scene):
     """Pick a game; open statistics; switch palette; quit."""
 
-    help_title = "Arcade of Strategy"
-    help_text = (
+    help_title = N_("Arcade of Strategy")
+    help_text = N_(
         "Each tile is one game: a picture, its name and what it is about. Click a tile to "
         "play that game.\n\n"
         "Keyboard: the arrow keys move between the tiles (Home and End: the first and the "
@@ -334,8 +338,9 @@ class LauncherScene(Scene):
         "Next ▸.\n\n"
         "Below the tiles: Statistics shows your results in every game, per variant and "
         "opponent; Palette switches between the default colours and a colour-blind-safe "
-        "palette; Settings sets sound effects, volume, reduced motion and colours (saved "
-        "at once); ? or F1 shows this help; Quit, or closing the window, leaves.\n\n"
+        "palette; Settings sets sound effects, volume, reduced motion, colours and the "
+        "language (saved at once); ? or F1 shows this help; Quit, or closing the window, "
+        "leaves.\n\n"
         "In a game: Esc or ← Back comes back here, F1 or ? shows its rules, Ctrl+Z undoes "
         "and Ctrl+Y redoes a move, N starts a new game."
     )
@@ -348,10 +353,10 @@ class LauncherScene(Scene):
         """
         super().__init__(app)
         self.families = tuple(all_games() if families is None else families)
-        title = "Arcade of Strategy"
-        subtitle = "Games of strategy, with AIs that explain themselves"
+        title = N_("Arcade of Strategy")
+        subtitle = N_("Games of strategy, with AIs that explain themselves")
         if families is not None and len(self.families) == 1:
-            title, subtitle = self.families[0].title, "from Arcade of Strategy"
+            title, subtitle = self.families[0].title, N_("from Arcade of Strategy")
         self.page = 0
         self.grid = GridChoice("full", 0, 0, 0.0, 0.0, 0.0, FULL_GAP)
         self.bands = BANDS
@@ -370,19 +375,20 @@ class LauncherScene(Scene):
             for i, family in enumerate(self.families)
         ]
         paged = self._paged
-        self.previous_page = self.ui.add(Button(nowhere, "◂ Previous", lambda: self.turn_page(-1),
+        self.previous_page = self.ui.add(Button(nowhere, N_("◂ Previous"),
+                                                lambda: self.turn_page(-1),
                                                 name="Previous page", visible=paged))
         self.page_label = self.ui.add(Label(nowhere, self._page_text, size=16, align="center",
                                             role="muted", visible=paged))
-        self.next_page = self.ui.add(Button(nowhere, "Next ▸", lambda: self.turn_page(1),
+        self.next_page = self.ui.add(Button(nowhere, N_("Next ▸"), lambda: self.turn_page(1),
                                             name="Next page", visible=paged))
         self.buttons = [
-            self.ui.add(Button(nowhere, "Statistics", self.open_stats, name="Statistics")),
+            self.ui.add(Button(nowhere, N_("Statistics"), self.open_stats, name="Statistics")),
             self.ui.add(Button(nowhere, self._palette_label, self.cycle_palette,
                                name="Palette")),
-            self.ui.add(Button(nowhere, "Settings", self.open_settings, name="Settings")),
+            self.ui.add(Button(nowhere, N_("Settings"), self.open_settings, name="Settings")),
             self.ui.add(Button(nowhere, "?", app.help, name="?")),
-            self.ui.add(Button(nowhere, "Quit", app.quit, name="Quit")),
+            self.ui.add(Button(nowhere, N_("Quit"), app.quit, name="Quit")),
         ]
         # One line: a game's whole blurb is often just too long; a smaller font first,
         # then "…" (and the whole text in a tooltip).
@@ -403,7 +409,7 @@ class LauncherScene(Scene):
         return index // max(1, self.per_page) == self.page
 
     def _page_text(self) -> str:
-        return f"Page {self.page + 1} of {self.pages}"
+        return _("Page {page} of {pages}").format(page=self.page + 1, pages=self.pages)
 
     def _layout(self) -> None:
         """Place every widget for the current window size (only when that size changed)."""
@@ -571,11 +577,11 @@ class LauncherScene(Scene):
         for tile in [focused, *self.tiles]:
             if (isinstance(tile, LauncherTile) and tile.visible and tile.shortened
                     and (tile is focused or tile.hover)):
-                return f"{tile.family.title}: {tile.family.blurb}"
-        return HINT + (" · Page Up / Page Down: more games" if self._paged() else "")
+                return f"{_(tile.family.title)}: {_(tile.family.blurb)}"
+        return _(HINT) + (_(" · Page Up / Page Down: more games") if self._paged() else "")
 
     def _palette_label(self) -> str:
-        return f"Palette: {self.app.theme.palette.label}"
+        return _("Palette: {palette}").format(palette=_(self.app.theme.palette.label))
 
     def cycle_palette(self) -> None:
         """Switch to the next palette and remember the choice."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
+from engine.i18n import N_, _
 from engine.scene import Scene
 from engine.widgets import (
     Button,
@@ -157,9 +158,9 @@ class HelpOverlay(Overlay):
     a "scroll for more" line telling which lines are shown.
     """
 
-    help_title = "Help"
-    help_text = ("Esc, F1 or Close shuts this help. Scroll with the mouse wheel, the arrow "
-                 "keys, Page Up / Page Down, Home and End.")
+    help_title = N_("Help")
+    help_text = N_("Esc, F1 or Close shuts this help. Scroll with the mouse wheel, the arrow "
+                   "keys, Page Up / Page Down, Home and End.")
     panel = (110.0, 40.0, 740.0, 640.0)
     PAD = 24.0
     TITLE_H = 44.0  # the title's row
@@ -170,8 +171,9 @@ class HelpOverlay(Overlay):
 
     def __init__(self, app: App, title: str, text: str) -> None:
         super().__init__(app)
-        self.title = title
-        self.text = text
+        # Shown in the current language (a help text is marked with N_ where it is written).
+        self.title = title = _(title)
+        self.text = _(text)
         self.scroll = 0
         self._wrapped: tuple[tuple[str, int, float], list[str]] | None = None
         # The "scroll for more" line drawn last frame (None: everything fits), for tests.
@@ -179,7 +181,7 @@ class HelpOverlay(Overlay):
         self.cue_rect: pygame.Rect | None = None
         self.ui.add(Label(lambda: self._title_rect(), title, size=28, bold=True, role="accent",
                           fit_lines=1, min_size=20))
-        self.ui.add(Button(lambda: self._close_rect(), "Close", self.close, name="Close"))
+        self.ui.add(Button(lambda: self._close_rect(), N_("Close"), self.close, name="Close"))
 
     # --- layout (design units) -------------------------------------------------------------
     def _lines(self, width: float) -> list[str]:
@@ -266,8 +268,9 @@ class HelpOverlay(Overlay):
         pygame.draw.rect(surface, p.accent, (track.x, thumb_y, track.width, thumb_h),
                          border_radius=vp.px(3))
         last = min(total, self.scroll + shown)
-        more = "scroll for more ▼" if last < total else "▲ scroll up for the start"
-        self.cue = f"Lines {self.scroll + 1}–{last} of {total} · {more}"
+        more = _("scroll for more ▼") if last < total else _("▲ scroll up for the start")
+        self.cue = _("Lines {first}–{last} of {total} · {more}").format(
+            first=self.scroll + 1, last=last, total=total, more=more)
         close = self._close_rect()
         cue_area = vp.map_rect((body.x, close[1], close[0] - 12 - body.x, close[3]))
         small = theme.font(14 * vp.scale)
@@ -285,11 +288,11 @@ class ConfirmDialog(Overlay):
     """Asks a yes/no question; ``on_yes`` runs only on Yes (Enter), No/Esc cancels."""
 
     panel = (230.0, 250.0, 500.0, 220.0)
-    help_title = "Confirm"
-    help_text = "Choose Yes (Enter) to go ahead or No (Esc) to cancel."
+    help_title = N_("Confirm")
+    help_text = N_("Choose Yes (Enter) to go ahead or No (Esc) to cancel.")
 
     def __init__(self, app: App, message: str, on_yes: Callable[[], None],
-                 yes: str = "Yes", no: str = "No") -> None:
+                 yes: str = N_("Yes"), no: str = N_("No")) -> None:
         super().__init__(app)
         self.message = message
         self.on_yes = on_yes
@@ -323,12 +326,12 @@ class TextEntryDialog(Overlay):
     """
 
     panel = (190.0, 220.0, 580.0, 270.0)
-    help_title = "Enter text"
-    help_text = ("Type, then press Enter or OK. Esc or Cancel closes without changing anything. "
-                 "Ctrl+C / Ctrl+V copy and paste. Very long text is shown shortened: "
-                 "typing and pasting add to its end, Backspace deletes its last character, "
-                 "Ctrl+A selects all of it (then Delete clears it), Ctrl+C / Ctrl+X copy "
-                 "or cut all of it.")
+    help_title = N_("Enter text")
+    help_text = N_("Type, then press Enter or OK. Esc or Cancel closes without changing "
+                   "anything. Ctrl+C / Ctrl+V copy and paste. Very long text is shown "
+                   "shortened: typing and pasting add to its end, Backspace deletes its last "
+                   "character, Ctrl+A selects all of it (then Delete clears it), Ctrl+C / "
+                   "Ctrl+X copy or cut all of it.")
 
     def __init__(self, app: App, prompt: str, on_submit: Callable[[str], None],
                  validate: Callable[[str], str | None] | None = None, initial: str = "",
@@ -352,8 +355,8 @@ class TextEntryDialog(Overlay):
         self._pending_len = 0
         self._pending_cut = False
         x, y, w, h = self.panel
-        self.ui.add(Button((x + w - 330, y + h - 64, 140, 44), "OK", self.submit, name="OK"))
-        self.ui.add(Button((x + w - 170, y + h - 64, 140, 44), "Cancel", self.close,
+        self.ui.add(Button((x + w - 330, y + h - 64, 140, 44), N_("OK"), self.submit, name="OK"))
+        self.ui.add(Button((x + w - 170, y + h - 64, 140, 44), N_("Cancel"), self.close,
                            name="Cancel"))
 
     # pygame_gui is imported lazily: only this dialog needs it, and start-up stays fast.
@@ -445,8 +448,8 @@ class TextEntryDialog(Overlay):
     # --- editing ---------------------------------------------------------------------------
 
     def _cut_message(self) -> str:
-        return (f"The text was cut to its first {self.max_length:,} characters, "
-                "the most this box takes.")
+        return _("The text was cut to its first {count} characters, "
+                 "the most this box takes.").format(count=f"{self.max_length:,}")
 
     def _drop_pending(self) -> None:
         self._pending.clear()
@@ -496,7 +499,7 @@ class TextEntryDialog(Overlay):
             self._manager.update(0.0)
         except pygame.error:
             self._show(before, len(before))  # the last text that could be shown
-            self.error = "That character cannot be typed here."
+            self.error = _("That character cannot be typed here.")
 
     def _show(self, text: str, caret: int) -> None:
         """Put ``text`` in the entry line, or its shortened form if it is long."""
@@ -519,7 +522,7 @@ class TextEntryDialog(Overlay):
         try:
             clip = pygame.scrap.get_text()  # pygame-ce's SDL2 clipboard, as pygame_gui uses
         except (pygame.error, AttributeError, NotImplementedError):
-            self.error = "The clipboard is not available here."
+            self.error = _("The clipboard is not available here.")
             return
         if clip:
             self._insert(clip)
@@ -535,7 +538,7 @@ class TextEntryDialog(Overlay):
             try:
                 pygame.scrap.put_text(text)
             except (pygame.error, AttributeError, NotImplementedError):
-                self.error = "The clipboard is not available here."
+                self.error = _("The clipboard is not available here.")
                 return
             if event.key == pygame.K_x:
                 self._apply("", 0)
@@ -618,7 +621,7 @@ class TextEntryDialog(Overlay):
             self._manager.update(0.0)
         except pygame.error:
             self._entry.set_text(before)  # keep the last text that could be shown
-            self.error = "That character cannot be typed here."
+            self.error = _("That character cannot be typed here.")
             return
         if used:
             self.error = None
@@ -637,7 +640,7 @@ class TextEntryDialog(Overlay):
         vp, theme = self.app.viewport, self.app.theme
         x, y, w, _h = self.panel
         prompt = vp.map_rect(self.to_panel((x + 24, y + 20, w - 48, 70)))
-        draw_text_block(surface, self.prompt, theme.font(20 * vp.scale, bold=True),
+        draw_text_block(surface, _(self.prompt), theme.font(20 * vp.scale, bold=True),
                         theme.palette.text, prompt, fit=True)
         self._manager.draw_ui(surface)
         message, colour = None, theme.palette.muted
@@ -646,8 +649,8 @@ class TextEntryDialog(Overlay):
         elif self.notice:
             message, colour = "⚠ " + self.notice, theme.palette.accent
         elif self._long is not None:
-            message = (f"{len(self._long):,} characters, shown shortened. Backspace deletes "
-                       "the last; Ctrl+A selects all.")
+            message = _("{count} characters, shown shortened. Backspace deletes "
+                        "the last; Ctrl+A selects all.").format(count=f"{len(self._long):,}")
         if message:
             draw_text_block(surface, message, theme.font(16 * vp.scale), colour,
                             vp.map_rect(self.to_panel((x + 24, y + 150, w - 48, 44))), fit=True)

@@ -40,6 +40,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.ai.runner import AIRunner
 from engine.history import History
+from engine.i18n import _
 from engine.rules import GameState, Move
 from engine.saved_data import (
     fields,
@@ -557,7 +558,7 @@ class PuzzleHelp(Generic[S, Sol]):
             if result is None:
                 return None
             if result.error is not None:
-                return f"The solver failed: {result.error}"
+                return _("The solver failed: {error}").format(error=result.error)
             if _same(result.tag, state):
                 self._take(state, result.move)
             return None

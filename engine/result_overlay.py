@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
+from engine.i18n import N_, _, ngettext
 from engine.overlays import Overlay
 from engine.widgets import Button, draw_text_block
 
@@ -42,22 +43,24 @@ def result_headline(scene: TurnBasedScene, state: Any) -> tuple[str, str]:
     best = max(returns)
     winners = [i for i, r in enumerate(returns) if r > 0 and r == best]
     if not winners:
-        return "Draw", "draw"
+        return _("Draw"), "draw"
     winner = winners[0]
     seats = scene.seats
     humans = [i for i, s in enumerate(seats) if not s.is_computer]
     name = scene.player_name(winner)
     if not humans:
-        return f"{name} (computer, {seats[winner].level_text()}) wins", "win"
+        return _("{name} (computer, {level}) wins").format(
+            name=name, level=seats[winner].level_text()), "win"
     me = humans[0]
     tone = "win" if winner == me else "loss"
     if len(humans) > 1:
-        return f"{name} wins", ("win" if not seats[winner].is_computer else "loss")
+        return _("{name} wins").format(name=name), ("win" if not seats[winner].is_computer
+                                                   else "loss")
     if winner == me:
-        return "You win", tone
+        return _("You win"), tone
     if len(seats) == 2:
-        return "The computer wins", tone
-    return f"{name} wins", tone
+        return _("The computer wins"), tone
+    return _("{name} wins").format(name=name), tone
 
 
 def swapped(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
@@ -71,11 +74,11 @@ class ResultOverlay(Overlay):
     Keys: Enter plays again (the focused button), N plays again, Esc views the board.
     """
 
-    help_title = "Game over"
-    help_text = ("The game is over. Play again starts a new game with the same players; "
-                 "Swap sides starts one with the players moved round one seat (who went "
-                 "second goes first); View board (or Esc) closes this to look at the final "
-                 "position, where Undo still takes moves back; Back returns to the games.")
+    help_title = N_("Game over")
+    help_text = N_("The game is over. Play again starts a new game with the same players; "
+                   "Swap sides starts one with the players moved round one seat (who went "
+                   "second goes first); View board (or Esc) closes this to look at the final "
+                   "position, where Undo still takes moves back; Back returns to the games.")
 
     def __init__(self, app: App, scene: TurnBasedScene) -> None:
         super().__init__(app)
@@ -86,11 +89,11 @@ class ResultOverlay(Overlay):
         seats = scene.seats
         self.new_seats = swapped(seats)
         ui = self.ui
-        ui.add(Button(self._place(0, 0), "Play again", self.play_again, name="Play again"))
-        ui.add(Button(self._place(1, 0), "Swap sides", self.swap_sides, name="Swap sides",
+        ui.add(Button(self._place(0, 0), N_("Play again"), self.play_again, name="Play again"))
+        ui.add(Button(self._place(1, 0), N_("Swap sides"), self.swap_sides, name="Swap sides",
                       enabled=self.new_seats != seats))
-        ui.add(Button(self._place(0, 1), "View board", self.close, name="View board"))
-        ui.add(Button(self._place(1, 1), "← Back", self.back, name="Back"))
+        ui.add(Button(self._place(0, 1), N_("View board"), self.close, name="View board"))
+        ui.add(Button(self._place(1, 1), N_("← Back"), self.back, name="Back"))
         ui.focus_index = 0  # Enter plays again
 
     # --- layout -----------------------------------------------------------------------
@@ -166,10 +169,10 @@ class ResultOverlay(Overlay):
             size -= 2  # a long name shrinks the headline rather than wrapping it
         draw_text_block(surface, self.headline, theme.font(size * vp.scale, bold=True), colour,
                         head, "center")
-        moves = f"{self.moves} move" + ("" if self.moves == 1 else "s")
         detail = pygame.Rect(head.x, head.bottom + vp.px(4), head.w, vp.px(30))
-        draw_text_block(surface, f"Game over after {moves}.", theme.font(18 * vp.scale),
-                        p.muted, detail, "center")
+        text = ngettext("Game over after {count} move.", "Game over after {count} moves.",
+                        self.moves).format(count=self.moves)
+        draw_text_block(surface, text, theme.font(18 * vp.scale), p.muted, detail, "center")
 
     def debug_state(self) -> dict[str, Any]:
         buttons = {w.name: [round(v, 1) for v in w.rect] for w in self.ui.widgets

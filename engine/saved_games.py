@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.descriptor import GameDescriptor
+from engine.i18n import _
 from engine.saved_data import fields, show, text
 from engine.storage.atomic import (
     TEMP_SUFFIX,
@@ -207,32 +208,37 @@ class SavedGames:
         reason = exc.strerror or str(exc)
         self._blocked[game_id] = f"{path} could not be read ({reason}), so it is left untouched"
         self._told.add(game_id)  # this notice says it already
-        return Found(notice=f"Your saved {title} game ({path}) could not be read ({reason}). "
-                            "A new game starts; it will not be saved over that file.")
+        return Found(notice=_("Your saved {game} game ({path}) could not be read ({reason}). "
+                              "A new game starts; it will not be saved over that file.").format(
+            game=_(title), path=path, reason=reason))
 
     def discard(self, game_id: str, title: str, found: Found, problem: str) -> str:
         """Give up a save that cannot be used: a file is moved aside (never deleted), a
         copy in memory forgotten. Returns the notice for the player."""
         if found.source == "memory":
             self._kept.pop(game_id, None)
-            return f"Your {title} game could not be resumed ({problem}). A new game starts."
+            return _("Your {game} game could not be resumed ({problem}). A new game "
+                     "starts.").format(game=_(title), problem=problem)
         path = self.path(game_id)
         assert path is not None
         self._kept.pop(game_id, None)
         try:
             kept = move_aside(path)
         except FileNotFoundError:
-            return f"Your saved {title} game could not be resumed ({problem}). A new game starts."
+            return _("Your saved {game} game could not be resumed ({problem}). A new game "
+                     "starts.").format(game=_(title), problem=problem)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self._blocked[game_id] = (f"{path} could not be used ({problem}) nor moved aside "
                                       f"({reason}), so it is left untouched")
             self._told.add(game_id)
-            return (f"Your saved {title} game could not be resumed ({problem}), and {path} "
-                    f"could not be moved aside ({reason}). A new game starts; it will not be "
-                    "saved over that file.")
-        return (f"Your saved {title} game could not be resumed ({problem}); the file was kept "
-                f"as {kept}. A new game starts.")
+            return _("Your saved {game} game could not be resumed ({problem}), and {path} "
+                     "could not be moved aside ({reason}). A new game starts; it will not be "
+                     "saved over that file.").format(game=_(title), problem=problem, path=path,
+                                                     reason=reason)
+        return _("Your saved {game} game could not be resumed ({problem}); the file was kept "
+                 "as {kept}. A new game starts.").format(game=_(title), problem=problem,
+                                                         kept=kept)
 
     # --- writing ------------------------------------------------------------------------
     def write(self, game_id: str, title: str, text: str) -> str | None:
@@ -254,15 +260,17 @@ class SavedGames:
             if game_id in self._told:
                 return None
             self._told.add(game_id)
-            return f"Your {title} game was not saved: {blocked}."
+            return _("Your {game} game was not saved: {reason}.").format(game=_(title),
+                                                                         reason=blocked)
         if len(text) > MAX_SAVE_BYTES:  # ASCII JSON: characters are bytes
-            return (f"Your {title} game is too big to save ({len(text):,} bytes); it is kept "
-                    "until the arcade is closed.")
+            return _("Your {game} game is too big to save ({size} bytes); it is kept "
+                     "until the arcade is closed.").format(game=_(title), size=f"{len(text):,}")
         try:
             atomic_write_text(path, text)
         except OSError as exc:
-            return (f"Your {title} game could not be saved to {path} "
-                    f"({exc.strerror or exc}); it is kept until the arcade is closed.")
+            return _("Your {game} game could not be saved to {path} "
+                     "({reason}); it is kept until the arcade is closed.").format(
+                game=_(title), path=path, reason=exc.strerror or exc)
         try:
             seen = _signature(_look(path))
         except OSError:
@@ -304,8 +312,9 @@ def save_scene(app: Any, scene: Any) -> None:
         if len(saved) > MAX_SAVE_BYTES:
             saved = encode(scene, compact=True)  # earlier games go; the one on screen stays
     except Exception as exc:  # noqa: BLE001 - a bug in one game's save must not stop leaving
-        app.notify(f"Your {game.title} game could not be saved ({type(exc).__name__}: "
-                   f"{show(str(exc))}).", level="warning")
+        app.notify(_("Your {game} game could not be saved ({error}).").format(
+            game=_(game.title), error=f"{type(exc).__name__}: {show(str(exc))}"),
+            level="warning")
         return
     warning = app.game_saves.write(game.id, game.title, saved)
     if warning:

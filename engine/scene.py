@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from engine.i18n import N_
 from engine.widgets import WidgetGroup
 
 if TYPE_CHECKING:
@@ -22,8 +23,9 @@ class Scene:
     overlay = False
     # Screens with nothing to lose (statistics, charts) close on Esc.
     closes_on_escape = False
-    help_title = "Help"
-    help_text = "No help for this screen."
+    # Marked with N_ and translated when shown (see engine/i18n.py).
+    help_title = N_("Help")
+    help_text = N_("No help for this screen.")
 
     def __init__(self, app: App) -> None:
         self.app = app

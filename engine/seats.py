@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from engine.i18n import N_, _
+
 # The mistake rates a set-up screen steps a computer seat through.
 MISTAKE_STEPS = (0.0, 0.1, 0.2, 0.3, 0.5)
+# The levels' names, as level_text shows them (capitalised level words).
+LEVEL_NAMES = (N_("Easy"), N_("Medium"), N_("Hard"), N_("Perfect"))
 
 
 @dataclass(frozen=True)
@@ -41,9 +45,12 @@ class Seat:
         return replace(self, mistakes=nxt)
 
     def level_text(self) -> str:
-        """``Hard`` or ``Hard, 10% mistakes``."""
-        extra = f", {round(self.mistakes * 100)}% mistakes" if self.mistakes else ""
-        return f"{self.level.capitalize()}{extra}"
+        """``Hard`` or ``Hard, 10% mistakes``, in the current language."""
+        name = _(self.level.capitalize())
+        if not self.mistakes:
+            return name
+        return _("{level}, {percent}% mistakes").format(level=name,
+                                                         percent=round(self.mistakes * 100))
 
     def describe(self) -> str:
         """``Human`` or ``Computer (Hard, 10% mistakes)``."""
@@ -58,7 +65,7 @@ class Seat:
               default_level: str) -> Seat:
         """Rebuild a seat from settings; anything invalid gives a human seat."""
         try:
-            level, _, rate = str(tag or default_level).partition("@")
+            level, _sep, rate = str(tag or default_level).partition("@")
             if level not in levels:
                 level = default_level
             return cls(str(kind or "human"), level, float(rate) if rate else 0.0)

@@ -1,4 +1,5 @@
-"""The settings overlay: sound on/off, volume, reduce motion and the colour palette.
+"""The settings overlay: sound on/off, volume, reduce motion, the colour palette and the
+language.
 
 Modal, like the dialogs in :mod:`engine.overlays`; every change is saved at once
 (``app.settings.set`` + ``app.save_settings()``), so there is no OK/Cancel: Esc
@@ -6,7 +7,8 @@ or Close just closes it. It lays itself out in the window's design area
 (``app.viewport.area``), centred, at any window size from 640×480 up.
 
 Keys: Tab / Shift+Tab move between the buttons, Enter or Space press one,
-+ / − change the volume, Esc closes.
++ / − change the volume, Esc closes. A new language shows at once, on this screen and
+the one beneath (widgets translate their text when they draw: see engine/i18n.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from engine.i18n import CHOICES as LANGUAGE_CHOICES
+from engine.i18n import N_, choice_label
 from engine.overlays import Overlay
 from engine.stepper import VALUE_GAP, Stepper
 from engine.storage.settings import VOLUME_MAX, VOLUME_MIN
@@ -26,7 +30,7 @@ if TYPE_CHECKING:
 
 # Panel size in design units (smaller only if the window's area is: it never is above
 # 640×480, whose area is 800×600).
-PANEL_W, PANEL_H = 620.0, 436.0
+PANEL_W, PANEL_H = 620.0, 500.0
 MARGIN = 20.0  # between the panel and the window's edge, at least
 PAD = 28.0  # inside the panel
 TITLE_H = 50.0
@@ -41,9 +45,9 @@ VOLUME_STEP = 10
 # The effect played to let the player hear a new volume (or that sound is back on).
 PREVIEW_SOUND = "place"
 
-ROWS = ("sound", "volume", "motion", "palette")
-ROW_NAMES = {"sound": "Sound effects", "volume": "Volume", "motion": "Reduce motion",
-             "palette": "Colours"}
+ROWS = ("sound", "volume", "motion", "palette", "language")
+ROW_NAMES = {"sound": N_("Sound effects"), "volume": N_("Volume"), "motion": N_("Reduce motion"),
+             "palette": N_("Colours"), "language": N_("Language")}
 
 
 def settings_layout(area: pygame.FRect) -> dict[str, pygame.FRect]:
@@ -99,10 +103,11 @@ def stepped(volume: int, step: int) -> int:
 
 
 class SettingsOverlay(Overlay):
-    """Sound on/off, volume − / +, reduce motion on/off and the palette; saved at once."""
+    """Sound on/off, volume − / +, reduce motion on/off, the palette and the language;
+    saved at once."""
 
-    help_title = "Settings"
-    help_text = (
+    help_title = N_("Settings")
+    help_text = N_(
         "Sound effects: On plays a short sound for moves, wins, losses and mistakes; Off "
         "keeps the game silent.\n\n"
         "Volume: − and + (or the − and + keys; ← and → while it has the focus) change it "
@@ -110,16 +115,19 @@ class SettingsOverlay(Overlay):
         "Reduce motion: On makes pieces appear and move without animation.\n\n"
         "Colours: the colour-blind-safe palette uses colours told apart with every common "
         "colour-vision deficiency; players are also told apart by shape.\n\n"
+        "Language: System follows the computer's language; English, Magyar and Čeština "
+        "choose one.\n\n"
         "Every change is saved straight away. Esc or Close closes this window.")
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
         ui = self.ui
-        ui.add(Label(lambda: self._rect("title"), "Settings", size=28, bold=True, role="accent"))
+        ui.add(Label(lambda: self._rect("title"), N_("Settings"), size=28, bold=True,
+                     role="accent"))
         for row in ROWS:
             ui.add(Label(lambda row=row: self._rect(f"{row}_label"), ROW_NAMES[row], size=20))
         # Buttons are added in reading order, which is the Tab order.
-        choices = (("On", True), ("Off", False))
+        choices = ((N_("On"), True), (N_("Off"), False))
         for index, (label, on) in enumerate(choices):
             ui.add(Button(lambda i=index: self._part("sound", 2, i), label,
                           lambda on=on: self.set_sound(on), name=f"Sound {label.lower()}",
@@ -141,9 +149,15 @@ class SettingsOverlay(Overlay):
                           PALETTES[name].label, lambda name=name: self.set_palette(name),
                           name=f"Palette {name}", size=16,
                           selected=lambda name=name: self.app.theme.palette.name == name))
-        ui.add(Label(lambda: self._rect("hint"), "Changes are saved at once · Esc closes",
+        languages = LANGUAGE_CHOICES
+        for index, code in enumerate(languages):
+            ui.add(Button(lambda i=index: self._part("language", len(languages), i),
+                          lambda code=code: choice_label(code),
+                          lambda code=code: self.set_language(code), name=f"Language {code}",
+                          size=16, selected=lambda code=code: self._language() == code))
+        ui.add(Label(lambda: self._rect("hint"), N_("Changes are saved at once · Esc closes"),
                      size=15, role="muted"))
-        ui.add(Button(lambda: self._rect("close"), "Close", self.close, name="Close"))
+        ui.add(Button(lambda: self._rect("close"), N_("Close"), self.close, name="Close"))
 
     # --- layout ----------------------------------------------------------------------------
     def layout(self) -> dict[str, pygame.FRect]:
@@ -171,6 +185,9 @@ class SettingsOverlay(Overlay):
     def _reduce_motion(self) -> bool:
         return bool(self.app.settings.get("reduce_motion"))
 
+    def _language(self) -> str:
+        return str(self.app.settings.get("language"))
+
     def _save(self, key: str, value: Any) -> None:
         if self.app.settings.get(key) == value:
             return  # pressing the chosen option again changes (and writes) nothing
@@ -197,6 +214,11 @@ class SettingsOverlay(Overlay):
     def set_reduce_motion(self, on: bool) -> None:
         """Animations on (False) or finishing at once (True)."""
         self._save("reduce_motion", on)
+
+    def set_language(self, choice: str) -> None:
+        """Speak ``choice`` ("system" or a language code) from the next frame on (saved)."""
+        if self._language() != choice:
+            self.app.set_language(choice)
 
     def set_palette(self, name: str) -> None:
         """Switch to palette ``name`` (the app saves it)."""

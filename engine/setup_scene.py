@@ -22,12 +22,14 @@ from typing import Any
 
 import pygame
 
+from engine.i18n import N_, _
 from engine.overlays import Overlay
 from engine.seats import Seat
 from engine.stepper import Stepper
 from engine.widgets import Button, Label
 
 KINDS = ("human", "computer")
+KIND_NAMES = (N_("Human"), N_("Computer"))  # the buttons show the kinds capitalised
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class SeatSetupOverlay(Overlay):
         """
         x0, y0, _w, _h = self.panel
         ui = self.ui
-        ui.add(Label((x0 + 24, y0 + 262, 300, 26), "Players", size=18, bold=True))
+        ui.add(Label((x0 + 24, y0 + 262, 300, 26), N_("Players"), size=18, bold=True))
         for seat, (tag, title) in enumerate(zip(tags, titles, strict=True)):
             sy = y0 + 296 + seat * 62
             visible = partial(seat_shown, seat) if seat_shown is not None else True
@@ -82,7 +84,8 @@ class SeatSetupOverlay(Overlay):
                               enabled=lambda s=seat: self.seats[s].is_computer,
                               visible=visible, name=f"{tag} {level}"))
             ui.add(Button((x0 + layout.mistakes_x, sy, layout.mistakes_width, 44),
-                          lambda s=seat: f"{round(self.seats[s].mistakes * 100)}% mistakes",
+                          lambda s=seat: _("{percent}% mistakes").format(
+                              percent=round(self.seats[s].mistakes * 100)),
                           lambda s=seat: self.next_mistakes(s), size=15, max_lines=1,
                           enabled=lambda s=seat: self.seats[s].is_computer, visible=visible,
                           name=f"{tag} mistakes"))
@@ -92,8 +95,8 @@ class SeatSetupOverlay(Overlay):
         x0, y0, w, h = self.panel
         ui = self.ui
         ui.add(Label((x0 + 24, y0 + h - 130, w - 48, 50), message, size=size, role="muted"))
-        ui.add(Button((x0 + w - 340, y0 + h - 64, 150, 46), "Start", self.start, name="Start"))
-        ui.add(Button((x0 + w - 176, y0 + h - 64, 150, 46), "Cancel", self.close,
+        ui.add(Button((x0 + w - 340, y0 + h - 64, 150, 46), N_("Start"), self.start, name="Start"))
+        ui.add(Button((x0 + w - 176, y0 + h - 64, 150, 46), N_("Cancel"), self.close,
                       name="Cancel"))
 
     # --- choices -------------------------------------------------------------------------
@@ -126,7 +129,7 @@ class ParamsSetupOverlay(SeatSetupOverlay):
     """
 
     panel = (40.0, 30.0, 880.0, 660.0)
-    help_title = "Game set-up"
+    help_title = N_("Game set-up")
 
     def __init__(self, app: Any, scene: Any) -> None:
         super().__init__(app)
@@ -136,15 +139,16 @@ class ParamsSetupOverlay(SeatSetupOverlay):
         self.params = scene.params
         self.error: str | None = None
         self.seats = list(scene.seats)
-        self.help_text = (f"Pick a {game.title} board: a preset or your own size. For each "
-                          "seat choose Human or Computer; for a computer, its level and how "
-                          "often it blunders on purpose. Start (Enter) begins a new game; "
-                          "Esc cancels and changes nothing.")
+        self.help_text = _("Pick a {game} board: a preset or your own size. For each "
+                           "seat choose Human or Computer; for a computer, its level and how "
+                           "often it blunders on purpose. Start (Enter) begins a new game; "
+                           "Esc cancels and changes nothing.").format(game=_(game.title))
         x0, y0, _w, _h = self.panel
         ui = self.ui
-        ui.add(Label((x0 + 24, y0 + 16, 600, 40), f"{game.title}: set-up", size=26, bold=True,
+        ui.add(Label((x0 + 24, y0 + 16, 600, 40),
+                     lambda: _("{game}: set-up").format(game=_(game.title)), size=26, bold=True,
                      role="accent"))
-        ui.add(Label((x0 + 24, y0 + 64, 200, 26), "Board", size=18, bold=True))
+        ui.add(Label((x0 + 24, y0 + 64, 200, 26), N_("Board"), size=18, bold=True))
         for i, preset in enumerate(spec.presets[:6]):
             bx, by = x0 + 24 + (i % 3) * 280, y0 + 94 + (i // 3) * 50
             ui.add(Button((bx, by, 268, 42), preset.label,
@@ -171,8 +175,8 @@ class ParamsSetupOverlay(SeatSetupOverlay):
     def _message(self) -> str:
         if self.error:
             return f"⚠ {self.error}"
-        return (f"{self.spec.label(self.params)}. Mistakes: the computer plays a random move "
-                "that often.")
+        return _("{board}. Mistakes: the computer plays a random move that often.").format(
+            board=_(self.spec.label(self.params)))
 
     def choose(self, params: Any) -> None:
         """Take a preset."""

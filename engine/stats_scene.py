@@ -21,6 +21,7 @@ from pygame import FRect
 
 from engine.board.draw import hatch
 from engine.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
+from engine.i18n import N_, _
 from engine.registry import all_games
 from engine.scene import Scene
 from engine.stats_table import COLUMN_HEADS, TableEntry, build_entries
@@ -102,8 +103,8 @@ class StatsScene(Scene):
     """Games played, won, lost and drawn per game, as a stacked bar chart and a table."""
 
     closes_on_escape = True
-    help_title = "Statistics"
-    help_text = (
+    help_title = N_("Statistics")
+    help_text = N_(
         "Each bar is one game: its length is the number of games you played, split into "
         "won (solid), drawn (striped) and lost (hollow). Results are counted from the first "
         "human player's side; in two-player games at one mouse that is the first player "
@@ -125,18 +126,18 @@ class StatsScene(Scene):
         self._layout_key: tuple[object, ...] | None = None
         self._layout: dict[str, FRect] = {}
         ui = self.ui
-        ui.add(Button(self.place("Back"), "← Back", app.pop, name="Back"))
-        ui.add(Label(self.place("title"), "Statistics", size=30, bold=True, align="center",
+        ui.add(Button(self.place("Back"), N_("← Back"), app.pop, name="Back"))
+        ui.add(Label(self.place("title"), N_("Statistics"), size=30, bold=True, align="center",
                      role="accent", fit_lines=1, min_size=20))
         ui.add(Button(self.place("?"), "?", app.help, name="?"))
-        ui.add(Label(self._heading_rect, "Results per game", size=20, bold=True, fit_lines=1,
+        ui.add(Label(self._heading_rect, N_("Results per game"), size=20, bold=True, fit_lines=1,
                      min_size=16))
         for i, family in enumerate(self.games):
             ui.add(Label(self._bar_part(i, "name"), family.title, size=16, fit_lines=2,
                          min_size=13))
             ui.add(Label(self._bar_part(i, "summary"), lambda f=family: self._summary(f.id),
                          size=13, role="muted", fit_lines=1, min_size=12))
-        ui.add(Label(self._table_head, "Game, board and players", size=14, bold=True,
+        ui.add(Label(self._table_head, N_("Game, board and players"), size=14, bold=True,
                      fit_lines=1, min_size=13))
         for slot in range(MAX_SLOTS):
             ui.add(_RowLabel(self, slot))
@@ -165,9 +166,12 @@ class StatsScene(Scene):
     def _summary(self, game: str) -> str:
         played, won, lost, drawn = self.totals.get(game, (0, 0, 0, 0))
         if any(r.game == game for r in self.puzzles):
-            return f"{played} solved · {won} alone · {drawn} with help"
-        return (f"{played} played · {won} won · {drawn} drawn · {lost} lost"
-                if played else "not played yet")
+            return _("{played} solved · {won} alone · {drawn} with help").format(
+                played=played, won=won, drawn=drawn)
+        if not played:
+            return _("not played yet")
+        return _("{played} played · {won} won · {drawn} drawn · {lost} lost").format(
+            played=played, won=won, drawn=drawn, lost=lost)
 
     # --- layout (design units) --------------------------------------------------------
     def layout(self) -> dict[str, FRect]:
@@ -314,8 +318,8 @@ class StatsScene(Scene):
         p = theme.palette
         small = theme.font(13 * vp.scale)
         styles = ((p.good, "solid"), (p.neutral, "striped"), (p.bad, "hollow"))
-        for words in (("won / solved alone", "drawn / with help", "lost"),
-                      ("won", "drawn", "lost")):
+        for words in ((_("won / solved alone"), _("drawn / with help"), _("lost")),
+                      (_("won"), _("drawn"), _("lost"))):
             need = sum(24 + small.size(w)[0] / vp.scale + 24 for w in words)
             if need <= bars.w:
                 break
@@ -349,7 +353,7 @@ class StatsScene(Scene):
         top = self._slot_entry(0)
         for i, name in enumerate(COLUMN_HEADS.get(top.section if top else "", "PWDL")):
             if name:
-                image = head.render(name, True, p.text)
+                image = head.render(_(name), True, p.text)
                 surface.blit(image, image.get_rect(midright=cell(i, table.y).midright))
         pygame.draw.line(surface, p.grid, vp.point(table.x, table.y + ROW_H + 2),
                          vp.point(table.right, table.y + ROW_H + 2), 1)
@@ -360,7 +364,7 @@ class StatsScene(Scene):
                 # A section further down names its own columns (computer-only games count
                 # the first and second seat's wins, not yours).
                 for i, name in enumerate(COLUMN_HEADS[entry.section]):
-                    image = head.render(name, True, p.accent)
+                    image = head.render(_(name), True, p.accent)
                     surface.blit(image, image.get_rect(midright=cell(i, y).midright))
             if entry is None or entry.figures is None:
                 continue
@@ -396,8 +400,9 @@ class StatsScene(Scene):
         if total <= shown:
             return None
         last = min(total, self.scroll + shown)
-        more = "scroll for more ▼" if last < total else "▲ more above"
-        return f"Rows {self.scroll + 1}–{last} of {total} · {more}"
+        more = _("scroll for more ▼") if last < total else _("▲ more above")
+        return _("Rows {first}–{last} of {total} · {more}").format(
+            first=self.scroll + 1, last=last, total=total, more=more)
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "StatsScene", "totals": {k: list(v) for k, v in self.totals.items()},

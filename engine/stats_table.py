@@ -7,7 +7,8 @@ engine module names a game. Lines are grouped: a section, a game, a variant (boa
 one line per seating and computer level with its figures. Games the computer played against
 itself get their own section and stay out of the player's totals.
 
-No pygame here.
+No pygame here. The lines are in the current language (engine/i18n.py): the table is
+built again each time the statistics screen opens.
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.descriptor import GameDescriptor
+from engine.i18n import N_, _, ngettext
 from engine.storage.stats import GameSummary, PuzzleSummary
 
 # Sections of the table, in order.
 PLAYER, PUZZLES, COMPUTER = "player", "puzzles", "computer"
-SECTION_TITLES = {PLAYER: "Your games", PUZZLES: "Puzzles",
-                  COMPUTER: "Computer against computer"}
+SECTION_TITLES = {PLAYER: N_("Your games"), PUZZLES: N_("Puzzles"),
+                  COMPUTER: N_("Computer against computer")}
 # The figure columns' heads per section: played, won, drawn, lost; computer-only games
 # are counted from the first seat's side, so their columns say whose win it was.
-COLUMN_HEADS = {PLAYER: ("P", "W", "D", "L"), COMPUTER: ("P", "1st", "D", "2nd"),
+COLUMN_HEADS = {PLAYER: (N_("P"), N_("W"), N_("D"), N_("L")),
+                COMPUTER: (N_("P"), N_("1st"), N_("D"), N_("2nd")),
                 PUZZLES: ("", "", "", "")}
 # Indentation of each kind of line, in design units (a line's place in the hierarchy).
 INDENT = {"section": 0.0, "game": 0.0, "variant": 10.0, "row": 20.0, "note": 20.0}
@@ -61,12 +64,12 @@ def readable(text: str) -> str:
     ``"9x9"`` → ``"9×9"``."""
     words = re.sub(r"[-_:]+", " ", text).strip()
     words = re.sub(r"(?<=\d)x(?=\d)", "×", words)
-    return words[:1].upper() + words[1:] if words else "Standard"
+    return words[:1].upper() + words[1:] if words else _("Standard")
 
 
 def game_title(game: GameDescriptor | None, game_id: str) -> str:
     """The game's title, or its id made readable if no registered game has it."""
-    return game.title if game is not None else readable(game_id)
+    return _(game.title) if game is not None else readable(game_id)
 
 
 def variant_title(game: GameDescriptor | None, variant: str) -> str:
@@ -79,13 +82,15 @@ def variant_title(game: GameDescriptor | None, variant: str) -> str:
 def level_title(game: GameDescriptor | None, tag: str) -> str:
     """A computer seat's level from its recorded tag: ``"hard@0.1"`` → ``"Hard, 10%
     mistakes"``."""
-    level, _, rate = tag.partition("@")
-    name = game.level_title(level) if game is not None else level.capitalize()
+    level, _sep, rate = tag.partition("@")
+    name = game.level_title(level) if game is not None else _(level.capitalize())
     try:
         mistakes = round(float(rate) * 100) if rate else 0
     except ValueError:
         mistakes = 0
-    return f"{name}, {mistakes}% mistakes" if mistakes else name
+    if not mistakes:
+        return name
+    return _("{level}, {percent}% mistakes").format(level=name, percent=mistakes)
 
 
 def players_title(game: GameDescriptor | None, mode: str, opponent: str) -> str:
@@ -95,7 +100,7 @@ def players_title(game: GameDescriptor | None, mode: str, opponent: str) -> str:
     tags = iter(opponent.split(" vs ") if opponent else ())
     computers_only = is_computer_only(mode)
     if "computer" not in kinds:
-        return f"Hot seat, {len(kinds)} players"
+        return _("Hot seat, {count} players").format(count=len(kinds))
     names: list[str] = []
     humans = 0
     for kind in kinds:
@@ -103,22 +108,26 @@ def players_title(game: GameDescriptor | None, mode: str, opponent: str) -> str:
             tag = next(tags, "")
             level = level_title(game, tag) if tag else ""
             if computers_only:
-                names.append(level or "Computer")
+                names.append(level or _("Computer"))
             else:
-                names.append(f"Computer ({level})" if level else "Computer")
+                names.append(_("Computer ({level})").format(level=level) if level
+                             else _("Computer"))
         else:
             humans += 1
             # Results are counted for the first human seat: that is "you".
-            names.append("You" if humans == 1 else f"Player {len(names) + 1}")
-    return " vs ".join(names)
+            names.append(_("You") if humans == 1
+                         else _("Player {number}").format(number=len(names) + 1))
+    return _(" vs ").join(names)
 
 
 def _outcome_words(section: str, figures: tuple[int, int, int, int]) -> str:
     played, won, drawn, lost = figures
     if section == COMPUTER:
-        return (f"{played} played: first seat won {won}, {drawn} drawn, "
-                f"second seat won {lost}")
-    return f"{played} played: {won} won, {drawn} drawn, {lost} lost"
+        return _("{played} played: first seat won {won}, {drawn} drawn, "
+                 "second seat won {lost}").format(played=played, won=won, drawn=drawn,
+                                                  lost=lost)
+    return _("{played} played: {won} won, {drawn} drawn, {lost} lost").format(
+        played=played, won=won, drawn=drawn, lost=lost)
 
 
 def _row_order(game: GameDescriptor | None, row: GameSummary) -> tuple[object, ...]:
@@ -129,7 +138,7 @@ def _row_order(game: GameDescriptor | None, row: GameSummary) -> tuple[object, .
     levels = game.levels if game is not None else ()
     ranks = []
     for tag in row.opponent.split(" vs ") if row.opponent else ():
-        level, _, rate = tag.partition("@")
+        level, _sep, rate = tag.partition("@")
         ranks.append((levels.index(level) if level in levels else len(levels), level, rate))
     return (hot_seat, first_human, tuple(ranks), row.mode, row.opponent)
 
@@ -198,13 +207,16 @@ def _puzzle_rows(names: _Names, puzzles: Iterable[PuzzleSummary]) -> list[TableE
             context = f"{title}, {board}"
             entries.append(TableEntry("variant", board, PUZZLES, detail=context))
             if row.best_moves is not None and row.best_seconds is not None:
-                moves = "move" if row.best_moves == 1 else "moves"
-                best = f"Best alone: {row.best_moves} {moves}, {row.best_seconds:.1f} s"
+                best = ngettext("Best alone: {count} move, {seconds} s",
+                                "Best alone: {count} moves, {seconds} s",
+                                row.best_moves).format(count=row.best_moves,
+                                                       seconds=f"{row.best_seconds:.1f}")
             else:
-                best = "Solved only with help so far"
-            times = "once" if row.solved == 1 else f"{row.solved} times"
-            helped = f", {row.helped} with help" if row.helped else ""
-            solved = f"Solved {times}{helped}"
+                best = _("Solved only with help so far")
+            times = (_("Solved once") if row.solved == 1
+                     else _("Solved {count} times").format(count=row.solved))
+            helped = _(", {count} with help").format(count=row.helped) if row.helped else ""
+            solved = f"{times}{helped}"
             entries.append(TableEntry("row", best, PUZZLES, detail=f"{context}: {best}."))
             entries.append(TableEntry("row", solved, PUZZLES, detail=f"{context}: {solved}."))
     return entries
@@ -218,20 +230,20 @@ def build_entries(games: Sequence[GameDescriptor], rows: Iterable[GameSummary],
     puzzles = list(puzzles)
     mine = [r for r in rows if not is_computer_only(r.mode)]
     machines = [r for r in rows if is_computer_only(r.mode)]
-    entries = [TableEntry("section", SECTION_TITLES[PLAYER], PLAYER,
-                          detail=SECTION_TITLES[PLAYER])]
+    entries = [TableEntry("section", _(SECTION_TITLES[PLAYER]), PLAYER,
+                          detail=_(SECTION_TITLES[PLAYER]))]
     if mine:
         entries += _game_rows(names, mine, PLAYER)
     else:
-        note = "No games of yours recorded yet."
+        note = _("No games of yours recorded yet.")
         entries.append(TableEntry("note", note, PLAYER, detail=note))
     if puzzles:
-        entries.append(TableEntry("section", SECTION_TITLES[PUZZLES], PUZZLES,
-                                  detail=SECTION_TITLES[PUZZLES]))
+        entries.append(TableEntry("section", _(SECTION_TITLES[PUZZLES]), PUZZLES,
+                                  detail=_(SECTION_TITLES[PUZZLES])))
         entries += _puzzle_rows(names, puzzles)
     if machines:
-        title = SECTION_TITLES[COMPUTER]
-        note = "Not counted in your results; wins are by seat."
+        title = _(SECTION_TITLES[COMPUTER])
+        note = _("Not counted in your results; wins are by seat.")
         entries.append(TableEntry("section", title, COMPUTER, detail=title))
         entries.append(TableEntry("note", note, COMPUTER, detail=note))
         entries += _game_rows(names, machines, COMPUTER)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import pygame
 
+from engine.i18n import _
 from engine.theme import Theme
 from engine.viewport import Viewport
 from engine.widgets import Button, Place, Widget, draw_focus, draw_lines
@@ -87,13 +88,13 @@ class Stepper(Widget):
     # --- state -----------------------------------------------------------------------------
     @property
     def text(self) -> str:
-        """The value as shown now."""
-        return self._text()
+        """The value as shown now, in the current language."""
+        return _(self._text())
 
     @property
     def label(self) -> str:
-        """The label's text ("" for none)."""
-        return self._label() if callable(self._label) else self._label
+        """The label's text ("" for none), in the current language (marked with N_)."""
+        return _(self._label() if callable(self._label) else self._label)
 
     @property
     def enabled(self) -> bool:
@@ -158,7 +159,7 @@ class Stepper(Widget):
             self.step(1)
         elif event.key in (pygame.K_HOME, pygame.K_END):
             sign = -1 if event.key == pygame.K_HOME else 1
-            for _ in range(MAX_JUMP):
+            for _step in range(MAX_JUMP):
                 if not self._can(sign):
                     break
                 before = self.text

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pygame
 
 from engine.assets import asset_path
+from engine.i18n import N_
 
 Colour = tuple[int, int, int]
 
@@ -55,7 +56,7 @@ class Palette:
 
 DEFAULT = Palette(
     name="default",
-    label="Default",
+    label=N_("Default"),
     background=(28, 32, 44),
     panel=(44, 50, 66),
     panel_edge=(84, 94, 120),
@@ -77,14 +78,14 @@ DEFAULT = Palette(
     neutral=(230, 200, 70),
     bad=(220, 80, 80),
     shade=(0, 0, 0, 170),
-    colour_names=(("good", "green"), ("bad", "red"), ("neutral", "yellow"),
-                  ("accent", "yellow"), ("focus", "yellow")),
+    colour_names=(("good", N_("green")), ("bad", N_("red")), ("neutral", N_("yellow")),
+                  ("accent", N_("yellow")), ("focus", N_("yellow"))),
 )
 
 # Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
 COLOURBLIND = Palette(
     name="colourblind",
-    label="Colour-blind safe",
+    label=N_("Colour-blind safe"),
     background=(24, 24, 28),
     panel=(44, 44, 52),
     panel_edge=(110, 110, 124),
@@ -106,8 +107,8 @@ COLOURBLIND = Palette(
     neutral=(240, 228, 66),
     bad=(213, 94, 0),
     shade=(0, 0, 0, 180),
-    colour_names=(("good", "blue-green"), ("bad", "orange"), ("neutral", "yellow"),
-                  ("accent", "yellow"), ("focus", "yellow")),
+    colour_names=(("good", N_("blue-green")), ("bad", N_("orange")), ("neutral", N_("yellow")),
+                  ("accent", N_("yellow")), ("focus", N_("yellow"))),
 )
 
 PALETTES: dict[str, Palette] = {p.name: p for p in (DEFAULT, COLOURBLIND)}

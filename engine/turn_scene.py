@@ -24,6 +24,7 @@ from engine.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
 from engine.game_scene import GameScene
 from engine.game_settings import load_seats, remember
 from engine.history import History
+from engine.i18n import N_, _
 from engine.result_overlay import ResultOverlay
 from engine.rules import GameState
 from engine.scene import Scene
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 # Seconds between moves when the computer plays the computer, so people can follow,
 # at each speed the player can choose.
 CVC_DELAYS = {"slow": 1.5, "normal": 0.6, "fast": 0.15}
+SPEED_NAMES = (N_("slow"), N_("normal"), N_("fast"))  # the Speed button shows them
 # Seconds before the computer answers a human, so the human sees their own move land.
 REPLY_DELAY = 0.15
 # Seconds between a game's last move and its result panel: the winning line sweeps in first.
@@ -52,12 +54,12 @@ TURN_CUE_PULSES = 3
 
 
 # What every turn-based screen adds to its game's rules in the help.
-SCREEN_HELP = """On screen: the last move is framed in the focus colour (each computer's last move
-too, when several play); the card of the player to move glows and says whose turn it is. When a
+SCREEN_HELP = N_("""On screen: the last move is framed in the focus colour (each computer's last
+move too, when several play); the card of the player to move glows and says whose turn it is. When a
 game ends, a panel says who won, with Play again, Swap sides and Back. Computer against computer:
 Space (or P) pauses and resumes, Step plays one move, Speed sets the pace. Leaving a game keeps
 it, with its undo history: open the game again to carry on. Sound, volume and Reduce motion are
-in the launcher's Settings."""
+in the launcher's Settings.""")
 
 
 class TurnBasedScene(GameScene):
@@ -71,7 +73,7 @@ class TurnBasedScene(GameScene):
     :meth:`open_setup`.
     """
 
-    hint_label = "Hint"
+    hint_label = N_("Hint")
     # Seconds a hint may take (exact where it can be proven in that time).
     hint_budget = 3.0
 
@@ -80,10 +82,10 @@ class TurnBasedScene(GameScene):
         super().__init__(app)
         self.game = game
         self.params = params
-        self.title = game.title
+        self.title = game.title  # (translated where it is drawn, as every N_ text)
         if type(self).help_text == Scene.help_text:  # a screen may have rules of its own
-            self.help_title = f"{game.title}: rules"
-            self.help_text = f"{game.help_text()}\n\n{SCREEN_HELP}"
+            self.help_title = _("{game}: rules").format(game=_(game.title))
+            self.help_text = f"{game.help_text()}\n\n{_(SCREEN_HELP)}"
         chosen = seats or load_seats(app.settings, game, state.num_players)
         chosen = tuple(chosen[i] if i < len(chosen) else Seat()
                        for i in range(state.num_players))
@@ -111,16 +113,17 @@ class TurnBasedScene(GameScene):
         self.hint_extra_value: Any = None
         self._hint_for: int | None = None
         ui = self.ui
-        self.add_tool(Button(self.place("Setup"), "Setup", self.open_setup, name="Setup"), 84)
+        self.add_tool(Button(self.place("Setup"), N_("Setup"), self.open_setup, name="Setup"), 84)
         self.add_tool(Button(self.place("Hint"), self.hint_label, self.toggle_hints, name="Hint",
                              enabled=self.hints_available, selected=lambda: self.show_hints), 80)
         cvc = self.all_computers
         running = lambda: not self.state.is_terminal()  # noqa: E731
-        ui.add(Button(self.place("pause"), lambda: "Resume" if self.paused else "Pause",
+        ui.add(Button(self.place("pause"), lambda: _("Resume") if self.paused else _("Pause"),
                       self.toggle_pause, name="Pause", visible=cvc, enabled=running))
-        ui.add(Button(self.place("step"), "Step", self.step_once, name="Step", visible=cvc,
+        ui.add(Button(self.place("step"), N_("Step"), self.step_once, name="Step", visible=cvc,
                       enabled=lambda: self.paused and running()))
-        ui.add(Button(self.place("speed"), lambda: f"Speed: {self.speed}", self.cycle_speed,
+        ui.add(Button(self.place("speed"), lambda: _("Speed: {speed}").format(speed=_(self.speed)),
+                      self.cycle_speed,
                       name="Speed", visible=cvc, size=16))
         for seat in range(len(chosen)):
             # A computer's level on its card, with what it really plays where that differs
@@ -234,7 +237,7 @@ class TurnBasedScene(GameScene):
 
     def player_name(self, player: int) -> str:
         """How the status line names a player."""
-        return f"Player {player + 1}"
+        return _("Player {number}").format(number=player + 1)
 
     # --- seats and state ------------------------------------------------------------
     @property
@@ -442,7 +445,7 @@ class TurnBasedScene(GameScene):
     def toggle_hints(self) -> None:
         """Show or hide the hint overlay (and remember the choice)."""
         if not self.hints_available():
-            self.app.notify("Hints are available in two-player games.", "info")
+            self.app.notify(_("Hints are available in two-player games."), "info")
             return
         self.show_hints = not self.show_hints
         try:
@@ -463,8 +466,8 @@ class TurnBasedScene(GameScene):
             if result is None:
                 return
             if result.error is not None:
-                self.app.notify(f"The hint could not be worked out: {result.error}",
-                                "warning")
+                self.app.notify(_("The hint could not be worked out: {error}").format(
+                    error=result.error), "warning")
             elif result.tag == (index, self.state):
                 self.hints, self.hint_extra_value = result.move
                 self._hint_for = index
@@ -479,9 +482,9 @@ class TurnBasedScene(GameScene):
 
     def busy_label(self) -> str | None:
         if self.ai.busy:
-            return "thinking…"
+            return _("thinking…")
         if self.hint_runner.busy:
-            return "hint…"
+            return _("hint…")
         return None
 
     def is_active(self) -> bool:
@@ -622,21 +625,27 @@ class TurnBasedScene(GameScene):
     def can_redo(self) -> bool:
         return self.history.can_redo
 
-    def turn_text(self) -> str:
-        """Whose turn it is (or that the computer is paused), plus any note."""
+    def turn_text(self, how: str | None = None) -> str:
+        """Whose turn it is (or that the computer is paused), plus any note; ``how``, for a
+        human to move, says how to move ("click a column.")."""
         s = self.state
         player = s.current_player()
         seat = self.seats[player]
         name = self.player_name(player)
         if seat.is_computer:
             if self.paused:
-                return (f"Paused: {name} ({seat.level_text()}) moves next. "
-                        "Space or Resume to go on, Step for one move.")
-            text = f"{name} to move: the computer ({seat.level_text()})."
+                return _("Paused: {name} ({level}) moves next. "
+                         "Space or Resume to go on, Step for one move.").format(
+                    name=name, level=seat.level_text())
+            text = _("{name} to move: the computer ({level}).").format(
+                name=name, level=seat.level_text())
         else:
             # Unmistakable whoever is at the keyboard; "X to move." stays for the games,
             # which add how to move to it.
-            text = f"Your turn — {name} to move."
+            if how:
+                text = _("Your turn — {name} to move: {how}").format(name=name, how=how)
+            else:
+                text = _("Your turn — {name} to move.").format(name=name)
         return f"{text} {self.note}" if self.note else text
 
     # --- input -----------------------------------------------------------------------
@@ -674,13 +683,15 @@ class TurnBasedScene(GameScene):
         state = self.state
         seat = self.seats[player]
         if state.is_terminal():
-            return "winner" if state.returns()[player] > 0 else ""
+            return _("winner") if state.returns()[player] > 0 else ""
         if state.current_player() != player:
             return ""
         if seat.is_computer:
-            return "thinking…" if self.ai.busy else "to move"
+            return _("thinking…") if self.ai.busy else _("to move")
         humans = sum(1 for s in self.seats if not s.is_computer)
-        return "Your turn" if humans == 1 else f"{self.player_name(player)}'s turn"
+        if humans == 1:
+            return _("Your turn")
+        return _("{name}'s turn").format(name=self.player_name(player))
 
     def seat_level_text(self, player: int) -> str:
         """A computer seat's level as its card shows it: ``Hard, 10% mistakes``, or
@@ -724,7 +735,7 @@ class TurnBasedScene(GameScene):
             surface.blit(font.render(self.player_name(player), True, p.text),
                          vp.point(left + 80, top + 14))
             small = theme.font(13 * vp.scale)
-            who = "Human" if not seat.is_computer else "Computer"
+            who = _("Human") if not seat.is_computer else _("Computer")
             surface.blit(small.render(who, True, p.muted), vp.point(left + 80, top + 42))
             # A computer's level is the "level{player}" label (a widget: it fits its text
             # and shows the whole of it on hover).

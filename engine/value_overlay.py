@@ -16,6 +16,7 @@ import pygame
 
 from engine.board.draw import fill_cell
 from engine.board.geometry import BoardGeometry
+from engine.i18n import N_, _
 from engine.theme import Colour, Palette, Theme
 from engine.values import MoveValue
 from engine.viewport import Viewport
@@ -24,9 +25,10 @@ from engine.widgets import draw_text_block
 Cell = tuple[int, int]
 
 #: The legend's note on what n counts.
-REMOTENESS_NOTE = "n: moves to the end with best play, counting both sides"
+REMOTENESS_NOTE = N_("n: moves to the end with best play, counting both sides")
 #: The note when some value is proven without its distance (a bare W or L).
-PROVEN_NOTE = "n: moves to the end with best play; W or L alone: proven, n not worked out"
+PROVEN_NOTE = N_("n: moves to the end with best play; W or L alone: proven, n not worked "
+                 "out")
 
 
 def outcome_colour(palette: Palette, outcome: str) -> Colour:
@@ -112,34 +114,35 @@ def hint_status(values: Mapping[Any, MoveValue]) -> str:
     if not values or exact == len(values):
         return ""
     if exact:
-        return " Hint: the proven move is marked without ~; the rest are estimates."
-    return " Hint: estimate from a bounded search."
+        return " " + _("Hint: the proven move is marked without ~; the rest are estimates.")
+    return " " + _("Hint: estimate from a bounded search.")
 
 
 def legend_entries(style: str = "fill", estimates: bool = True,
                    grundy: bool = False) -> list[tuple[str, str, str]]:
-    """(tag, outcome, meaning) rows of the legend for ``style``."""
+    """(tag, outcome, meaning) rows of the legend for ``style``; the tags are the marks
+    drawn on the board (the same in every language), the meanings in the current one."""
     if style == "fill":
-        rows = [("W n", "win", "win"), ("D", "draw", "draw"), ("L n", "loss", "loss")]
+        rows = [("W n", "win", _("win")), ("D", "draw", _("draw")), ("L n", "loss", _("loss"))]
         if estimates:
-            rows.append(("~", "unknown", "estimate"))
+            rows.append(("~", "unknown", _("estimate")))
         return rows
-    rows = [("✓", "win", "winning move"), ("=", "draw", "draw")]
+    rows = [("✓", "win", _("winning move")), ("=", "draw", _("draw"))]
     if grundy:
-        rows.append(("n", "unknown", "Grundy value"))
+        rows.append(("n", "unknown", _("Grundy value")))
     return rows
 
 
 def draw_value_legend(surface: pygame.Surface, vp: Viewport, theme: Theme, x: float, y: float,
                       width: float = 150.0, style: str = "fill", estimates: bool = True,
-                      note: str | None = None, title: str = "Hint") -> float:
+                      note: str | None = None, title: str = N_("Hint")) -> float:
     """The legend at design point (x, y); returns the design y below it.
 
     ``note`` (e.g. what n counts) is written under the rows, wrapped to ``width``.
     """
     p = theme.palette
     font = theme.font(14 * vp.scale)
-    surface.blit(theme.font(15 * vp.scale, bold=True).render(title, True, p.text),
+    surface.blit(theme.font(15 * vp.scale, bold=True).render(_(title), True, p.text),
                  vp.point(x, y))
     y += 26
     for tag, outcome, meaning in legend_entries(style, estimates):
@@ -155,6 +158,6 @@ def draw_value_legend(surface: pygame.Surface, vp: Viewport, theme: Theme, x: fl
         surface.blit(font.render(meaning, True, p.text), vp.point(x + 42, y + 2))
         y += 30
     if note:
-        draw_text_block(surface, note, font, p.muted, vp.rect(x, y, width, 80))
+        draw_text_block(surface, _(note), font, p.muted, vp.rect(x, y, width, 80))
         y += 80
     return y

@@ -8,6 +8,9 @@ Text is never clipped: a label or a caption wraps within its rectangle where
 lines allow, may shrink a little where the widget allows it, and is otherwise
 shortened with "…"; a shortened widget shows its whole text in a tooltip while
 the pointer rests on it (drawn last, inside the window, by :meth:`WidgetGroup.draw`).
+
+Labels and buttons translate their text when they draw (:func:`engine.i18n.gettext_`), so
+they take English text marked with ``N_()``, or a callable; see :mod:`engine.i18n`.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Callable
 
 import pygame
 
+from engine.i18n import gettext_
 from engine.theme import Theme
 from engine.viewport import Viewport
 
@@ -140,8 +144,8 @@ class Label(Widget):
 
     @property
     def text(self) -> str:
-        """The current text."""
-        return self._text() if callable(self._text) else self._text
+        """The current text, in the current language."""
+        return gettext_(self._text() if callable(self._text) else self._text)
 
     def draw(self, surface: pygame.Surface, vp: Viewport, theme: Theme, focused: bool) -> None:
         colour = getattr(theme.palette, self.role)
@@ -188,8 +192,8 @@ class Button(Widget):
 
     @property
     def label(self) -> str:
-        """The current caption."""
-        return self._label() if callable(self._label) else self._label
+        """The current caption, in the current language."""
+        return gettext_(self._label() if callable(self._label) else self._label)
 
     @property
     def enabled(self) -> bool:

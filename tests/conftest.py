@@ -17,6 +17,9 @@ import pytest
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
+# The app speaks the system's language by default (engine/i18n.py); the tests read its
+# English, whatever language the machine running them speaks.
+os.environ["LANGUAGE"] = "en"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:

@@ -198,6 +198,8 @@ def valid_value(rng: random.Random, key: str) -> Any:
         return rng.randint(0, 100)
     if key == "cvc_speed":
         return rng.choice(["slow", "normal", "fast"])
+    if key == "language":
+        return rng.choice(["system", "en", "hu", "cs"])
     if key == "seats":
         return {game: {"X": rng.choice(["human", "computer"])}}
     if key == "ai_levels":
@@ -226,6 +228,7 @@ def base_settings(folder: Path) -> tuple[bytes, dict[str, Any]]:
     store.set("volume", 35)
     store.set("reduce_motion", True)
     store.set("cvc_speed", "fast")
+    store.set("language", "cs")
     assert store.save() is None
     # A key from a "newer version", which must survive too.
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -61,7 +61,8 @@ def test_every_change_is_saved_at_once_and_read_back_on_the_next_start(app, prof
             "reduce_motion": True, "palette": "colourblind"}
         # The chosen options show as chosen (a tick and a frame, not colour alone).
         chosen = {w.name for w in overlay.ui.widgets if getattr(w, "selected", False)}
-        assert chosen == {"Sound off", "Reduce motion on", "Palette colourblind"}
+        assert chosen == {"Sound off", "Reduce motion on", "Palette colourblind",
+                          "Language system"}
     finally:
         again.quit()
         again.stats.close()
@@ -142,12 +143,14 @@ def test_keys_change_the_volume_tab_reaches_every_button_and_esc_closes(app, pro
     key(app, pygame.K_KP_PLUS, unicode="+")
     assert saved(profile).get("volume") == 80
     order = []
-    for _ in range(9):  # the volume stepper is one Tab stop
+    for _ in range(13):  # the volume stepper is one Tab stop
         key(app, pygame.K_TAB)
         order.append(overlay.ui.focused.name)
-    assert order[:8] == ["Sound on", "Sound off", "volume", "Reduce motion on",
-                         "Reduce motion off", "Palette default", "Palette colourblind", "Close"]
-    assert order[8] == "Sound on"  # wraps round
+    assert order[:12] == ["Sound on", "Sound off", "volume", "Reduce motion on",
+                          "Reduce motion off", "Palette default", "Palette colourblind",
+                          "Language system", "Language en", "Language hu", "Language cs",
+                          "Close"]
+    assert order[12] == "Sound on"  # wraps round
     key(app, pygame.K_TAB)
     key(app, pygame.K_RETURN)  # "Sound off"
     assert saved(profile).get("sound") is False

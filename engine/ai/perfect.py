@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 
 from engine.ai.agent import Agent, Cancelled
 from engine.ai.negamax import Negamax, SearchTimeout
+from engine.i18n import _
 from engine.rules import GameState, Move
 from engine.values import MoveValue, best_moves
 
@@ -92,7 +93,8 @@ class PerfectAgent:
         with the fallback: "plays as Hard here: board too big to solve"; else None."""
         if not self.fell_back:
             return None
-        return f"plays as {self.fallback_label} here: board too big to solve"
+        return _("plays as {level} here: board too big to solve").format(
+            level=_(self.fallback_label))
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
         """A random one of the best moves by proven values, or the fallback's move."""

@@ -49,6 +49,8 @@ SEAT_KINDS = ("human", "computer")
 WINDOW_MIN = 320
 VOLUME_MIN, VOLUME_MAX = 0, 100
 CVC_SPEEDS = ("slow", "normal", "fast")
+# The language setting: the system's, or one of the catalogues (see engine/i18n.py).
+LANGUAGES = ("system", "en", "hu", "cs")
 WINDOW_MAX = 7680
 BOARD_SIZE_MIN = 1
 BOARD_SIZE_MAX = 1000
@@ -77,6 +79,7 @@ DEFAULTS: dict[str, Any] = {
     "volume": 70,
     "reduce_motion": False,
     "cvc_speed": "normal",
+    "language": "system",
 }
 
 
@@ -266,6 +269,12 @@ def _check_cvc_speed(value: object) -> str:
     return str(value)
 
 
+def _check_language(value: object) -> str:
+    if value not in LANGUAGES:
+        raise ValueError(f"must be one of {', '.join(map(repr, LANGUAGES))}, not {_show(value)}")
+    return str(value)
+
+
 def _check_bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"must be true or false, not {_show(value)}")
@@ -284,6 +293,7 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
     "volume": _check_volume,  # effects volume in percent
     "reduce_motion": _check_bool,  # animations finish at once
     "cvc_speed": _check_cvc_speed,  # pace of computer-against-computer games
+    "language": _check_language,  # "system" or a language code with a catalogue
 }
 
 

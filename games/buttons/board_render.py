@@ -32,6 +32,7 @@ import pygame.surfarray  # (imported here: first used on a worker thread)
 
 from engine.ai.runner import AIRunner
 from engine.board.geometry import BoardGeometry
+from engine.i18n import _
 from games.buttons.board import Board, bits_to_grid
 
 # A change of more buttons than this (a new board, undo of a generate) is drawn afresh.
@@ -287,7 +288,7 @@ class MarksPicture:
         if result is None:
             return None
         if result.error is not None:
-            return f"The solution marks could not be drawn: {result.error}"
+            return _("The solution marks could not be drawn: {error}").format(error=result.error)
         key, grid, finish = result.tag
         wanted = self._wanted
         if wanted is not None and wanted[0] == key and wanted[1] is grid:

@@ -1,18 +1,19 @@
 """Button Madness declares itself to the engine (found by engine.registry)."""
 
 from engine.descriptor import GameDescriptor
+from engine.i18n import N_
 
 GAME = GameDescriptor(
     id="button-madness",
-    title="Button Madness",
-    blurb="Lights Out on a torus: each press flips a button and its four neighbours "
-          "between solid and ringed. Make every button solid.",
+    title=N_("Button Madness"),
+    blurb=N_("Lights Out on a torus: each press flips a button and its four neighbours "
+             "between solid and ringed. Make every button solid."),
     kind="puzzle",
     preview="games.buttons.preview_render:draw",
     scene="games.buttons.scene:open_scene",
     params="games.buttons.params:SPEC",
     rules="games.buttons.params:new_game",
-    help="games.buttons.help_text:HELP",
+    help="games.buttons.help_text:rules",
     smoke="games.buttons.scene:smoke_variants",
     cli="games.buttons.cli",
     save_state="games.buttons.board:save_state",

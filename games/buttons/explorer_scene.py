@@ -12,6 +12,7 @@ from pygame import FRect
 from engine.ai.agent import Cancelled
 from engine.ai.runner import AIRunner
 from engine.board.draw import hatch
+from engine.i18n import N_, _
 from engine.scene import Scene
 from engine.widgets import Button, Label, wrap_text
 from games.buttons.scene import fit_text
@@ -27,7 +28,7 @@ MARGIN = 16.0
 # In a tall window the chart never grows taller than this: bars as tall as a whole
 # portrait window would only stretch the same 64 values.
 CHART_MAX_H = 560.0
-THEOREMS = (
+THEOREMS = N_(
     "n is bad when some n×n board cannot be solved; then the null space (press patterns "
     "that change nothing) has dimension > 0, and a solvable board has 2^dim solutions.\n\n"
     "Rules you can check in the chart:\n\n"
@@ -42,11 +43,12 @@ class ExplorerScene(Scene):
     """Bars of the nullity per size; bad sizes striped and labelled, good ones short stubs."""
 
     closes_on_escape = True
-    help_title = "Which sizes are solvable?"
-    help_text = ("Each bar is one board size n (1 to 64). Its height is the dimension of the "
-                 "null space of the n×n torus: 0 (a short green stub) means every board has "
-                 "exactly one solution; a taller, striped bar means some boards cannot be solved "
-                 "and the others have several solutions. Esc or Back returns to the game.")
+    help_title = N_("Which sizes are solvable?")
+    help_text = N_("Each bar is one board size n (1 to 64). Its height is the dimension of the "
+                   "null space of the n×n torus: 0 (a short green stub) means every board has "
+                   "exactly one solution; a taller, striped bar means some boards cannot be "
+                   "solved and the others have several solutions. Esc or Back returns to the "
+                   "game.")
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
@@ -55,8 +57,8 @@ class ExplorerScene(Scene):
         self.values: dict[int, int] = {}
         self.error: str | None = None
         self.worker = AIRunner()
-        self.ui.add(Button(self._place("Back"), "← Back", app.pop, name="Back"))
-        self.ui.add(Label(self._place("title"), "Which sizes are solvable?", size=26, bold=True,
+        self.ui.add(Button(self._place("Back"), N_("← Back"), app.pop, name="Back"))
+        self.ui.add(Label(self._place("title"), N_("Which sizes are solvable?"), size=26, bold=True,
                           role="accent", fit_lines=1, min_size=16))
         self.ui.add(Button(self._place("?"), "?", app.help, name="?"))
 
@@ -104,7 +106,8 @@ class ExplorerScene(Scene):
     def update(self, dt: float) -> None:
         result = self.worker.poll()
         if result is not None and result.error is not None:
-            self.error = f"The chart could not be worked out: {result.error}"
+            self.error = _("The chart could not be worked out: {error}").format(
+                error=result.error)
             self.app.notify(self.error, "warning")
 
     def is_active(self) -> bool:
@@ -112,7 +115,7 @@ class ExplorerScene(Scene):
 
     def busy_label(self) -> str | None:
         """"working out…" until every bar is known."""
-        return "working out…" if self.worker.busy else None
+        return _("working out…") if self.worker.busy else None
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -126,12 +129,12 @@ class ExplorerScene(Scene):
         line_h = font.get_linesize()
         if busy:
             bold = theme.font(16 * vp.scale, bold=True)
-            text = fit_text(f"{busy} {len(values)} of {len(SIZES)} sizes", bold, chart.width,
-                            1)[0]
+            text = fit_text(_("{busy} {count} of {total} sizes").format(
+                busy=busy, count=len(values), total=len(SIZES)), bold, chart.width, 1)[0]
             surface.blit(bold.render(text, True, p.accent), chart.topleft)
         # Bars stand on a base line; under it the sizes and a two-line caption.
-        caption = fit_text("board size n →   (bar height: null-space dimension; short stub: "
-                           "always solvable)", font, chart.width, 2)
+        caption = fit_text(_("board size n →   (bar height: null-space dimension; short "
+                             "stub: always solvable)"), font, chart.width, 2)
         small = theme.font(11 * vp.scale)
         base = chart.bottom - len(caption) * line_h - small.get_linesize() - vp.px(8)
         usable = base - chart.top - vp.px(30) - small.get_linesize()
@@ -164,8 +167,9 @@ class ExplorerScene(Scene):
             surface.blit(font.render(line, True, p.muted), (chart.x, y))
             y += line_h
         bad = [n for n in SIZES if values.get(n)]
-        known = "" if busy else "\n\nBad sizes up to 64: " + ", ".join(map(str, bad))
-        self._draw_text(surface, THEOREMS + known, vp.map_rect(tuple(rects["text"])))
+        known = "" if busy else "\n\n" + _("Bad sizes up to 64: {sizes}").format(
+            sizes=", ".join(map(str, bad)))
+        self._draw_text(surface, _(THEOREMS) + known, vp.map_rect(tuple(rects["text"])))
 
     def _draw_text(self, surface: pygame.Surface, text: str, rect: pygame.Rect) -> None:
         """``text`` in ``rect`` from its top, in the largest size (14 down to 10) that fits;

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from engine.descriptor import ParamSpec, Preset
+from engine.i18n import N_
 from games.buttons.board import MAX_N, Board, CodeError, _parse_size, check_size, generate
 
 # The size menu (− and +) goes from 2×2 to 20×20; codes load any size up to MAX_N.
@@ -35,7 +36,7 @@ class ButtonParams:
 
 
 PRESETS: tuple[Preset, ...] = (
-    Preset("4×4 (classic)", ButtonParams(4)),
+    Preset(N_("4×4 (classic)"), ButtonParams(4)),
     *(Preset(f"{n}×{n}", ButtonParams(n)) for n in (2, 3, 5, 6, 7, 8, 10, 15, 20)),
 )
 

@@ -25,6 +25,7 @@ from engine.board.pointer import GridPointer
 from engine.game_scene import GameScene
 from engine.game_settings import load_params, remember
 from engine.history import History
+from engine.i18n import N_, _, ngettext
 from engine.overlays import Overlay, TextEntryDialog
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.stepper import Stepper
@@ -62,7 +63,7 @@ VECTOR_LIMIT = 40
 CODE_LINES = 7
 # debug_state lists at most this many marks (there are up to 500,000), and their count.
 STATE_MARKS = 1000
-WORKING_OUT_CODE = "working out the code…"
+WORKING_OUT_CODE = N_("working out the code…")
 # Animation tracks (engine.animation.Timeline keys). A press: the button flips at once,
 # a ring spreads and reaches its four neighbours RIPPLE_REACH of the way through, and
 # they flip then. A solve: the board flashes FLASH_TIMES times, then the win screen.
@@ -158,8 +159,8 @@ def open_scene(app: App, params: ButtonParams | None = None, **options: Any
 class ButtonMadnessScene(GameScene):
     """The puzzle's screen: board, code, generate/enter/restart, solution marks, hints."""
 
-    help_title = "Button Madness: rules"
-    new_game_label = "Generate"
+    help_title = N_("Button Madness: rules")
+    new_game_label = N_("Generate")
     game = GAME  # what engine.saved_games saves this screen's puzzle as
     # A saved puzzle keeps at most this many hinted buttons (each is one click on Hint).
     max_saved_hints = 10_000
@@ -170,7 +171,7 @@ class ButtonMadnessScene(GameScene):
         """``board`` to play (None: generate one of ``params``' size, by default the menu
         size last chosen); ``seed`` makes generated boards repeatable; ``clock`` times."""
         super().__init__(app)
-        self.title = "Button Madness"
+        self.title = N_("Button Madness")
         if params is None:
             params = ButtonParams(menu_size(load_params(app.settings, GAME).n))
         self.seed = seed
@@ -195,21 +196,21 @@ class ButtonMadnessScene(GameScene):
         # A solve shown after the completion flash (see _won): what the win screen says.
         self._win: tuple[Solved, Recorded] | None = None
         ui, place = self.ui, self.place
-        self.add_tool(Button(place("Restart"), "Restart", self.restart, name="Restart"), 100)
+        self.add_tool(Button(place("Restart"), N_("Restart"), self.restart, name="Restart"), 100)
         # The engine's stepper: − and + ("size-", "size+") are disabled at 2×2 and 20×20,
         # and the value keeps a gap to both. (A board from a code may be 1000×1000: then
         # only its side is shown.)
         ui.add(Stepper(place("size"), lambda: f"{self.board.n}×{self.board.n}"
                        if self.board.n < 100 else str(self.board.n), self.change_size,
-                       self._can_resize, name="size", label="Size", label_w=SIZE_LABEL_W,
+                       self._can_resize, name="size", label=N_("Size"), label_w=SIZE_LABEL_W,
                        size=16, button_w=SIZE_STEP_W))
-        ui.add(Button(place("Show solution"), "Show solution", self.toggle_solution,
+        ui.add(Button(place("Show solution"), N_("Show solution"), self.toggle_solution,
                       selected=lambda: self.show_solution, name="Show solution"))
-        ui.add(Button(place("Hint"), "Hint", self.hint, name="Hint"))
-        ui.add(Button(place("Which sizes?"), "Which sizes?", self.open_explorer,
+        ui.add(Button(place("Hint"), N_("Hint"), self.hint, name="Hint"))
+        ui.add(Button(place("Which sizes?"), N_("Which sizes?"), self.open_explorer,
                       name="Which sizes?"))
-        ui.add(Button(place("Copy"), "Copy", self.copy_code, size=15, name="Copy"))
-        ui.add(Button(place("Enter code"), "Enter code", self.enter_code, size=14,
+        ui.add(Button(place("Copy"), N_("Copy"), self.copy_code, size=15, name="Copy"))
+        ui.add(Button(place("Enter code"), N_("Enter code"), self.enter_code, size=14,
                       name="Enter code"))
 
     # --- what is shown (read from the midend) ----------------------------------------------
@@ -391,21 +392,21 @@ class ButtonMadnessScene(GameScene):
         if code is not None:
             self._put_on_clipboard(code)
         elif self.codes.failed(board):
-            self.app.notify("This board's code could not be worked out.", "warning")
+            self.app.notify(_("This board's code could not be worked out."), "warning")
         else:
             self.codes.copy_when_ready(board)
-            self.app.notify(f"The code of this {board.n}×{board.n} board is still being "
-                            "worked out; it will be copied as soon as it is ready.", "info")
+            self.app.notify(_("The code of this {n}×{n} board is still being worked out; it "
+                              "will be copied as soon as it is ready.").format(n=board.n), "info")
 
     def _put_on_clipboard(self, code: str) -> None:
         try:
             pygame.scrap.put_text(code)  # pygame-ce's SDL2 clipboard: no init needed
         except (pygame.error, AttributeError, NotImplementedError):
             shown = code if len(code) <= 60 else code[:57] + "…"
-            self.app.notify(f"The clipboard is not available here; the code is {shown}",
-                            "warning")
+            self.app.notify(_("The clipboard is not available here; the code is {code}").format(
+                code=shown), "warning")
             return
-        self.app.notify("Code copied to the clipboard.", "info")
+        self.app.notify(_("Code copied to the clipboard."), "info")
 
     def enter_code(self) -> None:
         """Ask for a code; a valid one loads exactly that board, a bad one changes nothing."""
@@ -418,7 +419,7 @@ class ButtonMadnessScene(GameScene):
                 return str(exc)
             return None
 
-        self.app.push(TextEntryDialog(self.app, "Board code (4×4: 0-65535, or NxN:NUMBER)",
+        self.app.push(TextEntryDialog(self.app, _("Board code (4×4: 0-65535, or NxN:NUMBER)"),
                                       self.load_code, validate, max_length=400_000))
 
     def load_code(self, text: str) -> None:
@@ -501,8 +502,8 @@ class ButtonMadnessScene(GameScene):
             self.anim.start(RIPPLE_TRACK, 0)
         board = self.board
         if self.codes.board_changed(board):
-            self.app.notify("The board changed before its code was worked out, so nothing "
-                            "was copied: press Copy again.", "warning")
+            self.app.notify(_("The board changed before its code was worked out, so nothing "
+                              "was copied: press Copy again."), "warning")
         # A new size (Generate, +/-, a code, undo across sizes) may leave the hovered or
         # keyboard cell outside the board: forget it rather than draw or press it.
         n = board.n
@@ -545,7 +546,7 @@ class ButtonMadnessScene(GameScene):
 
     def busy_label(self) -> str | None:
         if self.helper.busy:
-            return f"solving… {round(self.helper.progress * 100)}%"
+            return _("solving… {percent}%").format(percent=round(self.helper.progress * 100))
         return super().busy_label()
 
     def is_active(self) -> bool:
@@ -650,17 +651,20 @@ class ButtonMadnessScene(GameScene):
     def status_text(self) -> str:
         board = self.board
         if board.is_solved:
-            return f"Solved in {count_presses(self.presses())}! Generate (G) for a new board."
+            return _("Solved in {presses}! Generate (G) for a new board.").format(
+                presses=count_presses(self.presses()))
         words = self.words()
         done = count_presses(self.presses())
         text = f"{words.left(board.green_count)}; {done}."
         if self.unsolvable:
-            return text + (" This board cannot be solved: no set of presses turns it all "
-                           f"{words.done}.")
+            return text + " " + _("This board cannot be solved: no set of presses turns it "
+                                  "all {colour}.").format(colour=words.done)
         solution = self.helper.solution
         if self.show_solution and solution is not None:
-            word = count_presses(solution.count, False)
-            text += f" Solution: {solution.count} more {word} ({solution.method})."
+            text += " " + ngettext("Solution: {count} more press ({method}).",
+                                   "Solution: {count} more presses ({method}).",
+                                   solution.count).format(count=solution.count,
+                                                          method=solution.method)
         return text
 
     def draw_board(self, surface: pygame.Surface) -> None:
@@ -817,12 +821,12 @@ class ButtonMadnessScene(GameScene):
         p = theme.palette
         small = theme.font(13 * vp.scale)
         code_box = self.area("code")
-        surface.blit(theme.font(13 * vp.scale, bold=True).render("Board code", True, p.muted),
+        surface.blit(theme.font(13 * vp.scale, bold=True).render(_("Board code"), True, p.muted),
                      code_box.topleft)
         top = code_box.y + vp.px(CODE_HEAD_H)
         code = self.code_text()
         if code is None:
-            text = WORKING_OUT_CODE if self.code_pending() else "not available"
+            text = _(WORKING_OUT_CODE) if self.code_pending() else _("not available")
             line = fit_text(text, small, code_box.width, 1)[0]
             surface.blit(small.render(line, True, p.muted), (code_box.x, top))
         else:
@@ -834,11 +838,13 @@ class ButtonMadnessScene(GameScene):
             # An SQLite query: once per size and after each recorded result, not per frame.
             self._best = (variant, self.app.stats.best_puzzle(GAME.id, variant))
         best = self._best[1]
-        entries = [(f"Presses: {self.presses()}", 1), (f"Time: {self.puzzle.elapsed:.0f} s", 1),
-                   (f"Best {n}×{n}: {count_presses(best[0])}, {best[1]:.0f} s" if best
-                    else f"Best {n}×{n}: not solved yet", 2)]
+        entries = [(_("Presses: {count}").format(count=self.presses()), 1),
+                   (_("Time: {seconds} s").format(seconds=f"{self.puzzle.elapsed:.0f}"), 1),
+                   (_("Best {n}×{n}: {presses}, {seconds} s").format(
+                       n=n, presses=count_presses(best[0]), seconds=f"{best[1]:.0f}") if best
+                    else _("Best {n}×{n}: not solved yet").format(n=n), 2)]
         if self.helped:
-            entries.append(("Help used on this board", 1))
+            entries.append((_("Help used on this board"), 1))
         stats = self.area("stats")
         y = stats.y
         step = round(STATS_LINE_H * vp.scale)
@@ -851,8 +857,9 @@ class ButtonMadnessScene(GameScene):
     def legend_texts(self) -> list[str]:
         """The legend's lines, top to bottom (as :meth:`_draw_legend` draws them)."""
         words = self.words()
-        return [f"{words.done_look}: done", f"{words.todo_look}: to turn",
-                "✱ in a frame: press this", "last press", "keyboard cursor"]
+        return [_("{look}: done").format(look=words.done_look),
+                _("{look}: to turn").format(look=words.todo_look),
+                _("✱ in a frame: press this"), _("last press"), _("keyboard cursor")]
 
     def _draw_legend(self, surface: pygame.Surface, font: pygame.font.Font) -> None:
         """What the colours and marks on the board mean, each shown as drawn there
@@ -918,9 +925,11 @@ class ButtonMadnessScene(GameScene):
 
 
 def count_presses(count: int, number: bool = True) -> str:
-    """A count in words: "1 press", "2 presses" (without ``number``: only the word)."""
-    word = "press" if count == 1 else "presses"
-    return f"{count} {word}" if number else word
+    """A count in words: "1 press", "2 presses" (without ``number``: only the word), in the
+    current language."""
+    if number:
+        return ngettext("{count} press", "{count} presses", count).format(count=count)
+    return ngettext("press", "presses", count)
 
 
 def _pulse(u: float) -> float:
@@ -989,9 +998,9 @@ def draw_cursor(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, i
 class WinOverlay(Overlay):
     """The win screen: presses, time, help used, best result; Play again, Generate, Close."""
 
-    help_title = "Solved"
-    help_text = ("Play again returns to the start of this board (Undo brings the solved board "
-                 "back); Generate makes a new board; Close returns to the solved board.")
+    help_title = N_("Solved")
+    help_text = N_("Play again returns to the start of this board (Undo brings the solved "
+                   "board back); Generate makes a new board; Close returns to the solved board.")
     size = (500.0, 300.0)
 
     def __init__(self, app: App, game: ButtonMadnessScene, solved: Solved,
@@ -1002,21 +1011,23 @@ class WinOverlay(Overlay):
         best = recorded.best_before
         record = ""
         if recorded.new_best:
-            record = "A new best for this size!"
+            record = _("A new best for this size!")
         elif best is not None:
-            record = f"Best for this size: {count_presses(best[0])}, {best[1]:.1f} s."
-        lines = [f"All {game.words().done} in {count_presses(self.presses)} and "
-                 f"{self.seconds:.1f} s.",
-                 "Solved with help (solution or hint)." if self.helped
-                 else "Solved without help.",
+            record = _("Best for this size: {presses}, {seconds} s.").format(
+                presses=count_presses(best[0]), seconds=f"{best[1]:.1f}")
+        lines = [_("All {colour} in {presses} and {seconds} s.").format(
+                     colour=game.words().done, presses=count_presses(self.presses),
+                     seconds=f"{self.seconds:.1f}"),
+                 _("Solved with help (solution or hint).") if self.helped
+                 else _("Solved without help."),
                  record]
-        self.ui.add(Label(self._at(24, 20, -48, 50), "Solved!", size=34, bold=True,
+        self.ui.add(Label(self._at(24, 20, -48, 50), N_("Solved!"), size=34, bold=True,
                           role="accent", align="center", fit_lines=1, min_size=20))
         self.ui.add(Label(self._at(24, 80, -48, 130), "\n\n".join(filter(None, lines)),
                           size=18, align="center", fit_lines=5, min_size=12))
-        for i, (label, action) in enumerate((("Play again", self._play_again),
-                                             ("Generate", self._generate),
-                                             ("Close", self.close))):
+        for i, (label, action) in enumerate(((N_("Play again"), self._play_again),
+                                             (N_("Generate"), self._generate),
+                                             (N_("Close"), self.close))):
             self.ui.add(Button(self._button(i), label, action, name=label))
         self.ui.focus_index = 0
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine.i18n import _, ngettext
+
 
 class NamesColours(Protocol):
     """What is needed of a palette (engine.theme.Palette): its word for a colour role."""
@@ -38,35 +40,44 @@ class StateWords:
 
     def goal(self) -> str:
         """The aim, e.g. "Turn every button solid red"."""
-        return f"Turn every button {self.done_look}"
+        return _("Turn every button {look}").format(look=self.done_look)
 
     def left(self, count: int) -> str:
         """How many are still to turn: "3 ringed green buttons left"."""
-        return f"{count} {self.todo_look} button{'s' if count != 1 else ''} left"
+        return ngettext("{count} {look} button left", "{count} {look} buttons left",
+                        count).format(count=count, look=self.todo_look)
 
 
 def state_words(palette: NamesColours, tiny: bool = False) -> StateWords:
     """The words for ``palette``; ``tiny``: buttons too small for a ring (shown by
-    lightness: bright for done, dark for still to turn)."""
-    done, todo = palette.colour_name("bad"), palette.colour_name("good")
+    lightness: bright for done, dark for still to turn), in the current language."""
+    return colour_words(palette.colour_name("bad"), palette.colour_name("good"), tiny)
+
+
+def colour_words(done: str, todo: str, tiny: bool = False) -> StateWords:
+    """The words for colours called ``done`` and ``todo`` in English (see :func:`state_words`),
+    in the current language."""
+    done, todo = _(done), _(todo)
     if tiny:
-        return StateWords(done, todo, f"bright {done}", f"dark {todo}")
-    return StateWords(done, todo, f"solid {done}", f"ringed {todo}")
+        return StateWords(done, todo, _("bright {colour}").format(colour=done),
+                          _("dark {colour}").format(colour=todo))
+    return StateWords(done, todo, _("solid {colour}").format(colour=done),
+                      _("ringed {colour}").format(colour=todo))
 
 
 def help_text(words: StateWords) -> str:
     """The rules, for the help overlay, naming the states as ``words`` does."""
-    return f"""Every button is {words.done_look} or {words.todo_look}. Pressing a button \
+    return _("""Every button is {done_look} or {todo_look}. Pressing a button \
 flips it and its four neighbours (left, right, up, down). The board is a torus: a neighbour \
-past an edge is the button on the opposite edge. {words.goal()}. The ring on \
-{words.todo} buttons tells the two states apart by shape as well as colour; on boards so big \
-that a button is a pixel or two, {words.done} buttons are bright and {words.todo} ones dark.
+past an edge is the button on the opposite edge. {goal}. The ring on \
+{todo} buttons tells the two states apart by shape as well as colour; on boards so big \
+that a button is a pixel or two, {done} buttons are bright and {todo} ones dark.
 
 Order does not matter and pressing a button twice undoes it, so a solution is a set of \
-buttons. Generate (G) makes a new board by pressing random buttons on an all-{words.done} \
+buttons. Generate (G) makes a new board by pressing random buttons on an all-{done} \
 board, seeded from the clock, so it can always be solved. The board's code (in the side \
 panel) reproduces it: Copy puts it on the clipboard, Enter code (E) loads one. 4×4 codes \
-are numbers 0-65535 (bit 4·r+c set = {words.done}); other sizes are written NxN:NUMBER.
+are numbers 0-65535 (bit 4·r+c set = {done}); other sizes are written NxN:NUMBER.
 
 Restart (R) returns to the generated or entered board; it can be undone like every press. \
 Show solution (S) marks every button you still need to press with a frame and ✱, and the \
@@ -78,10 +89,11 @@ clock starts with your first press and stops while another screen (help, a dialo
 chart) covers the board.
 
 The last button you pressed has a frame with a dot in its corner. The keyboard cursor is \
-four corner brackets. When the last button turns {words.done} the board flashes and the win \
+four corner brackets. When the last button turns {done} the board flashes and the win \
 screen offers Play again. Leaving keeps the board, its presses and its clock: open Button \
 Madness again to carry on.
 
 Some sizes (3, 5, 6, 9, 10, ...) have boards that cannot be solved; Which sizes? shows them \
 and the rules behind them. Keyboard: arrows move the cursor, Enter presses its button, -/+ \
-change the size."""
+change the size.""").format(done_look=words.done_look, todo_look=words.todo_look,
+                             goal=words.goal(), todo=words.todo, done=words.done)

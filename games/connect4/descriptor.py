@@ -1,12 +1,13 @@
 """Connect Four declares itself to the engine (found by engine.registry)."""
 
 from engine.descriptor import GameDescriptor
+from engine.i18n import N_
 
 GAME = GameDescriptor(
     id="connect4",
-    title="Connect Four",
-    blurb="Drop discs into columns and line up four; boards from 4×4 to 9×8, "
-          "an exact solver behind Perfect and the hints.",
+    title=N_("Connect Four"),
+    blurb=N_("Drop discs into columns and line up four; boards from 4×4 to 9×8, "
+             "an exact solver behind Perfect and the hints."),
     preview="games.connect4.preview_render:draw",
     scene="games.connect4.scene:Connect4Scene",
     params="games.connect4.params:SPEC",
@@ -22,7 +23,8 @@ GAME = GameDescriptor(
     seat_keys=("X", "O"),
     default_kinds=("human", "computer"),
     levels=("easy", "medium", "hard", "perfect"),
-    level_labels={"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"},
+    level_labels={"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
+                  "perfect": N_("Perfect")},
     default_level="medium",
     small=("4x4", "5x4"),
     order=15,

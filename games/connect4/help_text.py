@@ -1,6 +1,8 @@
 """Connect Four's rules, as the help overlay shows them."""
 
-HELP = """Two players take turns dropping a disc into a column: the disc falls to the lowest
+from engine.i18n import N_
+
+HELP = N_("""Two players take turns dropping a disc into a column: the disc falls to the lowest
 empty cell. X (a cross on each disc) moves first, then O (a ring). The first to line up four
 discs (across, up or diagonally) wins, and the line is highlighted. A full board with no
 line is a draw.
@@ -23,4 +25,4 @@ Undo (Ctrl+Z) goes back to the last position where a human was to move; Redo (Ct
 replays. New game (N) starts over and can be undone too.
 
 With perfect play the first player wins the classic 7×6 board by starting in the middle
-column (Allis and Allen, 1988)."""
+column (Allis and Allen, 1988).""")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from engine.descriptor import ParamSpec, Preset
+from engine.i18n import N_, _
 from games.connect4.rules import DEFAULT_K, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS, Connect4Config
 
 __all__ = ["PRESETS", "SPEC", "Connect4ParamSpec", "Connect4Params"]
@@ -17,7 +18,7 @@ __all__ = ["PRESETS", "SPEC", "Connect4ParamSpec", "Connect4Params"]
 Connect4Params = Connect4Config
 
 PRESETS: tuple[Preset, ...] = (
-    Preset("7×6 (classic)", Connect4Config(7, 6)),
+    Preset(N_("7×6 (classic)"), Connect4Config(7, 6)),
     Preset("6×5", Connect4Config(6, 5)),
     Preset("5×4", Connect4Config(5, 4)),
     Preset("8×7", Connect4Config(8, 7)),
@@ -34,7 +35,8 @@ class Connect4ParamSpec(ParamSpec):
     type = Connect4Config
     presets = PRESETS
     # (label, field, lowest, highest): the set-up screen's steppers.
-    steppers = (("Columns", "cols", MIN_COLS, MAX_COLS), ("Rows", "rows", MIN_ROWS, MAX_ROWS))
+    steppers = ((N_("Columns"), "cols", MIN_COLS, MAX_COLS),
+                (N_("Rows"), "rows", MIN_ROWS, MAX_ROWS))
 
     def encode(self, params: Connect4Config) -> str:
         """``7x6``; ``7x6k5`` when k is not 4."""
@@ -58,12 +60,15 @@ class Connect4ParamSpec(ParamSpec):
             raise ValueError(f"Invalid game ID {text!r}: {exc}") from None
 
     def label(self, params: Connect4Config) -> str:
-        """A preset's label, else ``8×5`` (``8×5, 5 in a row`` when k is not 4)."""
+        """A preset's label, else ``8×5`` (``8×5, 5 in a row`` when k is not 4), in the
+        current language."""
         for preset in self.presets:
             if preset.params == params:
-                return preset.label
-        extra = f", {params.k} in a row" if params.k != DEFAULT_K else ""
-        return f"{params.cols}×{params.rows}{extra}"
+                return _(preset.label)
+        if params.k != DEFAULT_K:
+            return _("{cols}×{rows}, {k} in a row").format(cols=params.cols, rows=params.rows,
+                                                            k=params.k)
+        return f"{params.cols}×{params.rows}"
 
     def variant_id(self, params: Connect4Config) -> str:
         """The statistics id: the game ID (``7x6``)."""

@@ -14,6 +14,7 @@ from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
 from engine.game_layout import extras_boxes
 from engine.game_settings import load_params
+from engine.i18n import _
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
 from engine.value_overlay import draw_value_legend, draw_values, hint_note, hint_status
@@ -147,7 +148,7 @@ class Connect4Scene(TurnBasedScene):
                 # The disc that move dropped: one above what ``before`` held in its column.
                 col = after.last_move
                 cell = (self.config.rows - before.height(col) - 1, col)
-                if all(cell != c for c, _ in marked):
+                if all(cell != c for c, _u in marked):
                     marked.append((cell, False))
         return marked
 
@@ -181,13 +182,11 @@ class Connect4Scene(TurnBasedScene):
     def status_text(self) -> str:
         s = self.state
         if s.winner is not None:
-            return (f"{SYMBOLS[s.winner]} wins: {self.config.k} in a row! "
-                    "New game (N) to play again.")
+            return _("{mark} wins: {k} in a row! New game (N) to play again.").format(
+                mark=SYMBOLS[s.winner], k=self.config.k)
         if s.is_terminal():
-            return "Draw: the board is full and nobody lined up four."
-        text = self.turn_text()
-        if not self.seats[s.current_player()].is_computer:
-            text = text.replace(" to move.", " to move: click a column.", 1)
+            return _("Draw: the board is full and nobody lined up four.")
+        text = self.turn_text(_("click a column."))
         if self.show_hints and self.hints and not self.note:
             text += hint_status(self.hints)
         return text

@@ -22,6 +22,7 @@ from operator import xor
 
 import numpy as np
 
+from engine.i18n import _
 from engine.rules import IllegalMove
 from games.grundy.tables import (
     MAX_SIDE,
@@ -216,14 +217,14 @@ class TokenState:
         values = self.token_values()
         total = reduce(xor, values, 0)
         if self.is_terminal():
-            verdict = "no move left: the player to move has lost"
+            verdict = _("no move left: the player to move has lost")
         elif total:
-            verdict = ("the player to move wins (move to a 0)" if len(values) == 1 else
-                       "the player to move wins (move to make the nim-sum 0)")
+            verdict = (_("the player to move wins (move to a 0)") if len(values) == 1 else
+                       _("the player to move wins (move to make the nim-sum 0)"))
         else:
-            verdict = "the player to move loses (every move leaves a non-zero value)"
+            verdict = _("the player to move loses (every move leaves a non-zero value)")
         if len(values) == 1:
-            return f"value {total}: {verdict}"
+            return _("value {value}: {verdict}").format(value=total, verdict=verdict)
         return f"{' ⊕ '.join(map(str, values))} = {total}: {verdict}"
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pygame
 
 from engine.board.draw import hatch
+from engine.i18n import N_
 from engine.theme import Colour, Palette
 
 # A colour-blind-friendly sequential ramp (viridis, sampled): dark for small values,
@@ -49,10 +50,10 @@ WIN_RAMP: tuple[Colour, ...] = ((40, 84, 178), (96, 72, 210), (150, 90, 240),
                                 (200, 130, 255))
 INFINITE_WIN_FILL: Colour = (232, 222, 255)
 
-MOVER_LOSES = "mover loses"
-MOVER_WINS = "mover wins"
-INFINITE_WINS = "mover wins: a 0 is one move away"
-DRAW_MEANING = "draw with best play"
+MOVER_LOSES = N_("mover loses")
+MOVER_WINS = N_("mover wins")
+INFINITE_WINS = N_("mover wins: a 0 is one move away")
+DRAW_MEANING = N_("draw with best play")
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,20 @@
 """The Grundy games declare themselves to the engine (found by engine.registry)."""
 
 from engine.descriptor import GameDescriptor
+from engine.i18n import N_
 
 GAME = GameDescriptor(
     id="grundy",
-    title="Grundy games",
-    blurb="King, Rook, Queen, Knight, Nim, Bachet and games with cycles; "
-          "the hint shows every position's Grundy value.",
+    title=N_("Grundy games"),
+    blurb=N_("King, Rook, Queen, Knight, Nim, Bachet and games with cycles; "
+             "the hint shows every position's Grundy value."),
     preview="games.grundy.preview_render:draw",
     scene="games.grundy.scenes:open_scene",
     params="games.grundy.variants:SPEC",
     rules="games.grundy.variants:new_game",
     agents="games.grundy.agents:make_agent",
     hints="games.grundy.ai:hint_values",
-    help="games.grundy.help_text:HELP",
+    help="games.grundy.help_text:rules",
     smoke="games.grundy.scenes:smoke_variants",
     cli="games.grundy.cli",
     save_state="games.grundy.variants:save_state",
@@ -21,7 +22,7 @@ GAME = GameDescriptor(
     seat_keys=("1", "2"),
     default_kinds=("human", "computer"),
     levels=("easy", "perfect"),
-    level_labels={"easy": "Easy", "perfect": "Perfect"},
+    level_labels={"easy": N_("Easy"), "perfect": N_("Perfect")},
     default_level="perfect",
     small=("king:4x4", "rook:4x4:2t", "queen:5x5", "knight:6x6", "bachet:13:3", "nim:1.2.3.4",
            "nim:3.5.7:misere"),

@@ -9,6 +9,7 @@ import pygame
 from pygame import FRect
 
 from engine.game_layout import CARD_W, GAP, MARGIN
+from engine.i18n import _
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
 from games.grundy.descriptor import GAME
@@ -36,7 +37,7 @@ class GrundyScene(TurnBasedScene):
         self.title = GAME_LABELS[setup.game]
 
     def player_name(self, player: int) -> str:
-        return f"Player {player + 1}"
+        return _("Player {number}").format(number=player + 1)
 
     # --- layout ------------------------------------------------------------------------------
     def extras_width(self, body: FRect) -> float:

@@ -31,6 +31,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from engine.i18n import N_, _
 from engine.rules import IllegalMove
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
@@ -110,7 +111,7 @@ class Digraph:
 
 @lru_cache(maxsize=256)
 def _predecessors(graph: Digraph) -> tuple[tuple[int, ...], ...]:
-    preds: list[list[int]] = [[] for _ in range(graph.size)]
+    preds: list[list[int]] = [[] for _u in range(graph.size)]
     for u, succ in enumerate(graph.edges):
         for v in succ:
             preds[v].append(u)
@@ -305,34 +306,34 @@ def _heap_sum_graph() -> Digraph:
             y = min(1.0, max(0.0, _HEAP_SUM_Y[i] + _HEAP_SUM_ZIGZAG[j]))
             layout.append((_HEAP_SUM_X[j] + _HEAP_SUM_PULL[i], y))
     return Digraph(
-        name="Two heaps (2 and 3)",
+        name=N_("Two heaps (2 and 3)"),
         labels=tuple(labels), edges=tuple(edges), layout=tuple(layout), start=len(labels) - 1,
-        description=("Nim with two heaps of 2 and 3 pebbles, drawn as a graph: piqj means i "
-                     "pebbles in the first heap and j in the second; an arrow takes pebbles "
-                     "from one heap. No cycles, so the labels are ordinary Grundy values, "
-                     "i ⊕ j. Whoever leaves two equal heaps wins: the other player's every "
-                     "move can be copied on the other heap."))
+        description=N_("Nim with two heaps of 2 and 3 pebbles, drawn as a graph: piqj means i "
+                       "pebbles in the first heap and j in the second; an arrow takes pebbles "
+                       "from one heap. No cycles, so the labels are ordinary Grundy values, "
+                       "i ⊕ j. Whoever leaves two equal heaps wins: the other player's every "
+                       "move can be copied on the other heap."))
 
 
 def _named(name: str, start: str, description: str,
            nodes: tuple[tuple[str, str, tuple[float, float]], ...]) -> Digraph:
     """A graph from (label, successor labels separated by spaces, position) rows."""
-    index = {label: i for i, (label, _, _) in enumerate(nodes)}
+    index = {label: i for i, (label, _u, _u) in enumerate(nodes)}
     return Digraph(
         name=name,
-        labels=tuple(label for label, _, _ in nodes),
-        edges=tuple(tuple(index[s] for s in succ.split()) for _, succ, _ in nodes),
-        layout=tuple(pos for _, _, pos in nodes),
+        labels=tuple(label for label, _u, _u in nodes),
+        edges=tuple(tuple(index[s] for s in succ.split()) for _u, succ, _u in nodes),
+        layout=tuple(pos for _u, _u, pos in nodes),
         start=index[start],
         description=description)
 
 
 DUGO = _named(
-    "Dugó", "P",
-    "A bigger graph with cycles but no draws. C is the only node without moves, so it is 0. "
-    "D leads to B and E, which both lead to C; E and H lie on cycles with D, yet every node "
-    "still gets an ordinary value: C = D = K = J = N = 0, A = E = G = I = M = 1, and "
-    "B = F = H = L = P = 2. From the start P, move to a 0 and keep doing so.",
+    N_("Dugó"), "P",
+    N_("A bigger graph with cycles but no draws. C is the only node without moves, so it is 0. "
+       "D leads to B and E, which both lead to C; E and H lie on cycles with D, yet every node "
+       "still gets an ordinary value: C = D = K = J = N = 0, A = E = G = I = M = 1, and "
+       "B = F = H = L = P = 2. From the start P, move to a 0 and keep doing so."),
     (
         ("A", "B D", (0.18, 0.52)),
         ("B", "C E", (0.30, 0.74)),
@@ -352,12 +353,12 @@ DUGO = _named(
     ))
 
 WHIRLPOOL = _named(
-    "Whirlpool", "Start",
-    "A river with cycles and draws. Whoever is stuck on the Shore loses. The three whirlpool "
-    "nodes W1 → W2 → W3 → W1 have no way out: once there, nobody can win (∞, a draw), and "
-    "the Rapids are a draw too. The Start and the Eddy are labelled ∞ as well, yet they are "
-    "wins: one move reaches a 0 (the Pool, the Shore). The Pool (0) and the Weir (1) lie on "
-    "the cycle Eddy ⇄ Pool and still have ordinary values.",
+    N_("Whirlpool"), "Start",
+    N_("A river with cycles and draws. Whoever is stuck on the Shore loses. The three whirlpool "
+       "nodes W1 → W2 → W3 → W1 have no way out: once there, nobody can win (∞, a draw), and "
+       "the Rapids are a draw too. The Start and the Eddy are labelled ∞ as well, yet they are "
+       "wins: one move reaches a 0 (the Pool, the Shore). The Pool (0) and the Weir (1) lie on "
+       "the cycle Eddy ⇄ Pool and still have ordinary values."),
     (
         ("Start", "Rapids Weir Pool", (0.12, 0.12)),
         ("Rapids", "Eddy W3", (0.45, 0.15)),
@@ -372,11 +373,11 @@ WHIRLPOOL = _named(
     ))
 
 ROUNDABOUT = _named(
-    "Roundabout", "Gate",
-    "A one-way ring North → East → South → West → North with exits Home from East and West; "
-    "whoever is Home (no moves) has lost. The ring is a cycle, yet no position is a draw: "
-    "North and South are 0 (every move lets the opponent go Home), East and West are 1, "
-    "and the Gate is 2.",
+    N_("Roundabout"), "Gate",
+    N_("A one-way ring North → East → South → West → North with exits Home from East and West; "
+       "whoever is Home (no moves) has lost. The ring is a cycle, yet no position is a draw: "
+       "North and South are 0 (every move lets the opponent go Home), East and West are 1, "
+       "and the Gate is 2."),
     (
         ("Gate", "North West", (0.12, 0.12)),
         ("North", "East", (0.50, 0.15)),
@@ -534,27 +535,29 @@ class GraphState:
     def value_explained(self) -> str:
         """The status line, e.g. ``value 2 (mex of 0, 1): the player to move wins …``."""
         if self.drawn_by_repetition():
-            return (f"position repeated {REPETITIONS_FOR_DRAW} times: the game is drawn")
+            return _("position repeated {count} times: the game is drawn").format(
+                count=REPETITIONS_FOR_DRAW)
         if not self.graph.edges[self.node]:
-            return "value 0: no move left, the player to move has lost"
+            return _("value 0: no move left, the player to move has lost")
         g = self.grundy()
         finite = sorted(infinity_set(self.graph, self.node))
-        shown = ", ".join(map(str, finite)) if finite else "nothing"
+        shown = ", ".join(map(str, finite)) if finite else _("nothing")
         if g == 0:
             labels = generalized_grundy(self.graph)
             if any(labels[v] is None for v in self.graph.edges[self.node]):
-                return ("value 0: the player to move loses with best play (every move goes "
-                        "to a non-zero value, or to ∞ from where the opponent can come back "
-                        "to a 0)")
-            return ("value 0: the player to move loses with best play (every move goes to a "
-                    "non-zero value)")
+                return _("value 0: the player to move loses with best play (every move goes "
+                         "to a non-zero value, or to ∞ from where the opponent can come back "
+                         "to a 0)")
+            return _("value 0: the player to move loses with best play (every move goes to a "
+                     "non-zero value)")
         if g is not None:
-            return f"value {g} (mex of {shown}): the player to move wins by moving to a 0"
+            return _("value {value} (mex of {shown}): the player to move wins by moving to "
+                     "a 0").format(value=g, shown=shown)
         ks = "{" + ", ".join(map(str, finite)) + "}"
         if 0 in finite:
-            return (f"value ∞{ks}: no Grundy number, but a successor has value 0: "
-                    "the player to move wins by moving there")
-        return "value ∞: a draw with best play (neither player can force a win)"
+            return _("value ∞{set}: no Grundy number, but a successor has value 0: "
+                     "the player to move wins by moving there").format(set=ks)
+        return _("value ∞: a draw with best play (neither player can force a win)")
 
 
 # --- saved games (through games.grundy.variants' save_state and load_state) ----------------

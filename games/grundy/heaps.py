@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache, reduce
 from operator import xor
 
+from engine.i18n import _
 from engine.rules import IllegalMove
 
 KINDS = ("bachet", "nim")
@@ -91,11 +92,13 @@ class HeapConfig:
         return self.max_take if self.max_take is not None else MAX_HEAP
 
     def label(self) -> str:
-        """Human name, e.g. ``Bachet 100, take 1–10`` or ``Nim 3, 5, 7 (misère)``."""
+        """Human name, e.g. ``Bachet 100, take 1–10`` or ``Nim 3, 5, 7 (misère)``, in the
+        current language."""
         suffix = " (misère)" if self.misere else ""
         if self.kind == "bachet":
-            return f"Bachet {self.heaps[0]}, take 1–{self.max_take}{suffix}"
-        return f"Nim {', '.join(map(str, self.heaps))}{suffix}"
+            return _("Bachet {count}, take 1–{most}").format(
+                count=self.heaps[0], most=self.max_take) + suffix
+        return _("Nim {heaps}").format(heaps=", ".join(map(str, self.heaps))) + suffix
 
 
 BACHET_DEFAULT = HeapConfig("bachet", (DEFAULT_BACHET_HEAP,), DEFAULT_BACHET_TAKE)
@@ -267,36 +270,42 @@ class HeapState:
         lost = self.value() == 0
         if self.is_terminal():
             if cfg.misere:
-                return "no pebbles left: the opponent took the last one, so the player to move wins"
-            return "no pebbles left: the player to move has lost"
+                return _("no pebbles left: the opponent took the last one, so the player to "
+                         "move wins")
+            return _("no pebbles left: the player to move has lost")
         if cfg.max_take is not None:
             n, m = self.heaps[0], cfg.max_take + 1
             if cfg.misere:
-                verdict = ("the player to move loses (every move leaves a remainder other than 1)"
-                           if lost else f"the player to move wins (leave 1 more than a multiple "
-                           f"of {m})")
-                return f"misère, {n} mod {m} = {n % m}: {verdict}"
-            verdict = (f"the player to move loses (multiples of {m} lose)" if lost else
-                       f"the player to move wins (take {n % m} to leave a multiple of {m})")
-            return f"{n} mod {m} = {n % m}: {verdict}"
+                verdict = (_("the player to move loses (every move leaves a remainder other "
+                             "than 1)") if lost
+                           else _("the player to move wins (leave 1 more than a multiple of "
+                                  "{m})").format(m=m))
+                return _("misère, {n} mod {m} = {rest}: {verdict}").format(
+                    n=n, m=m, rest=n % m, verdict=verdict)
+            verdict = (_("the player to move loses (multiples of {m} lose)").format(m=m) if lost
+                       else _("the player to move wins (take {take} to leave a multiple of "
+                              "{m})").format(take=n % m, m=m))
+            return _("{n} mod {m} = {rest}: {verdict}").format(n=n, m=m, rest=n % m,
+                                                                verdict=verdict)
         nim_sum = " ⊕ ".join(map(str, self.heaps)) + f" = {reduce(xor, self.heaps, 0)}"
         if len(self.heaps) == 1:
-            nim_sum = f"value {self.heaps[0]}"
+            nim_sum = _("value {value}").format(value=self.heaps[0])
         if not cfg.misere:
-            verdict = ("the player to move loses (every move leaves a non-zero nim-sum)" if lost
-                       else "the player to move wins (move to make the nim-sum 0)")
+            verdict = (_("the player to move loses (every move leaves a non-zero nim-sum)")
+                       if lost else _("the player to move wins (move to make the nim-sum 0)"))
             return f"{nim_sum}: {verdict}"
         ones = sum(1 for h in self.heaps if h == 1)
         if all(h <= 1 for h in self.heaps):
-            parity = "odd" if ones % 2 else "even"
-            verdict = ("the player to move loses (they will take the last pebble)" if lost else
-                       "the player to move wins (take a 1 to leave an odd number)")
-            return (f"misère, only heaps of 0 or 1: {ones} one-pebble heap(s), {parity}: "
-                    f"{verdict}")
-        verdict = ("the player to move loses" if lost else
-                   "the player to move wins (but when only heaps ≤ 1 would remain, "
-                   "leave an odd number of 1s)")
-        return f"misère, a heap has 2 or more, so as in Nim: {nim_sum}: {verdict}"
+            parity = _("odd") if ones % 2 else _("even")
+            verdict = (_("the player to move loses (they will take the last pebble)") if lost
+                       else _("the player to move wins (take a 1 to leave an odd number)"))
+            return _("misère, only heaps of 0 or 1: {ones} one-pebble heap(s), {parity}: "
+                     "{verdict}").format(ones=ones, parity=parity, verdict=verdict)
+        verdict = (_("the player to move loses") if lost else
+                   _("the player to move wins (but when only heaps ≤ 1 would remain, "
+                     "leave an odd number of 1s)"))
+        return _("misère, a heap has 2 or more, so as in Nim: {sum}: {verdict}").format(
+            sum=nim_sum, verdict=verdict)
 
 
 # --- remoteness ----------------------------------------------------------------

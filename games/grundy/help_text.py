@@ -1,7 +1,8 @@
 """The Grundy games' rules, as the help overlays show them (one text per kind of game)."""
 
+from engine.i18n import N_, _
 
-BOARD_HELP = """A token stands on a chessboard. Players take turns moving it, always towards the
+BOARD_HELP = N_("""A token stands on a chessboard. Players take turns moving it, always towards the
 top-left corner (marked ★); the player who cannot move loses. With the King, the Rook and the
 Queen that means: whoever moves a token into the corner wins.
 
@@ -23,10 +24,10 @@ Hint (H) shows every square's Grundy value: the mex (smallest missing number) of
 of the squares it can reach. Value 0 squares (striped) are lost for the player to move; the
 moves that leave your opponent a total of 0 are framed and ticked. The winning strategy:
 always move so that the nim-sum of the tokens' values is 0. Table (T) shows the whole table
-as a picture."""
+as a picture.""")
 
 
-HEAPS_HELP = """Pebbles lie in heaps. Players take turns; a move takes pebbles from one heap.
+HEAPS_HELP = N_("""Pebbles lie in heaps. Players take turns; a move takes pebbles from one heap.
 In normal play whoever takes the last pebble wins (the player who cannot move loses); in misère Nim
 whoever takes the last pebble loses.
 
@@ -54,11 +55,11 @@ then leave an odd number of 1-pebble heaps, so your opponent takes the very last
 
 Hint (H) writes each heap's Grundy value under it (value 0 striped), the arithmetic on the
 status line, the nim-sum in binary at the right, and frames and ticks (✓) the pebble to click
-for every winning move."""
+for every winning move.""")
 
 
-GRAPH_HELP = """A token stands on a node of a directed graph. Players take turns moving it along an
-arrow to a neighbouring node. The player who cannot move (the token is on a node with no arrow
+GRAPH_HELP = N_("""A token stands on a node of a directed graph. Players take turns moving it along
+an arrow to a neighbouring node. The player who cannot move (the token is on a node with no arrow
 out) loses. The graph may have cycles, so a game could go round for ever: it is a draw when the
 same position (the same node with the same player to move) occurs for the third time.
 
@@ -78,7 +79,13 @@ wins. So the first player wins exactly when some successor of the start is label
 value has its own fill, 0 striped as well; the legend beside the graph lists the fills this
 graph shows and what each means. The hint ticks (✓) the winning moves; when there is none
 it marks the moves that keep the draw ("draw"), and otherwise every move loses against best
-play."""
+play.""")
 
 
 HELP = "\n\n".join((BOARD_HELP, HEAPS_HELP, GRAPH_HELP))
+
+
+def rules() -> str:
+    """Every kind's rules in the current language (the descriptor's help)."""
+    return "\n\n".join(_(text) for text in (BOARD_HELP, HEAPS_HELP, GRAPH_HELP))
+

@@ -13,6 +13,7 @@ from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
 from engine.game_layout import BUTTON_H
 from engine.history import History
+from engine.i18n import N_, _
 from engine.seats import Seat
 from engine.value_overlay import draw_value_mark
 from engine.widgets import Button, Label
@@ -38,19 +39,21 @@ if TYPE_CHECKING:
 # and the ring still mark the move.
 TAG_MIN_CELL = 22
 MIN_CELL_PX = 3  # smaller squares cannot be drawn (nor told apart)
-NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four"}
+NUMBER_WORDS = {2: N_("Two"), 3: N_("Three"), 4: N_("Four")}
 
 
 def _and_list(tokens: list[int]) -> str:
     """"token 1 and token 3", "token 1, token 2 and token 4" (numbered from 1)."""
-    names = [f"token {t + 1}" for t in tokens]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    names = [_("token {number}").format(number=t + 1) for t in tokens]
+    if len(names) == 1:
+        return names[0]
+    return _("{items} and {last}").format(items=", ".join(names[:-1]), last=names[-1])
 
 
 class GrundyBoardScene(GrundyScene):
     """The chessboard games; turns, computer and hints come from GrundyScene."""
 
-    help_title = "Grundy board games: rules"
+    help_title = N_("Grundy board games: rules")
     help_text = BOARD_HELP
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
@@ -76,9 +79,9 @@ class GrundyBoardScene(GrundyScene):
         ui = self.ui
         ui.add(Label(self.place("variant"), lambda: setup.label(), size=15, role="muted",
                      fit_lines=2, min_size=13))
-        ui.add(Button(self.place("Place"), lambda: "Done" if self.placing else "Place",
+        ui.add(Button(self.place("Place"), lambda: _("Done") if self.placing else _("Place"),
                       self.toggle_place, name="Place", selected=lambda: self.placing))
-        ui.add(Button(self.place("Table"), "Table", self.open_table, name="Table"))
+        ui.add(Button(self.place("Table"), N_("Table"), self.open_table, name="Table"))
 
     # --- layout ----------------------------------------------------------------------------
     def extras_slots(self) -> list[tuple[str, float]]:
@@ -229,23 +232,23 @@ class GrundyBoardScene(GrundyScene):
         state = self.state
         if state.is_terminal():
             winner = 1 - state.current_player()
-            return (f"{self.player_name(winner)} wins: no token can move, so "
-                    f"{self.player_name(1 - winner)} is stuck. New game (N) to play again.")
+            return _("{winner} wins: no token can move, so {loser} is stuck. New game (N) to "
+                     "play again.").format(winner=self.player_name(winner),
+                                           loser=self.player_name(1 - winner))
         if self.placing:
-            return (f"Place: click a square to put token {self.selected + 1} there "
-                    "(Done when finished).")
-        text = self.turn_text()
+            return _("Place: click a square to put token {number} there "
+                     "(Done when finished).").format(number=self.selected + 1)
         pending = self.choosing()
         if pending is not None:
             _square, movers = pending
-            count = NUMBER_WORDS.get(len(movers), str(len(movers)))
-            return (f"{count} tokens can go there ({_and_list(movers)}, ringed): click the "
-                    "one to move, or elsewhere to cancel.")
-        if not self.seats[state.current_player()].is_computer:
-            how = ("click a highlighted square." if self.config.tokens == 1 else
-                   f"click where a token should go (token {self.selected + 1}'s squares are "
-                   "highlighted), or a token to select it.")
-            text = text.replace(" to move.", f" to move: {how}", 1)
+            count = _(NUMBER_WORDS.get(len(movers), str(len(movers))))
+            return _("{count} tokens can go there ({tokens}, ringed): click the "
+                     "one to move, or elsewhere to cancel.").format(count=count,
+                                                                   tokens=_and_list(movers))
+        how = (_("click a highlighted square.") if self.config.tokens == 1 else
+               _("click where a token should go (token {number}'s squares are "
+                 "highlighted), or a token to select it.").format(number=self.selected + 1))
+        text = self.turn_text(how)
         if self.show_hints:
             text += " " + state.value_explained()
         return text
@@ -423,8 +426,8 @@ class GrundyBoardScene(GrundyScene):
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         flow = NoteFlow(surface, vp, theme, self.layout()["notes"])
-        flow.text(f"{GAME_LABELS[self.config.piece]} moves towards ★. "
-                  "The player who cannot move loses.", p.muted)
+        flow.text(_("{piece} moves towards ★. The player who cannot move loses.").format(
+            piece=_(GAME_LABELS[self.config.piece])), p.muted)
         if self.last_squares():
             box = flow.block(52)
             if box is not None:
@@ -442,26 +445,26 @@ class GrundyBoardScene(GrundyScene):
         frame = vp.rect(box.x + 2, box.y + 2, 22, 22)
         pygame.draw.rect(surface, p.board, frame)
         draw_landing_frame(surface, theme, frame, max(2, vp.px(3)))
-        surface.blit(font.render("last move", True, p.text), vp.point(box.x + 32, box.y + 5))
+        surface.blit(font.render(_("last move"), True, p.text), vp.point(box.x + 32, box.y + 5))
         draw_dashed_ring(surface, p.focus, vp.point(box.x + 13, box.y + 39), vp.px(9),
                          max(2, vp.px(2)), dashes=8)
-        surface.blit(font.render("came from", True, p.text), vp.point(box.x + 32, box.y + 31))
+        surface.blit(font.render(_("came from"), True, p.text), vp.point(box.x + 32, box.y + 31))
 
     def _draw_hint_legend(self, surface: pygame.Surface, box: FRect) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         font = theme.font(14 * vp.scale)
         x, y = box.x, box.y
-        surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
+        surface.blit(theme.font(15 * vp.scale, bold=True).render(_("Hint"), True, p.text),
                      vp.point(x, y))
         sample = vp.rect(x, y + 24, 30, 22)
         pygame.draw.rect(surface, p.bad, sample)
         hatch(surface, sample, p.background, step=vp.px(6))
-        surface.blit(font.render("value 0: lost", True, p.text), vp.point(x + 38, y + 26))
+        surface.blit(font.render(_("value 0: lost"), True, p.text), vp.point(x + 38, y + 26))
         sample = vp.rect(x, y + 54, 30, 22)
         pygame.draw.rect(surface, p.good, sample, vp.px(3))
-        surface.blit(font.render("✓ winning move", True, p.text), vp.point(x + 38, y + 56))
-        surface.blit(font.render("n: Grundy value", True, p.muted), vp.point(x, y + 86))
+        surface.blit(font.render(_("✓ winning move"), True, p.text), vp.point(x + 38, y + 56))
+        surface.blit(font.render(_("n: Grundy value"), True, p.muted), vp.point(x, y + 86))
 
     def debug_state(self) -> dict[str, Any]:
         state = self.state

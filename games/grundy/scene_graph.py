@@ -10,6 +10,7 @@ import pygame
 from pygame import FRect
 
 from engine.animation import SLIDE, ease_out
+from engine.i18n import N_, _
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.value_overlay import draw_value_badge
@@ -117,7 +118,7 @@ def edge_path(a: Point, b: Point, radius: float, two_way: bool) -> list[Point]:
 class GraphScene(GrundyScene):
     """Move a token along the arrows of a built-in graph; hints give Smith's labels."""
 
-    help_title = "Graph games: rules and labels"
+    help_title = N_("Graph games: rules and labels")
     help_text = GRAPH_HELP
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
@@ -251,22 +252,22 @@ class GraphScene(GrundyScene):
         state = self.state
         if state.is_terminal():
             if state.drawn_by_repetition():
-                return ("Draw: the position repeated three times. "
-                        "New game (N) to play again.")
+                return _("Draw: the position repeated three times. "
+                         "New game (N) to play again.")
             loser = state.current_player()
-            return (f"{self.player_name(1 - loser)} wins: the token is on "
-                    f"{self.node_name(state.node)}, with no arrow out, so "
-                    f"{self.player_name(loser)} cannot move. New game (N) to play again.")
-        text = self.turn_text()
+            return _("{winner} wins: the token is on {node}, with no arrow out, so {loser} "
+                     "cannot move. New game (N) to play again.").format(
+                winner=self.player_name(1 - loser), node=self.node_name(state.node),
+                loser=self.player_name(loser))
         hints = self.hint_view()
-        if not self.seats[state.current_player()].is_computer and not hints.get("explained"):
-            text = text.replace(" to move.", " to move: click a double-ringed node.", 1)
+        text = self.turn_text(None if hints.get("explained")
+                              else _("click a double-ringed node."))
         if state.repetitions == REPETITIONS_FOR_DRAW - 1:
-            text += " This position has occurred twice: once more is a draw."
+            text += " " + _("This position has occurred twice: once more is a draw.")
         if hints.get("explained"):
             # Who wins with best play, in the players' names.
             name = self.player_name(state.current_player())
-            explained = hints["explained"].replace("the player to move", name)
+            explained = hints["explained"].replace(_("the player to move"), name)
             text += f" {explained[0].upper()}{explained[1:]}"
         return text
 
@@ -508,8 +509,9 @@ class GraphScene(GrundyScene):
         last = self.last_move()
         if last is not None:
             player, a, b = last
-            flow.text(f"Last move: {self.player_name(player)}, "
-                      f"{self.node_name(a)} → {self.node_name(b)}", p.text, size=14)
+            flow.text(_("Last move: {player}, {start} → {end}").format(
+                player=self.player_name(player), start=self.node_name(a),
+                end=self.node_name(b)), p.text, size=14)
         self.legend_samples = []
         rows = self.legend(hints)
         box = flow.block(self._legend_height(rows, flow.column.w), gap=6)
@@ -517,7 +519,7 @@ class GraphScene(GrundyScene):
             self._draw_legend(surface, rows, box)
         # The documents' descriptions are long: they take the room left, in smaller type
         # or shortened with "…" only when the window is small.
-        flow.text(self.graph.description, p.muted, size=13, min_size=11)
+        flow.text(_(self.graph.description), p.muted, size=13, min_size=11)
 
     def legend(self, hints: dict[str, Any]) -> list[tuple[str, tuple[NodeLook, ...], str]]:
         """The legend's rows as (kind, looks, text): a "values" row per meaning of the looks
@@ -526,10 +528,10 @@ class GraphScene(GrundyScene):
         rows: list[tuple[str, tuple[NodeLook, ...], str]] = []
         looks = self.node_looks(hints)
         if looks is not None:
-            rows += [("values", row.looks, row.meaning) for row in legend_rows(looks)]
-        rows.append(("move", (), "you can move here"))
+            rows += [("values", row.looks, _(row.meaning)) for row in legend_rows(looks)]
+        rows.append(("move", (), _("you can move here")))
         if looks is not None:
-            rows.append(("win", (), "winning move"))
+            rows.append(("win", (), _("winning move")))
         return rows
 
     def _legend_fonts(self) -> tuple[pygame.font.Font, pygame.font.Font]:
@@ -569,7 +571,7 @@ class GraphScene(GrundyScene):
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         font, tag_font = self._legend_fonts()
-        title = "Hint" if rows[0][0] == "values" else "Key"
+        title = _("Hint") if rows[0][0] == "values" else _("Key")
         surface.blit(theme.font(15 * vp.scale, bold=True).render(title, True, p.text),
                      vp.point(box.x, box.y))
         y = box.y + LEGEND_TITLE

@@ -13,6 +13,7 @@ from pygame import FRect
 from engine.animation import FADE_OUT
 from engine.board.draw import hatch
 from engine.game_layout import BUTTON_H, GAP, MARGIN
+from engine.i18n import N_, _, ngettext
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.value_overlay import draw_value_badge
@@ -140,7 +141,7 @@ def pebble_sprite(radius: int, fill: Colour, edge: Colour) -> pygame.Surface:
 class HeapScene(GrundyScene):
     """Bachet's game (one heap, take 1..k) and Nim (several heaps, normal or misère)."""
 
-    help_title = "Bachet and Nim: rules and strategy"
+    help_title = N_("Bachet and Nim: rules and strategy")
     help_text = HEAPS_HELP
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
@@ -160,11 +161,12 @@ class HeapScene(GrundyScene):
         if self.quick:
             assert k is not None
             # Number-only buttons (in a narrow row) need a caption saying what they do.
-            ui.add(Label(self.place("take_caption"), "Take", size=16, role="muted",
+            ui.add(Label(self.place("take_caption"), N_("Take"), size=16, role="muted",
                          visible=lambda: not self.takes_spelt_out()))
             for t in range(1, k + 1):
                 ui.add(Button(self.place(f"take{t}"),
-                              lambda t=t: f"Take {t}" if self.takes_spelt_out() else str(t),
+                              lambda t=t: (_("Take {count}").format(count=t)
+                                           if self.takes_spelt_out() else str(t)),
                               lambda t=t: self.play_move((0, t)), size=16, name=f"Take {t}",
                               enabled=lambda t=t: self.can_take(0, t)))
 
@@ -347,30 +349,31 @@ class HeapScene(GrundyScene):
     # --- text ---------------------------------------------------------------------------------
     def heap_name(self, heap: int) -> str:
         """How the screen names a heap (Bachet's only heap has no name)."""
-        return "the heap" if len(self.config.heaps) == 1 else f"heap {HEAP_NAMES[heap]}"
+        if len(self.config.heaps) == 1:
+            return _("the heap")
+        return _("heap {name}").format(name=HEAP_NAMES[heap])
 
     def status_text(self) -> str:
         state = self.state
         if state.is_terminal():
             taker = 1 - state.current_player()
             if self.config.misere:
-                return (f"{self.player_name(taker)} took the last pebble and loses: "
-                        f"{self.player_name(1 - taker)} wins. New game (N) to play again.")
-            return (f"{self.player_name(taker)} took the last pebble and wins. "
-                    "New game (N) to play again.")
-        text = self.turn_text()
+                return _("{taker} took the last pebble and loses: {winner} wins. New game (N) "
+                         "to play again.").format(taker=self.player_name(taker),
+                                                  winner=self.player_name(1 - taker))
+            return _("{taker} took the last pebble and wins. New game (N) to play "
+                     "again.").format(taker=self.player_name(taker))
         hints = self.hint_view()
         if hints.get("explained"):
             # The arithmetic is long: it replaces the how-to (the help and the
             # pointer's preview say that too) so the line stays two lines.
             name = self.player_name(state.current_player())
-            explained = hints["explained"].replace("the player to move", name)
-            return f"{text} {explained[0].upper()}{explained[1:]}"
-        if not self.seats[state.current_player()].is_computer:
-            k = self.config.max_take
-            how = f"take 1–{k} pebbles" if k is not None else "take pebbles from one heap"
-            text = text.replace(" to move.", f" to move: {how} (click the lowest to take).", 1)
-        return text
+            explained = hints["explained"].replace(_("the player to move"), name)
+            return f"{self.turn_text()} {explained[0].upper()}{explained[1:]}"
+        k = self.config.max_take
+        how = (_("take 1–{most} pebbles").format(most=k) if k is not None
+               else _("take pebbles from one heap"))
+        return self.turn_text(_("{how} (click the lowest to take).").format(how=how))
 
     # --- drawing ------------------------------------------------------------------------------
     def draw_board(self, surface: pygame.Surface) -> None:
@@ -450,13 +453,14 @@ class HeapScene(GrundyScene):
         label, colour = "", p.text
         if take:
             if legal:
-                label, colour = f"take {take}", p.accent
+                label, colour = _("take {count}").format(count=take), p.accent
             else:
-                label, colour = f"✗ at most {self.config.max_take}", p.bad
+                label, colour = _("✗ at most {most}").format(most=self.config.max_take), p.bad
         else:
             wins = [t for h, t in winning if h == heap]
             if wins:
-                label, colour = "✓ take " + ", ".join(map(str, wins)), p.good
+                label, colour = _("✓ take {counts}").format(
+                    counts=", ".join(map(str, wins))), p.good
         self.label_rects.pop(heap, None)
         if label:
             font = theme.font(17 * vp.scale, bold=True)
@@ -519,7 +523,8 @@ class HeapScene(GrundyScene):
             cx = pile.left + pile.width / 2
             size_font = theme.font(20 * vp.scale, bold=True)
             if bachet:
-                text = f"{heaps[i]} pebble" + ("" if heaps[i] == 1 else "s")
+                text = ngettext("{count} pebble", "{count} pebbles", heaps[i]).format(
+                    count=heaps[i])
             else:
                 text = f"{HEAP_NAMES[i]}: {heaps[i]}"
             img = size_font.render(text, True, p.text)
@@ -529,9 +534,9 @@ class HeapScene(GrundyScene):
             value = values[i]
             if bachet:
                 m = self.config.limit + 1
-                text = f"value {heaps[i]} mod {m} = {value}"
+                text = _("value {n} mod {m} = {value}").format(n=heaps[i], m=m, value=value)
             else:
-                text = f"value {value}"
+                text = _("value {value}").format(value=value)
             font = theme.font(16 * vp.scale, bold=True)
             img = font.render(text, True, p.text)
             # Value 0 gets wide striped ends and a thick frame, not just another colour.
@@ -553,17 +558,24 @@ class HeapScene(GrundyScene):
         cfg = self.config
         flow = NoteFlow(surface, vp, theme, self.layout()["notes"])
         if cfg.max_take is not None:
-            rule = f"Take 1 to {cfg.max_take} pebbles. Whoever takes the last pebble wins."
+            rule = _("Take 1 to {most} pebbles. Whoever takes the last pebble wins.").format(
+                most=cfg.max_take)
         elif cfg.misere:
-            rule = "Take any number from one heap. Misère: whoever takes the last pebble LOSES."
+            rule = _("Take any number from one heap. Misère: whoever takes the last pebble "
+                     "LOSES.")
         else:
-            rule = "Take any number from one heap. Whoever takes the last pebble wins."
+            rule = _("Take any number from one heap. Whoever takes the last pebble wins.")
         flow.text(rule, p.muted)
         if last is not None:
             player, heap, take = last
-            where = "" if len(cfg.heaps) == 1 else f" from {self.heap_name(heap)}"
-            flow.text(f"Last move: {self.player_name(player)} took {take}{where} (marked −{take}).",
-                      p.text)
+            if len(cfg.heaps) == 1:
+                said = _("Last move: {player} took {count} (marked −{count}).").format(
+                    player=self.player_name(player), count=take)
+            else:
+                said = _("Last move: {player} took {count} from {heap} (marked "
+                         "−{count}).").format(player=self.player_name(player), count=take,
+                                              heap=self.heap_name(heap))
+            flow.text(said, p.text)
         if not self.show_hints:
             return
         box = flow.block(90)
@@ -574,23 +586,23 @@ class HeapScene(GrundyScene):
             box = flow.block(len(values) * 22 + 30)
             if box is not None:
                 total = self._draw_binary(surface, values, box)
-                flow.text("nim-sum 0: every move loses" if total == 0
-                          else "make every column even (nim-sum 0)", p.muted, size=13)
+                flow.text(_("nim-sum 0: every move loses") if total == 0
+                          else _("make every column even (nim-sum 0)"), p.muted, size=13)
 
     def _draw_hint_legend(self, surface: pygame.Surface, box: FRect) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         font = theme.font(14 * vp.scale)
         x, y = box.x, box.y
-        surface.blit(theme.font(15 * vp.scale, bold=True).render("Hint", True, p.text),
+        surface.blit(theme.font(15 * vp.scale, bold=True).render(_("Hint"), True, p.text),
                      vp.point(x, y))
         sample = vp.rect(x, y + 28, 30, 22)
         pygame.draw.rect(surface, p.panel, sample)
         hatch(surface, sample, p.bad, step=vp.px(6))
-        surface.blit(font.render("value 0", True, p.text), vp.point(x + 38, y + 30))
+        surface.blit(font.render(_("value 0"), True, p.text), vp.point(x + 38, y + 30))
         pygame.draw.aacircle(surface, p.good, vp.point(x + 15, y + 72), vp.px(10),
                              max(2, vp.px(3)))
-        surface.blit(font.render("✓ winning take", True, p.text), vp.point(x + 38, y + 63))
+        surface.blit(font.render(_("✓ winning take"), True, p.text), vp.point(x + 38, y + 63))
 
     def _draw_binary(self, surface: pygame.Surface, values: tuple[int, ...], box: FRect) -> int:
         """The nim-sum worked out in binary in ``box``: one row per heap, ⊕ of the columns

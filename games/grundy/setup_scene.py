@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from engine.i18n import N_, _
 from engine.seats import Seat
 from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.stepper import int_stepper
@@ -36,10 +37,11 @@ SEAT_ROWS = SeatRowLayout(title_width=100, title_size=18, kind_x=130, level_x=39
                           mistakes_x=620, mistakes_width=130)
 # (label, field, lowest, highest, step) of the number choosers each kind of game shows.
 STEPPERS = {
-    "board": (("Rows", "rows", MIN_SIDE, MAX_SIDE, 1), ("Columns", "cols", MIN_SIDE, MAX_SIDE, 1),
-              ("Tokens", "tokens", 1, 4, 1)),
+    "board": ((N_("Rows"), "rows", MIN_SIDE, MAX_SIDE, 1),
+              (N_("Columns"), "cols", MIN_SIDE, MAX_SIDE, 1), (N_("Tokens"), "tokens", 1, 4, 1)),
     # One control for the heap (the "Type" button beside it sets any size at once).
-    "bachet": (("Pebbles", "heap", 1, 1000, 1), None, ("Take up to", "max_take", 1, 100, 1)),
+    "bachet": ((N_("Pebbles"), "heap", 1, 1000, 1), None,
+               (N_("Take up to"), "max_take", 1, 100, 1)),
 }
 
 
@@ -47,8 +49,8 @@ class GrundySetupOverlay(SeatSetupOverlay):
     """Nothing changes until Start (Enter); Esc cancels."""
 
     panel = PANEL
-    help_title = "Grundy set-up"
-    help_text = (
+    help_title = N_("Grundy set-up")
+    help_text = N_(
         "Choose a game. Board games: the board's size (3 to 32 each way) and 1 to 4 tokens. "
         "Bachet: the heap (− and +, or Type… for any size) and the most pebbles one move may "
         "take. Nim: the heaps (a preset, or type any sizes), and misère "
@@ -64,9 +66,9 @@ class GrundySetupOverlay(SeatSetupOverlay):
         self.seats: list[Seat] = list(game.seats)
         x0, y0, _w, _h = PANEL
         ui = self.ui
-        ui.add(Label((x0 + 24, y0 + 16, 600, 40), "Grundy games: set-up", size=26, bold=True,
+        ui.add(Label((x0 + 24, y0 + 16, 600, 40), N_("Grundy games: set-up"), size=26, bold=True,
                      role="accent"))
-        ui.add(Label((x0 + 24, y0 + 64, 200, 26), "Game", size=18, bold=True))
+        ui.add(Label((x0 + 24, y0 + 64, 200, 26), N_("Game"), size=18, bold=True))
         for i, name in enumerate(GAMES):
             ui.add(Button((x0 + 24 + i * GAME_STEP, y0 + 94, GAME_STEP - 6, 42), GAME_LABELS[name],
                           lambda n=name: self.pick(game=n), size=16,
@@ -77,21 +79,22 @@ class GrundySetupOverlay(SeatSetupOverlay):
                     self._stepper(kind, i, *stepper)
         bachet = lambda: self.choice.game == "bachet"  # noqa: E731
         ui.add(Button((x0 + 24 + STEPPER_W + 6, y0 + 160, STEPPER_STEP * 2 - STEPPER_W - 18,
-                       40), "Type…", self.type_pebbles, visible=bachet, size=16,
+                       40), N_("Type…"), self.type_pebbles, visible=bachet, size=16,
                       name="Type pebbles"))
         nim = lambda: self.choice.game == "nim"  # noqa: E731
         ui.add(Button((x0 + 24, y0 + 160, 300, 42),
-                      lambda: "Heaps: " + ", ".join(map(str, self.choice.heaps)) + " (type)",
+                      lambda: _("Heaps: {heaps} (type)").format(
+                          heaps=", ".join(map(str, self.choice.heaps))),
                       self.type_heaps, visible=nim, name="heaps", size=16))
-        ui.add(Button((x0 + 332, y0 + 160, 170, 42), "Next preset", self.next_nim, size=16,
+        ui.add(Button((x0 + 332, y0 + 160, 170, 42), N_("Next preset"), self.next_nim, size=16,
                       visible=nim, name="preset"))
         ui.add(Button((x0 + 510, y0 + 160, 200, 42),
-                      lambda: "Misère: " + ("on" if self.choice.misere else "off"),
+                      lambda: _("Misère: on") if self.choice.misere else _("Misère: off"),
                       lambda: self.pick(misere=not self.choice.misere),
                       selected=lambda: self.choice.misere, visible=nim, name="misere"))
         ui.add(Button((x0 + 24, y0 + 160, 500, 42), self._graph_label, self.next_graph,
                       visible=lambda: self.choice.game == "graph", name="graph"))
-        self.add_seat_rows(("1", "2"), ("Player 1", "Player 2"), LEVELS, SEAT_ROWS)
+        self.add_seat_rows(("1", "2"), (N_("Player 1"), N_("Player 2")), LEVELS, SEAT_ROWS)
         self.add_footer(lambda: self.choice.label(), size=16)
 
     def _stepper(self, kind: str, i: int, label: str, field: str, low: int, high: int,
@@ -110,7 +113,8 @@ class GrundySetupOverlay(SeatSetupOverlay):
     def _graph_label(self) -> str:
         from games.grundy.graphs import BUILTIN
 
-        return f"Graph: {BUILTIN[self.choice.graph % len(BUILTIN)].name} (click for the next)"
+        return _("Graph: {name} (click for the next)").format(
+            name=_(BUILTIN[self.choice.graph % len(BUILTIN)].name))
 
     # --- choices ---------------------------------------------------------------------------
     def pick(self, **changes: Any) -> None:
@@ -127,8 +131,8 @@ class GrundySetupOverlay(SeatSetupOverlay):
         from engine.overlays import TextEntryDialog
 
         self.app.push(TextEntryDialog(
-            self.app, f"Nim heaps: 1 to {NIM_MAX_HEAPS} sizes of 1 to {NIM_MAX_PEBBLES} "
-            "pebbles, e.g. 3 5 7",
+            self.app, _("Nim heaps: 1 to {heaps} sizes of 1 to {pebbles} pebbles, e.g. 3 5 7")
+            .format(heaps=NIM_MAX_HEAPS, pebbles=NIM_MAX_PEBBLES),
             lambda text: self.pick(nim_heaps=parse_heaps(text)), _error_of(parse_heaps),
             initial=" ".join(map(str, self.choice.heaps)), max_length=60))
 
@@ -137,7 +141,7 @@ class GrundySetupOverlay(SeatSetupOverlay):
         from engine.overlays import TextEntryDialog
 
         self.app.push(TextEntryDialog(
-            self.app, "Bachet: pebbles in the heap (1 to 1000)",
+            self.app, _("Bachet: pebbles in the heap (1 to 1000)"),
             lambda text: self.pick(heap=_pebbles(text)), _error_of(_pebbles),
             initial=str(self.choice.heap), max_length=12))
 

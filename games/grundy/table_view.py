@@ -9,6 +9,7 @@ from pygame import FRect
 
 from engine.board.draw import hatch
 from engine.board.geometry import BoardGeometry
+from engine.i18n import N_, _
 from engine.overlays import Overlay
 from engine.widgets import Button, Label
 from games.grundy.colour_render import text_colour, value_colour
@@ -23,14 +24,14 @@ MAX_PANEL = (1120.0, 880.0)
 LEGEND_W = 240.0
 LEGEND_TALL_H = 380.0  # the legend's height when it goes under the heatmap
 NOTES = {
-    "king": "The king's table repeats in 2×2 blocks away from the diagonal: 0 where both "
-            "coordinates are even, 2 where both are odd.",
-    "rook": "The rook is two Nim heaps (the distances to the top and left edges): "
-            "g(i, j) = i ⊕ j.",
-    "queen": "Wythoff's game: the 0s lie on two lines through the corner, at the pairs "
-             "(⌊kφ⌋, ⌊kφ²⌋) with φ the golden ratio.",
-    "knight": "The knight's jumps lower row + column by 1 or 3; its table shows stripes "
-              "along the anti-diagonals.",
+    "king": N_("The king's table repeats in 2×2 blocks away from the diagonal: 0 where both "
+            "coordinates are even, 2 where both are odd."),
+    "rook": N_("The rook is two Nim heaps (the distances to the top and left edges): "
+            "g(i, j) = i ⊕ j."),
+    "queen": N_("Wythoff's game: the 0s lie on two lines through the corner, at the pairs "
+             "(⌊kφ⌋, ⌊kφ²⌋) with φ the golden ratio."),
+    "knight": N_("The knight's jumps lower row + column by 1 or 3; its table shows stripes "
+              "along the anti-diagonals."),
 }
 
 
@@ -42,10 +43,10 @@ class TableView(Overlay):
     """
 
     panel = (92.0, 72.0, 776.0, 576.0)  # as designed: fits the smallest window
-    help_title = "Grundy table"
-    help_text = ("Each square shows the Grundy value of a token standing there. Lighter "
-                 "colours are larger values; value 0 (striped) is a loss for the player to move. "
-                 "Esc or Close returns to the game.")
+    help_title = N_("Grundy table")
+    help_text = N_("Each square shows the Grundy value of a token standing there. Lighter "
+                   "colours are larger values; value 0 (striped) is a loss for the player to "
+                   "move. Esc or Close returns to the game.")
 
     def __init__(self, app: App, piece: str, rows: int, cols: int) -> None:
         super().__init__(app)
@@ -55,7 +56,7 @@ class TableView(Overlay):
         self.table = grundy_table(piece, rows, cols)
         self.ui.add(Label(lambda: self._part("title"), self._title(), size=24, bold=True,
                           role="accent", fit_lines=1, min_size=16))
-        self.ui.add(Button(lambda: self._part("close"), "Close", self.close, name="Close"))
+        self.ui.add(Button(lambda: self._part("close"), N_("Close"), self.close, name="Close"))
 
     # --- layout (design units) ---------------------------------------------------------------
     def panel_rect(self) -> FRect:
@@ -97,7 +98,8 @@ class TableView(Overlay):
         return {"title": title, "close": close, "legend": legend, "heatmap": heat}
 
     def _title(self) -> str:
-        return f"Grundy values: {GAME_LABELS[self.piece]} on {self.rows}×{self.cols}"
+        return _("Grundy values: {piece} on {rows}×{cols}").format(
+            piece=_(GAME_LABELS[self.piece]), rows=self.rows, cols=self.cols)
 
     # --- input and drawing -------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -133,7 +135,7 @@ class TableView(Overlay):
         p = theme.palette
         small = theme.font(14 * vp.scale)
         lx, ly = box.x, box.y
-        surface.blit(small.render("value", True, p.text), vp.point(lx, ly))
+        surface.blit(small.render(_("value"), True, p.text), vp.point(lx, ly))
         steps = min(top, 12)
         # Rows as tall as fit with room for the note under them (22 to 26 units).
         row = max(20.0, min(26.0, (box.h - 24 - 90) / (steps + 1)))
@@ -150,8 +152,9 @@ class TableView(Overlay):
         if box.w >= 2 * LEGEND_W:  # a wide legend (under the heatmap): notes beside the ramp
             notes = FRect(lx + LEGEND_W, ly, box.w - LEGEND_W, box.h)
         flow = NoteFlow(surface, vp, theme, notes)
-        flow.text("Striped: value 0, the player to move loses.", p.muted, size=14, min_size=12)
-        flow.text(NOTES[self.piece], p.muted, size=14, min_size=12)
+        flow.text(_("Striped: value 0, the player to move loses."), p.muted, size=14,
+                  min_size=12)
+        flow.text(_(NOTES[self.piece]), p.muted, size=14, min_size=12)
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "TableView", "overlay": True, "piece": self.piece,

@@ -6,13 +6,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.descriptor import ParamSpec, Preset
+from engine.i18n import N_, _
 from games.grundy.descriptor import GAME
 
 LEVELS = GAME.levels  # declared once, in the descriptor
 BOARD_GAMES = ("king", "rook", "queen", "knight")
 GAMES = (*BOARD_GAMES, "bachet", "nim", "graph")
-GAME_LABELS = {"king": "King", "rook": "Rook", "queen": "Queen", "knight": "Knight",
-               "bachet": "Bachet", "nim": "Nim", "graph": "Graph"}
+GAME_LABELS = {"king": N_("King"), "rook": N_("Rook"), "queen": N_("Queen"),
+               "knight": N_("Knight"), "bachet": N_("Bachet"), "nim": N_("Nim"),
+               "graph": N_("Graph")}
 MIN_SIDE, MAX_SIDE = 3, 32
 NIM_PRESETS: tuple[tuple[int, ...], ...] = ((3, 5, 7), (1, 2, 3, 4), (2, 5, 9, 11), (4, 4),
                                             (1, 3, 5, 7, 9))
@@ -94,19 +96,25 @@ class GrundySetup:
         return self.game in BOARD_GAMES
 
     def label(self) -> str:
-        """Human name, e.g. ``Queen 8×8, 2 tokens`` or ``Nim 3, 5, 7 (misère)``."""
-        name = GAME_LABELS[self.game]
+        """Human name, e.g. ``Queen 8×8, 2 tokens`` or ``Nim 3, 5, 7 (misère)``, in the
+        current language."""
+        name = _(GAME_LABELS[self.game])
         if self.is_board:
-            extra = f", {self.tokens} tokens" if self.tokens > 1 else ""
-            return f"{name} {self.rows}×{self.cols}{extra}"
+            if self.tokens > 1:
+                return _("{game} {rows}×{cols}, {count} tokens").format(
+                    game=name, rows=self.rows, cols=self.cols, count=self.tokens)
+            return f"{name} {self.rows}×{self.cols}"
         if self.game == "bachet":
-            return f"Bachet: {self.heap} pebbles, take 1–{self.max_take}"
+            return _("Bachet: {count} pebbles, take 1–{most}").format(count=self.heap,
+                                                                      most=self.max_take)
         if self.game == "nim":
             heaps = ", ".join(map(str, self.heaps))
-            return f"Nim {heaps}" + (" (misère)" if self.misere else "")
+            if self.misere:
+                return _("Nim {heaps} (misère)").format(heaps=heaps)
+            return _("Nim {heaps}").format(heaps=heaps)
         from games.grundy.graphs import BUILTIN
 
-        return f"Graph: {BUILTIN[self.graph % len(BUILTIN)].name}"
+        return _("Graph: {name}").format(name=_(BUILTIN[self.graph % len(BUILTIN)].name))
 
     def variant_id(self) -> str:
         """Short id for statistics."""
@@ -139,13 +147,13 @@ class GrundyParams(ParamSpec):
 
     type = GrundySetup
     presets = (
-        Preset("King 8×8", GrundySetup()),
-        Preset("Rook 8×8", GrundySetup(game="rook")),
-        Preset("Queen 8×8 (Wythoff)", GrundySetup(game="queen")),
-        Preset("Knight 8×8", GrundySetup(game="knight")),
-        Preset("Bachet: 100 pebbles, take 1–10", GrundySetup(game="bachet")),
-        Preset("Nim 3, 5, 7", GrundySetup(game="nim")),
-        Preset("Graph", GrundySetup(game="graph")),
+        Preset(N_("King 8×8"), GrundySetup()),
+        Preset(N_("Rook 8×8"), GrundySetup(game="rook")),
+        Preset(N_("Queen 8×8 (Wythoff)"), GrundySetup(game="queen")),
+        Preset(N_("Knight 8×8"), GrundySetup(game="knight")),
+        Preset(N_("Bachet: 100 pebbles, take 1–10"), GrundySetup(game="bachet")),
+        Preset(N_("Nim 3, 5, 7"), GrundySetup(game="nim")),
+        Preset(N_("Graph"), GrundySetup(game="graph")),
     )
 
     def encode(self, params: GrundySetup) -> str:

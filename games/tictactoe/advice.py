@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, replace
 
 from engine.ai.negamax import MATE_MIN
+from engine.i18n import N_
 from engine.values import MoveValue
 from games.tictactoe.rules import TicTacToeState
 
@@ -58,6 +59,9 @@ class Candidate:
 
 # (every shown square's value, the ranked candidates or None where the values are exact)
 HintReport = tuple[dict[int, MoveValue], "list[Candidate] | None"]
+# Every outlook's wording, in English (see REASONS in games.tictactoe.threats).
+OUTLOOKS = (N_("proven {outcome}"), N_("wins in {count}"), N_("loses in {count}"), N_("good"),
+            N_("even"), N_("bad"))
 
 
 def hint_report(state: TicTacToeState, cancel: threading.Event | None = None,

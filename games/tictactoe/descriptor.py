@@ -1,12 +1,13 @@
 """Tic-tac-toe declares itself to the engine (found by engine.registry)."""
 
 from engine.descriptor import GameDescriptor
+from engine.i18n import N_
 
 GAME = GameDescriptor(
     id="tictactoe",
-    title="Tic-tac-toe",
-    blurb="Classic 3×3, bigger boards with k in a row, gomoku and three players; "
-          "human or computer in every seat, with hints.",
+    title=N_("Tic-tac-toe"),
+    blurb=N_("Classic 3×3, bigger boards with k in a row, gomoku and three players; "
+             "human or computer in every seat, with hints."),
     preview="games.tictactoe.preview_render:draw",
     scene="games.tictactoe.scene:TicTacToeScene",
     params="games.tictactoe.variants:SPEC",
@@ -22,7 +23,8 @@ GAME = GameDescriptor(
     seat_keys=("X", "O", "T"),
     default_kinds=("human", "human", "human"),
     levels=("easy", "medium", "hard", "perfect"),
-    level_labels={"easy": "Easy", "medium": "Medium", "hard": "Hard", "perfect": "Perfect"},
+    level_labels={"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
+                  "perfect": N_("Perfect")},
     default_level="hard",
     small=("3x3k3", "3x4k3", "4x3k3"),
     order=10,

@@ -1,6 +1,8 @@
 """Tic-tac-toe's rules, as the help overlay shows them."""
 
-HELP = """Players take turns putting their mark on an empty square: X first, then O (and △
+from engine.i18n import N_
+
+HELP = N_("""Players take turns putting their mark on an empty square: X first, then O (and △
 third in the three-player game).
 
 The first to complete a line of k marks (across, down or diagonally) wins, and the line is
@@ -30,4 +32,4 @@ Undo (Ctrl+Z) goes back to the last position where a human was to move; Redo (Ct
 replays, also after the game has ended. New game (N) starts over and can be undone too.
 
 On 3×3, best play from both sides always draws. Opening in a corner gives the opponent the
-most ways to go wrong: of the eight replies, only the centre holds the draw."""
+most ways to go wrong: of the eight replies, only the centre holds the draw.""")

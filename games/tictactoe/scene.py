@@ -14,6 +14,7 @@ from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
 from engine.game_layout import extras_boxes
 from engine.game_settings import load_params
+from engine.i18n import N_, _, translate_filled
 from engine.seats import Seat
 from engine.turn_scene import TurnBasedScene
 from engine.value_overlay import (
@@ -24,8 +25,10 @@ from engine.value_overlay import (
     outcome_colour,
 )
 from engine.widgets import Label, fit_text
+from games.tictactoe.advice import OUTLOOKS
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
+from games.tictactoe.threats import REASONS
 from games.tictactoe.variants import variant_label
 
 if TYPE_CHECKING:
@@ -39,10 +42,10 @@ VARIANT_H = 56.0
 LEGEND_H = 226.0
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
 # Under the ranked squares of a board too big to solve (their legend).
-ESTIMATE_NOTE = "Too big to solve: the best squares a search found."
+ESTIMATE_NOTE = N_("Too big to solve: the best squares a search found.")
 # The same when the first square is proven (its distance out of reach).
-PROVEN_RANK_NOTE = ("1: proven, moves to the end not worked out. The others: the best "
-                    "squares a search found.")
+PROVEN_RANK_NOTE = N_("1: proven, moves to the end not worked out. The others: the best "
+                      "squares a search found.")
 # Design height of one row of the ranked hint's legend (a badge and up to two lines).
 RANK_ROW_H = 38.0
 # Seconds the finished board shows, line and all, before the result panel.
@@ -155,26 +158,25 @@ class TicTacToeScene(TurnBasedScene):
         if self.all_computers() or len(self.seats) > 2:
             for _before, after in self.last_moves().values():
                 move = after.last_move
-                if move is not None and all(move != m for m, _ in marked):
+                if move is not None and all(move != m for m, _u in marked):
                     marked.append((move, False))
         return marked
 
     def status_text(self) -> str:
         s = self.state
         if s.winner is not None:
-            return (f"{SYMBOLS[s.winner]} wins! {self.config.k} in a row. "
-                    "New game (N) to play again.")
+            return _("{mark} wins! {k} in a row. New game (N) to play again.").format(
+                mark=SYMBOLS[s.winner], k=self.config.k)
         if s.is_draw:
-            return "Draw: the board is full and nobody completed a line."
-        text = self.turn_text()
-        if not self.seats[s.to_move].is_computer:
-            text = text.replace(" to move.", " to move: click an empty square.", 1)
+            return _("Draw: the board is full and nobody completed a line.")
+        text = self.turn_text(_("click an empty square."))
         if self.show_hints and self.hints and not self.note:
             ranked = self.candidates()
             if ranked and ranked[0].value.exact:
-                text += " Hint: best squares, ranked; the first is proven, the rest estimated."
+                text += " " + _("Hint: best squares, ranked; the first is proven, the rest "
+                                "estimated.")
             elif ranked:
-                text += " Hint: best squares, ranked (an estimate)."
+                text += " " + _("Hint: best squares, ranked (an estimate).")
             else:
                 text += hint_status(self.hints)
         return text
@@ -353,7 +355,7 @@ class TicTacToeScene(TurnBasedScene):
         are an estimate; every text fitted to its room."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        title = theme.font(15 * vp.scale, bold=True).render("Best moves", True, p.text)
+        title = theme.font(15 * vp.scale, bold=True).render(_("Best moves"), True, p.text)
         surface.blit(title, vp.point(box.x, box.y))
         y = box.y + 26
         for candidate in ranked:
@@ -361,7 +363,9 @@ class TicTacToeScene(TurnBasedScene):
             self._draw_rank_badge(surface, vp.point(box.x + 12, y + 17), vp.px(11),
                                   candidate.rank, colour)
             room = vp.rect(box.x + 30, y, box.w - 30, RANK_ROW_H - 4)
-            self._draw_fitted(surface, f"{candidate.reason} · {candidate.outlook}", room, 14,
+            words = (f"{translate_filled(candidate.reason, REASONS)} · "
+                     f"{translate_filled(candidate.outlook, OUTLOOKS)}")
+            self._draw_fitted(surface, words, room, 14,
                               11, p.text)
             y += RANK_ROW_H
         note = vp.rect(box.x, y + 2, box.w, box.y + box.h - y - 2)
@@ -376,7 +380,7 @@ class TicTacToeScene(TurnBasedScene):
         if rect.width <= 0 or rect.height <= 0:
             return
         vp, theme = self.app.viewport, self.app.theme
-        used, lines, _short = fit_text(theme, text, rect.size, size, min_size, vp.scale)
+        used, lines, _short = fit_text(theme, _(text), rect.size, size, min_size, vp.scale)
         font = theme.font(used * vp.scale)
         y = rect.y
         for line in lines:

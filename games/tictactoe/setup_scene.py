@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.i18n import N_, _
 from engine.seats import Seat
 from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.stepper import int_stepper
@@ -39,8 +40,8 @@ class SetupOverlay(SeatSetupOverlay):
     """
 
     panel = PANEL
-    help_title = "Game set-up"
-    help_text = (
+    help_title = N_("Game set-up")
+    help_text = N_(
         "Pick a board: a preset, or a custom size (3 to 15 rows and columns, k from 3 to the "
         "shorter side). The three-player game is always 4×4 with three in a row.\n\n"
         "For each seat choose Human or Computer; for a computer, its level and how often it "
@@ -56,9 +57,9 @@ class SetupOverlay(SeatSetupOverlay):
         self.error: str | None = None
         x0, y0, w, h = PANEL
         ui = self.ui
-        ui.add(Label((x0 + 24, y0 + 14, 500, 40), "New game set-up", size=26, bold=True,
+        ui.add(Label((x0 + 24, y0 + 14, 500, 40), N_("New game set-up"), size=26, bold=True,
                      role="accent"))
-        ui.add(Label((x0 + 24, y0 + 60, 200, 26), "Board", size=18, bold=True))
+        ui.add(Label((x0 + 24, y0 + 60, 200, 26), N_("Board"), size=18, bold=True))
         for i, preset in enumerate(PRESETS):
             bx = x0 + 24 + (i % 3) * PRESET_STEP
             by = y0 + 90 + (i // 3) * 50
@@ -67,8 +68,8 @@ class SetupOverlay(SeatSetupOverlay):
                           selected=lambda p=preset: self.current_tuple() == self._tuple(p.params),
                           size=16, name=preset.label))
         y = y0 + 202
-        for i, (label, attr) in enumerate((("Rows", "rows"), ("Columns", "cols"),
-                                           ("In a row (k)", "k"))):
+        for i, (label, attr) in enumerate(((N_("Rows"), "rows"), (N_("Columns"), "cols"),
+                                           (N_("In a row (k)"), "k"))):
             ui.add(int_stepper(
                 (x0 + 24 + i * STEPPER_STEP, y, STEPPER_W, 40),
                 lambda a=attr: getattr(self, a), lambda v, a=attr: self.set_size(a, v),
@@ -80,8 +81,8 @@ class SetupOverlay(SeatSetupOverlay):
                            seat_shown=lambda seat: seat < self.players)
         ui.add(Label((x0 + 24, y0 + 472, w - 48, 44), self._message, size=15, role="muted",
                      fit_lines=2, min_size=13))
-        ui.add(Button((x0 + w - 336, y0 + h - 56, 150, 44), "Start", self.start, name="Start"))
-        ui.add(Button((x0 + w - 174, y0 + h - 56, 150, 44), "Cancel", self.close,
+        ui.add(Button((x0 + w - 336, y0 + h - 56, 150, 44), N_("Start"), self.start, name="Start"))
+        ui.add(Button((x0 + w - 174, y0 + h - 56, 150, 44), N_("Cancel"), self.close,
                       name="Cancel"))
 
     @staticmethod
@@ -95,8 +96,8 @@ class SetupOverlay(SeatSetupOverlay):
     def _message(self) -> str:
         if self.error:
             return f"⚠ {self.error}"
-        return ("Mistakes: the computer plays a random move that often. Perfect solves the "
-                "board where it can in 2 s, and plays at Hard (and says so) where it cannot.")
+        return _("Mistakes: the computer plays a random move that often. Perfect solves the "
+                 "board where it can in 2 s, and plays at Hard (and says so) where it cannot.")
 
     # --- choices ----------------------------------------------------------------------
     def choose_preset(self, cfg: Any) -> None:

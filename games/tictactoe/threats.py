@@ -26,14 +26,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.i18n import N_
 from games.tictactoe.bitboard import Layout, layout, to_bits
 from games.tictactoe.rules import EMPTY, TicTacToeState
 from games.tictactoe.search_state import cells_of
 
 __all__ = ["Threat", "square_threats"]
 
-_WORDS = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-          "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen")
+_WORDS = (N_("none"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"),
+          N_("seven"), N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"),
+          N_("thirteen"), N_("fourteen"), N_("fifteen"))
+# Every reason's wording, in English (the command line prints them so); the hint legend
+# shows them translated (engine.i18n.translate_filled).
+REASONS = (N_("wins now"), N_("blocks their win"), N_("open {four}: two ways to win"),
+           N_("fork: two ways to win"), N_("blocks their open {four}"), N_("blocks their fork"),
+           N_("makes {four}: threatens to win"), N_("makes an open {three}"),
+           N_("sets up a fork"), N_("stops their {four}"), N_("stops their open {three}"),
+           N_("stops their fork"), N_("extends a line"), N_("blocks a line"),
+           N_("on 1 open line"), N_("on {count} open lines"), N_("wins by fours (forced)"))
 
 # What a player would get by playing a square, weakest to strongest.
 _NOTHING, _TOUCH, _SETUP, _ONE_THREAT, _TWO_THREATS, _WIN = range(6)

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from engine.descriptor import ParamSpec, Preset
+from engine.i18n import N_, _
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import CLASSIC, MNKConfig
 
@@ -16,12 +17,12 @@ LEVEL_LABELS = GAME.level_labels
 
 
 PRESETS: tuple[Preset, ...] = (
-    Preset("Classic 3×3", CLASSIC),
-    Preset("4×4, 4 in a row", MNKConfig(4, 4, 4)),
-    Preset("5×5, 4 in a row", MNKConfig(5, 5, 4)),
-    Preset("7×6, 4 in a row", MNKConfig(7, 6, 4)),
-    Preset("Gomoku 15×15, 5 in a row", MNKConfig(15, 15, 5)),
-    Preset("Three players, 4×4", MNKConfig(4, 4, 3, players=3)),
+    Preset(N_("Classic 3×3"), CLASSIC),
+    Preset(N_("4×4, 4 in a row"), MNKConfig(4, 4, 4)),
+    Preset(N_("5×5, 4 in a row"), MNKConfig(5, 5, 4)),
+    Preset(N_("7×6, 4 in a row"), MNKConfig(7, 6, 4)),
+    Preset(N_("Gomoku 15×15, 5 in a row"), MNKConfig(15, 15, 5)),
+    Preset(N_("Three players, 4×4"), MNKConfig(4, 4, 3, players=3)),
 )
 
 
@@ -35,11 +36,13 @@ def variant_id(config: MNKConfig) -> str:
 
 
 def variant_label(config: MNKConfig) -> str:
-    """Human name of a board: a preset's label or ``6×8, 4 in a row``."""
+    """Human name of a board: a preset's label or ``6×8, 4 in a row`` (in the current
+    language)."""
     for preset in PRESETS:
         if preset.params == config:
-            return preset.label
-    return f"{config.rows}×{config.cols}, {config.k} in a row"
+            return _(preset.label)
+    return _("{rows}×{cols}, {k} in a row").format(rows=config.rows, cols=config.cols,
+                                                    k=config.k)
 
 
 def validate_config(rows: int, cols: int, k: int, players: int = 2) -> MNKConfig:

@@ -1,0 +1,158 @@
+"""Translations: which language the game speaks, and looking text up in its catalogue.
+
+English is the source language; the catalogues are ``assets/locale/<lang>/LC_MESSAGES/
+arcade.mo`` (gettext, compiled with Babel: see README "Translations"), found through
+:func:`engine.assets.asset_path`. :func:`set_language` installs one: a language code from
+:data:`LANGUAGES`, or ``"system"`` for the system's language (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``, then :func:`locale.getlocale`); anything unknown, or a missing
+catalogue, falls back to English without a word.
+
+How text is marked (one rule everywhere, so that ``pybabel extract`` finds every msgid):
+
+* ``_("...")`` translates now. Use it where text is made for the screen: drawing code,
+  status texts, notices, the callables that widgets call for live text.
+* ``N_("...")`` only marks text defined ahead of its display (class attributes, module
+  constants, game titles and blurbs in descriptors, help texts, preset and level
+  labels); it returns the English text unchanged, and whoever shows it calls ``_()`` on
+  it. :class:`engine.widgets.Label` and :class:`engine.widgets.Button` do that when they
+  draw, so they take ``N_()``-marked text (or a callable that calls ``_()``), and a
+  change of language shows at the next frame.
+* Functions that build a text to show (a status line, a board's name, a position's value
+  explained) call ``_()`` as they build it, so what they return is in the current
+  language. Words that pure modules make and the command line prints too (the tic-tac-toe
+  hint's reasons) stay English where they are made; their templates are marked with
+  ``N_()`` and :func:`translate_filled` translates them where they are shown.
+* Values go in by name: ``_("{name} wins").format(name=who)``, never an f-string (its
+  text could not be looked up); counts with :func:`ngettext`.
+
+The command line (``engine/cli.py``, ``games/*/cli.py``) stays English: other tools
+parse what it prints, and it never installs a language, so every ``_()`` it reaches
+returns the English text.
+"""
+
+from __future__ import annotations
+
+import gettext
+import locale
+import os
+import re
+from collections.abc import Iterable
+
+from engine.assets import asset_path
+from engine.storage.settings import LANGUAGES as CHOICES
+
+DOMAIN = "arcade"
+# Languages with a catalogue (English is the source and needs none).
+LANGUAGES = ("en", "hu", "cs")
+# Each choice as the settings screen names it: a language by its own name, so a player
+# who cannot read the current one still finds theirs.
+ENDONYMS = {"en": "English", "hu": "Magyar", "cs": "Čeština"}
+SYSTEM = "system"
+__all__ = ["CHOICES", "DOMAIN", "ENDONYMS", "LANGUAGES", "N_", "SYSTEM", "_",
+           "choice_label", "current_language", "gettext_", "ngettext", "set_language",
+           "translate_filled",
+           "system_language"]
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+
+
+def N_(message: str) -> str:  # noqa: N802 (the usual name of the marker)
+    """Mark ``message`` for the catalogue without translating it (see the module notes)."""
+    return message
+
+
+def _match(name: str | None) -> str | None:
+    """The supported language a locale name such as ``hu_HU.UTF-8`` or ``cs`` means."""
+    if not name:
+        return None
+    code = name.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def system_language() -> str:
+    """The system's language, if one with a catalogue (else ``"en"``).
+
+    ``LANGUAGE`` (a colon-separated list of preferences) comes first, as in gettext, then
+    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG``; the C or POSIX locale means English, and
+    without any of them :func:`locale.getlocale` decides.
+    """
+    for name in os.environ.get("LANGUAGE", "").split(":"):
+        if (code := _match(name)) is not None:
+            return code
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable)
+        if value:
+            return _match(value) or "en"
+    try:
+        name = locale.getlocale()[0]
+    except (ValueError, TypeError):
+        name = None
+    return _match(name) or "en"
+
+
+def set_language(choice: str) -> str:
+    """Install the catalogue for ``choice`` (a code, or ``"system"``); return the code used.
+
+    An unknown choice means the system's language; a catalogue that is missing or
+    unreadable means English. Never raises.
+    """
+    global _translation, _language
+    code = choice if choice in LANGUAGES else system_language()
+    translation: gettext.NullTranslations = gettext.NullTranslations()
+    if code != "en":
+        try:
+            folder = asset_path("locale")
+            translation = gettext.translation(DOMAIN, localedir=str(folder),
+                                              languages=[code], fallback=True)
+        except (OSError, ValueError):
+            translation = gettext.NullTranslations()
+        if type(translation) is gettext.NullTranslations:
+            code = "en"  # no catalogue for it: the source language
+    _translation, _language = translation, code
+    return code
+
+
+def current_language() -> str:
+    """The code of the language installed now (``"en"`` until :func:`set_language`)."""
+    return _language
+
+
+def gettext_(message: str) -> str:
+    """``message`` in the current language (unchanged if it has no translation)."""
+    if not message:
+        return message  # gettext("") is the catalogue's header
+    return _translation.gettext(message)
+
+
+_ = gettext_
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a message for ``count`` (Czech has three, Hungarian one, English two)."""
+    return _translation.ngettext(singular, plural, count)
+
+
+def translate_filled(text: str, templates: Iterable[str]) -> str:
+    """``text``, made in English from one of ``templates`` (``"stops their {what}"``, each
+    marked with N_), in the current language: the template that matches is translated and
+    filled with what it matched, each part translated too. Text no template matches is
+    returned as it is. For words that pure modules build (and the command line prints in
+    English), translated where they are shown."""
+    for template in templates:
+        names = re.findall(r"{(\w+)}", template)
+        pattern = "".join(f"(?P<{part[1:-1]}>.+?)" if re.fullmatch(r"{\w+}", part)
+                          else re.escape(part)
+                          for part in re.split(r"({\w+})", template) if part)
+        found = re.fullmatch(pattern, text)
+        if found is not None:
+            return _(template).format(**{name: _(found.group(name)) for name in names})
+    return _(text)
+
+
+def choice_label(choice: str) -> str:
+    """How the language setting's ``choice`` is shown: "System" translated, a language
+    by its own name."""
+    if choice == SYSTEM:
+        return _("System")
+    return ENDONYMS.get(choice, choice)

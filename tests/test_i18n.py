@@ -1,0 +1,338 @@
+"""Translations (issue 15, item 3): complete Hungarian and Czech catalogues, compiled and
+extracted up to date, fonts that can draw them, no user-visible literal outside them, and
+the language setting (system by default, chosen on the settings screen, validated).
+
+The screens themselves are rendered in every language in tests/test_i18n_screens.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import io
+import json
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from engine import i18n
+from engine.i18n import N_, _, ngettext, set_language, system_language, translate_filled
+from engine.storage.settings import LANGUAGES, SettingsStore
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "assets" / "locale"
+TRANSLATED = ("hu", "cs")
+FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+PLACEHOLDER = re.compile(r"{\w*}")
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards():
+    """Each test leaves the process speaking English, as the other tests expect."""
+    yield
+    set_language("en")
+
+
+def catalogue(lang: str):
+    """The .po source of ``lang``."""
+    with open(LOCALE / lang / "LC_MESSAGES" / "arcade.po", "rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+def template():
+    """The extracted template, assets/locale/arcade.pot."""
+    with open(LOCALE / "arcade.pot", "rb") as handle:
+        return read_po(handle)
+
+
+def msgids(cat) -> set[object]:
+    return {message.id for message in cat if message.id}
+
+
+def strings(message) -> list[str]:
+    """A message's translation(s): one, or one per plural form."""
+    value = message.string
+    return list(value) if isinstance(value, tuple | list) else [value]
+
+
+def source_strings(message) -> list[str]:
+    return list(message.id) if isinstance(message.id, tuple | list) else [message.id]
+
+
+# --- the catalogues ---------------------------------------------------------------------
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated_and_none_is_fuzzy(lang: str) -> None:
+    cat = catalogue(lang)
+    assert not cat.fuzzy, f"{lang}: the catalogue's header is marked fuzzy"
+    problems = []
+    for message in cat:
+        if not message.id:
+            continue
+        forms = strings(message)
+        if not all(form.strip() for form in forms):
+            problems.append(f"untranslated: {message.id!r}")
+        if message.fuzzy:
+            problems.append(f"fuzzy: {message.id!r}")
+        if isinstance(message.id, tuple | list) and len(forms) != cat.num_plurals:
+            problems.append(f"{len(forms)} plural forms, not {cat.num_plurals}: {message.id!r}")
+    obsolete = list(cat.obsolete)
+    assert not obsolete, f"{lang}: obsolete entries left: {obsolete[:5]}"
+    assert not problems, f"{lang}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_keep_every_placeholder(lang: str) -> None:
+    problems = []
+    for message in catalogue(lang):
+        if not message.id:
+            continue
+        wanted = {tuple(sorted(set(PLACEHOLDER.findall(s)))) for s in source_strings(message)}
+        for form in strings(message):
+            found = tuple(sorted(set(PLACEHOLDER.findall(form))))
+            # A plural form may leave the count out (Hungarian has one form for all).
+            if found not in wanted and tuple(p for p in found if p != "{count}") not in {
+                    tuple(p for p in w if p != "{count}") for w in wanted}:
+                problems.append(f"{message.id!r}: {form!r}")
+    assert not problems, f"{lang}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_compiled_catalogue_is_up_to_date(lang: str) -> None:
+    """The committed .mo says exactly what compiling the .po now says."""
+    buffer = io.BytesIO()
+    write_mo(buffer, catalogue(lang))
+    buffer.seek(0)
+    fresh = gettext.GNUTranslations(buffer)
+    with open(LOCALE / lang / "LC_MESSAGES" / "arcade.mo", "rb") as handle:
+        committed = gettext.GNUTranslations(handle)
+    assert committed._catalog == fresh._catalog, (  # type: ignore[attr-defined]
+        f"{lang}: run pybabel compile -d assets/locale -D arcade (see README)")
+
+
+def test_the_template_is_up_to_date_and_every_catalogue_follows_it() -> None:
+    """Extracting the sources now gives the template's msgids (nobody forgot to re-extract),
+    and every catalogue holds exactly those (nobody forgot to update)."""
+    with open(ROOT / "babel.cfg", encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)
+    keywords = {**DEFAULT_KEYWORDS, "N_": None}
+    extracted = {message if isinstance(message, str) else tuple(message)
+                 for _file, _line, message, _comments, _context in
+                 extract_from_dir(str(ROOT), method_map, options_map, keywords)}
+    pot = msgids(template())
+    assert extracted - pot == set(), "not in arcade.pot: run pybabel extract (see README)"
+    assert pot - extracted == set(), "no longer in the sources: run pybabel extract"
+    for lang in TRANSLATED:
+        assert msgids(catalogue(lang)) == pot, f"{lang}: run pybabel update (see README)"
+
+
+@pytest.mark.parametrize("font_name", FONTS)
+def test_the_bundled_fonts_draw_every_character_of_every_translation(font_name: str) -> None:
+    pygame.font.init()
+    font = pygame.font.Font(str(ROOT / "assets" / "fonts" / font_name), 16)
+    missing: dict[str, str] = {}
+    for lang in TRANSLATED:
+        for message in catalogue(lang):
+            for text in [*strings(message), *source_strings(message)] if message.id else []:
+                for char in set(text) - {"\n"}:
+                    if font.metrics(char)[0] is None:
+                        missing[char] = text
+    assert not missing, f"{font_name} lacks {sorted(missing)}: e.g. in {missing}"
+
+
+# --- looking up --------------------------------------------------------------------------
+def test_lookups_in_each_language() -> None:
+    assert set_language("hu") == "hu"
+    assert _("Settings") == "Beállítások"
+    assert _("Player {number}").format(number=2) == "2. játékos"
+    assert set_language("cs") == "cs"
+    assert _("Settings") == "Nastavení"
+    assert [ngettext("{count} press", "{count} presses", n).format(count=n)
+            for n in (1, 3, 5)] == ["1 stisk", "3 stisky", "5 stisků"]
+    said = translate_filled("stops their four", ["stops their {four}"])
+    assert said == "zastaví jejich řadu čtyř"
+    assert set_language("en") == "en"
+    assert _("Settings") == "Settings" and N_("Settings") == "Settings"
+    assert _("") == "", "the empty string is not the catalogue's header"
+    assert _("text with no translation") == "text with no translation"
+
+
+def test_the_system_language_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "hu_HU.UTF-8")
+    assert system_language() == "hu"
+    monkeypatch.setenv("LANGUAGE", "de:cs_CZ")  # the first with a catalogue
+    assert system_language() == "cs"
+    monkeypatch.setenv("LANGUAGE", "")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    assert system_language() == "en"
+    monkeypatch.delenv("LC_ALL")
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert system_language() == "en"
+    assert set_language("system") == "en"
+    monkeypatch.setenv("LANG", "cs_CZ.UTF-8")
+    assert set_language("system") == "cs"
+    assert set_language("klingon") == "cs", "an unknown choice means the system's language"
+
+
+def test_a_missing_catalogue_falls_back_to_english(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    monkeypatch.setattr(i18n, "asset_path", lambda *parts: tmp_path / "nowhere")
+    assert set_language("hu") == "en"
+    assert _("Settings") == "Settings"
+
+
+def test_the_language_setting_is_validated(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    store = SettingsStore(path)
+    assert store.load() == [] and store.get("language") == "system"
+    assert set(LANGUAGES) == {i18n.SYSTEM, *i18n.LANGUAGES}
+    with pytest.raises(ValueError):
+        store.set("language", "de")
+    store.set("language", "cs")
+    assert store.save() is None
+    assert SettingsStore(path).load() == [] and json.loads(path.read_text())["language"] == "cs"
+    data = json.loads(path.read_text())
+    data["language"] = ["hu"]
+    path.write_text(json.dumps(data))
+    again = SettingsStore(path)
+    warnings = again.load()
+    assert again.get("language") == "system", "a bad value falls back to the default"
+    assert any("language" in warning for warning in warnings)
+
+
+def test_choosing_a_language_on_the_settings_screen(app, profile: Path) -> None:
+    from engine.settings_scene import SettingsOverlay
+
+    app.top.open_settings()
+    overlay = app.top
+    assert isinstance(overlay, SettingsOverlay)
+    assert [w.label for w in overlay.ui.widgets if getattr(w, "name", "").startswith(
+        "Language")] == ["System", "English", "Magyar", "Čeština"]
+    overlay.ui.find("Language hu").activate()
+    app.step([])
+    assert json.loads((profile / "settings.json").read_text())["language"] == "hu"
+    assert overlay.ui.find("Close").label == "Bezárás"
+    launcher_buttons = [w.label for w in app.scenes[0].ui.widgets if getattr(w, "name", "")
+                        in ("Statistics", "Settings", "Quit")]
+    assert launcher_buttons == ["Statisztika", "Beállítások", "Kilépés"]
+    overlay.ui.find("Language en").activate()
+    assert overlay.ui.find("Close").label == "Close"
+
+
+# --- no user-visible literal outside the catalogues --------------------------------------
+# Text-taking calls: the name called, and where its text goes (position, keyword).
+TEXT_CALLS = {"Label": (1, "text"), "Button": (1, "label"), "Stepper": (None, "label"),
+              "notify": (0, "message"), "render": (0, None), "draw_text_block": (1, "text"),
+              "text": (0, None), "TextEntryDialog": (1, "prompt"),
+              "ConfirmDialog": (1, "message"), "_draw_fitted": (1, None),
+              "draw_pill": (2, None), "draw_value_legend": (None, "title")}
+# Functions whose returned text is shown as it is.
+TEXT_RETURNS = {"status_text", "busy_label", "turn_text", "card_tag", "_message",
+                "_footer_text", "_page_text", "_palette_label", "_title", "cue_text",
+                "heap_name", "player_name", "legend_texts", "seat_level_text", "level_text",
+                "value_explained", "label", "variant_label", "_graph_label", "help_text",
+                "goal", "left", "_summary", "_cut_message"}
+# Literals that are not words: marks, symbols and numbers, the same in every language.
+ALLOWED = {"X", "O", "T", "?", "i", "−", "+", "×", "✓", "=", "~", "n", "W n", "D", "L n"}
+# The command line stays English (other tools parse it); --smoke's dialog is never a
+# player's.
+SCANNED = [path for folder in ("engine", "games") for path in (ROOT / folder).rglob("*.py")
+           if path.name not in ("cli.py", "smoke.py")]
+
+
+def _words(text: str) -> bool:
+    return text not in ALLOWED and re.search(r"[^\W\d_]{2,}", text) is not None
+
+
+def bare_literals(node: ast.AST) -> list[ast.AST]:
+    """String literals with words in ``node`` that are shown as they are: a literal, an
+    f-string, either side of ``+`` or of a conditional, a lambda's body. Text passed
+    through ``_()``, ``N_()``, ``ngettext()`` or a function of its own is not looked into."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node] if _words(node.value) else []
+    if isinstance(node, ast.JoinedStr):
+        if any(isinstance(v, ast.Constant) and _words(str(v.value)) for v in node.values):
+            return [node]
+        return [n for v in node.values if isinstance(v, ast.FormattedValue)
+                for n in bare_literals(v.value)]
+    if isinstance(node, ast.BinOp):
+        return bare_literals(node.left) + bare_literals(node.right)
+    if isinstance(node, ast.IfExp):
+        return bare_literals(node.body) + bare_literals(node.orelse)
+    if isinstance(node, ast.Lambda):
+        return bare_literals(node.body)
+    if isinstance(node, ast.Tuple | ast.List):
+        return [n for element in node.elts for n in bare_literals(element)]
+    return []
+
+
+def _called(node: ast.Call) -> str | None:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else (
+        func.attr if isinstance(func, ast.Attribute) else None)
+
+
+def scan(source: str, where: str) -> list[str]:
+    """Where ``source`` shows a bare literal (see :func:`bare_literals`)."""
+    found: list[str] = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        texts: list[ast.AST] = []
+        if isinstance(node, ast.Call) and _called(node) in TEXT_CALLS:
+            position, keyword = TEXT_CALLS[_called(node)]  # type: ignore[index]
+            if position is not None and len(node.args) > position:
+                texts.append(node.args[position])
+            texts += [kw.value for kw in node.keywords if kw.arg == keyword]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
+                and node.name in TEXT_RETURNS:
+            texts += [n.value for n in ast.walk(node)
+                      if isinstance(n, ast.Return) and n.value is not None]
+        elif isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in ("help_title", "help_text", "title",
+                                                      "new_game_label", "hint_label")
+                or isinstance(t, ast.Attribute) and t.attr in ("help_title", "help_text",
+                                                                "title", "error")
+                for t in node.targets):
+            texts.append(node.value)
+        for literal in (n for text in texts for n in bare_literals(text)):
+            found.append(f"{where}:{literal.lineno}: {ast.unparse(literal)[:70]}")
+    return found
+
+
+def test_no_user_visible_literal_is_left_outside_the_catalogues() -> None:
+    problems = [p for path in SCANNED
+                for p in scan(path.read_text(encoding="utf-8"),
+                              str(path.relative_to(ROOT)))]
+    assert not problems, "wrap these in _() or N_():\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("source", [
+    'Label(rect, "Settings")',
+    'Button(rect, label="Quit", on_click=f)',
+    'app.notify(f"Saved {name}", "info")',
+    'font.render("Best moves", True, colour)',
+    'Button(rect, lambda: "Resume" if paused else "Pause", f)',
+    'def status_text(self):\n    return "Draw: the board is full."',
+    'class S:\n    help_text = "Some help."',
+])
+def test_the_scan_finds_a_bare_literal(source: str) -> None:
+    assert scan(source, "example"), source
+
+
+@pytest.mark.parametrize("source", [
+    'Label(rect, N_("Settings"))',
+    'Button(rect, "?", f)',
+    'app.notify(_("Saved {name}").format(name=name), "info")',
+    'font.render(str(rank), True, colour)',
+    'Button(rect, "×", f)',
+    'def status_text(self):\n    return _("Draw: the board is full.")',
+])
+def test_the_scan_passes_marked_text_and_symbols(source: str) -> None:
+    assert not scan(source, "example"), source
