@@ -16,7 +16,7 @@ import pygame
 
 from engine.audio import Audio
 from engine.console import say
-from engine.i18n import set_language
+from engine.i18n import _, localize, set_language
 from engine.memory import limit_arenas, release_free_memory
 from engine.saved_games import SavedGames, save_scene
 from engine.scene import Scene
@@ -83,7 +83,8 @@ class App:
                 window.maximum_size = self.window_cap
         except (pygame.error, AttributeError):
             pass  # a backend without windows (or an older SDL): the clamps still hold
-        pygame.display.set_caption(TITLE)
+        self.caption_game: str | None = None  # a one-family executable's game (its title)
+        self.show_caption()
         self.audio = Audio(settings)
         self.theme = Theme(settings.get("palette"))
         self.scenes: list[Scene] = []
@@ -183,9 +184,11 @@ class App:
         ``level`` "info" (something done: "Code copied") fades away by itself after a
         few seconds; "warning" (something failed or needs attention: a file that could
         not be saved) stays until clicked or dismissed with Esc. The same text again
-        within a few seconds shows once. See :mod:`engine.toasts`.
+        within a few seconds shows once. See :mod:`engine.toasts`. A
+        :class:`engine.phrase.Phrase` (the stores' notices) is shown in the player's
+        language; stderr gets it in English, like the rest of the log.
         """
-        if self.toasts.add(message, level):
+        if self.toasts.add(localize(message), level):
             say(f"arcade: {message}")  # never raises: stderr may be closed or full
         self._dirty = True
 
@@ -206,10 +209,21 @@ class App:
         self.settings.set("palette", name)
         self.save_settings()
 
+    def show_caption(self, game: str | None = None) -> None:
+        """The window's caption: the brand, led by ``game`` (an N_-marked title, kept
+        for later calls) in the player's language when the window is one game's."""
+        if game is not None:
+            self.caption_game = game
+        if self.caption_game is None:
+            pygame.display.set_caption(TITLE)
+        else:
+            pygame.display.set_caption(f"{_(self.caption_game)} · {TITLE}")
+
     def set_language(self, choice: str) -> None:
         """Speak ``choice`` ("system" or a language code) and remember it; the screens show
         it from the next frame (their widgets translate as they draw)."""
         set_language(choice)
+        self.show_caption()
         self.settings.set("language", choice)
         self.save_settings()
         self._dirty = True

@@ -528,7 +528,7 @@ def run_app(args: argparse.Namespace, family: GameDescriptor | None = None) -> i
         return 2
     import pygame
 
-    from engine.app import TITLE, App
+    from engine.app import App
     from engine.launcher import LauncherScene
     from engine.registry import all_games, find_game, prefetch
     from engine.saved_games import open_game
@@ -536,7 +536,7 @@ def run_app(args: argparse.Namespace, family: GameDescriptor | None = None) -> i
     app = App(settings, stats, notices, window_size=args.window,  # type: ignore[arg-type]
               dump_state=args.dump_state)
     if family is not None:
-        pygame.display.set_caption(f"{family.title} · {TITLE}")
+        app.show_caption(family.title)  # in the player's language
         app.push(LauncherScene(app, (family,)))
         app.push(open_game(app, family))  # the game left last time, resumed
     else:

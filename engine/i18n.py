@@ -22,6 +22,13 @@ How text is marked (one rule everywhere, so that ``pybabel extract`` finds every
   language. Words that pure modules make and the command line prints too (the tic-tac-toe
   hint's reasons) stay English where they are made; their templates are marked with
   ``N_()`` and :func:`translate_filled` translates them where they are shown.
+* Text made where no language is known yet, or printed in English by the command line
+  too (the stores' notices, the rules' error messages), is a :class:`engine.phrase.Phrase`:
+  English to everything that compares or prints it, its template marked with ``N_()``;
+  where it is shown, :func:`localize` says it in the current language (a plain
+  ``N_()``-marked message too). Raising one: ``ValueError(Phrase(N_("... {n}"), n=n))``;
+  showing it: ``localize(error_text(exc))``. Data inside (paths, the operating system's
+  reason) stays as it is.
 * Values go in by name: ``_("{name} wins").format(name=who)``, never an f-string (its
   text could not be looked up); counts with :func:`ngettext`.
 
@@ -39,6 +46,7 @@ import re
 from collections.abc import Iterable
 
 from engine.assets import asset_path
+from engine.phrase import N_, Phrase, error_text, localize
 from engine.storage.settings import LANGUAGES as CHOICES
 
 DOMAIN = "arcade"
@@ -49,17 +57,12 @@ LANGUAGES = ("en", "hu", "cs")
 ENDONYMS = {"en": "English", "hu": "Magyar", "cs": "Čeština"}
 SYSTEM = "system"
 __all__ = ["CHOICES", "DOMAIN", "ENDONYMS", "LANGUAGES", "N_", "SYSTEM", "_",
-           "choice_label", "current_language", "gettext_", "ngettext", "set_language",
-           "translate_filled",
+           "Phrase", "choice_label", "current_language", "error_text", "gettext_",
+           "localize", "ngettext", "pgettext", "set_language", "translate_filled",
            "system_language"]
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
-
-
-def N_(message: str) -> str:  # noqa: N802 (the usual name of the marker)
-    """Mark ``message`` for the catalogue without translating it (see the module notes)."""
-    return message
 
 
 def _match(name: str | None) -> str | None:
@@ -126,6 +129,12 @@ def gettext_(message: str) -> str:
 
 
 _ = gettext_
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, as meant in ``context`` (a word that means
+    something else elsewhere: a graph's node "Start", not the button)."""
+    return _translation.pgettext(context, message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:

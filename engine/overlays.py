@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.i18n import N_, _
+from engine.i18n import N_, _, localize
 from engine.scene import Scene
 from engine.widgets import (
     Button,
@@ -645,9 +645,9 @@ class TextEntryDialog(Overlay):
         self._manager.draw_ui(surface)
         message, colour = None, theme.palette.muted
         if self.error:
-            message, colour = "⚠ " + self.error, theme.palette.bad
+            message, colour = "⚠ " + localize(self.error), theme.palette.bad
         elif self.notice:
-            message, colour = "⚠ " + self.notice, theme.palette.accent
+            message, colour = "⚠ " + localize(self.notice), theme.palette.accent
         elif self._long is not None:
             message = _("{count} characters, shown shortened. Backspace deletes "
                         "the last; Ctrl+A selects all.").format(count=f"{len(self._long):,}")

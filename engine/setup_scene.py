@@ -22,7 +22,7 @@ from typing import Any
 
 import pygame
 
-from engine.i18n import N_, _
+from engine.i18n import N_, _, error_text, localize
 from engine.overlays import Overlay
 from engine.seats import Seat
 from engine.stepper import Stepper
@@ -174,7 +174,7 @@ class ParamsSetupOverlay(SeatSetupOverlay):
 
     def _message(self) -> str:
         if self.error:
-            return f"⚠ {self.error}"
+            return f"⚠ {localize(self.error)}"
         return _("{board}. Mistakes: the computer plays a random move that often.").format(
             board=_(self.spec.label(self.params)))
 
@@ -190,14 +190,14 @@ class ParamsSetupOverlay(SeatSetupOverlay):
             self.params = self.spec.validate(dataclasses.replace(self.params, **{name: value}))
             self.error = None
         except ValueError as exc:
-            self.error = str(exc)
+            self.error = error_text(exc)
 
     def start(self) -> None:
         """Validate, then replace the game with a new one of this set-up."""
         try:
             params = self.spec.validate(self.params)
         except ValueError as exc:
-            self.error = str(exc)
+            self.error = error_text(exc)
             return
         self.close()
         self.scene.restart(params, tuple(self.seats))

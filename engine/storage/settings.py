@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.phrase import N_, Phrase, error_text, joined
+
 from .atomic import (
     CORRUPT_MARKER,
     TOO_BIG_MARKER,
@@ -148,9 +150,10 @@ def _unkeepable(value: object) -> str | None:
         deeper: list[object] = []
         for item in level:
             if type(item) is _HugeNumber:
-                return "holds a number too long to read"
+                return N_("holds a number too long to read")
             if depth > UNKNOWN_VALUE_MAX_DEPTH:
-                return f"is nested more than {UNKNOWN_VALUE_MAX_DEPTH} levels deep"
+                return Phrase(N_("is nested more than {depth} levels deep"),
+                              depth=UNKNOWN_VALUE_MAX_DEPTH)
             children = item.values() if type(item) is dict else item
             deeper.extend([child for child in children if type(child) in _WALKED])
         level = deeper
@@ -170,19 +173,20 @@ def _is_int(value: object) -> bool:
 
 def _check_palette(value: object) -> str:
     if value not in PALETTES:
-        raise ValueError(f"must be one of {', '.join(map(repr, PALETTES))}, not {_show(value)}")
+        raise ValueError(Phrase(N_("must be one of {choices}, not {value}"),
+                                choices=", ".join(map(repr, PALETTES)), value=_show(value)))
     return str(value)
 
 
 def _check_window_size(value: object) -> list[int]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise ValueError(f"must be a pair [width, height], not {_show(value)}")
+        raise ValueError(Phrase(N_("must be a pair [width, height], not {value}"),
+                                value=_show(value)))
     for side in value:
         if not _is_int(side) or not WINDOW_MIN <= side <= WINDOW_MAX:
-            raise ValueError(
-                f"must hold two whole numbers from {WINDOW_MIN} to {WINDOW_MAX}, "
-                f"not {_show(value)}"
-            )
+            raise ValueError(Phrase(
+                N_("must hold two whole numbers from {low} to {high}, not {value}"),
+                low=WINDOW_MIN, high=WINDOW_MAX, value=_show(value)))
     return [int(value[0]), int(value[1])]
 
 
@@ -191,23 +195,24 @@ def _check_nested(
 ) -> dict[str, dict[str, Any]]:
     """Validate ``{game_id: {name: leaf}}`` and return a copy."""
     if not isinstance(value, dict):
-        raise ValueError(
-            f"must be an object mapping game ids to objects, not {_show(value)}"
-        )
+        raise ValueError(Phrase(
+            N_("must be an object mapping game ids to objects, not {value}"), value=_show(value)))
     result: dict[str, dict[str, Any]] = {}
     for game_id, inner in value.items():
         if not isinstance(game_id, str) or not isinstance(inner, dict):
-            raise ValueError(f"entry {_show(game_id)} must map a game id to an object")
+            raise ValueError(Phrase(N_("entry {entry} must map a game id to an object"),
+                                    entry=_show(game_id)))
         checked: dict[str, Any] = {}
         for name, leaf in inner.items():
             if not isinstance(name, str):
-                raise ValueError(f"entry {_show(game_id)} has a non-text name {_show(name)}")
+                raise ValueError(Phrase(N_("entry {entry} has a non-text name {name}"),
+                                        entry=_show(game_id), name=_show(name)))
             try:
                 checked[name] = check_leaf(leaf)
             except ValueError:
-                raise ValueError(
-                    f"entry {_show(game_id)}/{_show(name)} must be {leaf_desc}, not {_show(leaf)}"
-                ) from None
+                raise ValueError(Phrase(
+                    N_("entry {entry}/{name} must be {kind}, not {value}"), entry=_show(game_id),
+                    name=_show(name), kind=leaf_desc, value=_show(leaf))) from None
         result[game_id] = checked
     return result
 
@@ -231,16 +236,17 @@ def _board_size(value: object) -> int:
 
 
 def _check_seats(value: object) -> dict[str, dict[str, Any]]:
-    return _check_nested(value, _seat_kind, '"human" or "computer"')
+    return _check_nested(value, _seat_kind, Phrase(N_('"human" or "computer"')))
 
 
 def _check_ai_levels(value: object) -> dict[str, dict[str, Any]]:
-    return _check_nested(value, _ai_level, "text")
+    return _check_nested(value, _ai_level, Phrase(N_("text")))
 
 
 def _check_board_sizes(value: object) -> dict[str, dict[str, Any]]:
     return _check_nested(
-        value, _board_size, f"a whole number from {BOARD_SIZE_MIN} to {BOARD_SIZE_MAX}"
+        value, _board_size, Phrase(N_("a whole number from {low} to {high}"),
+                                   low=BOARD_SIZE_MIN, high=BOARD_SIZE_MAX)
     )
 
 
@@ -253,31 +259,33 @@ def _variant_leaf(value: object) -> str | int:
 
 
 def _check_variants(value: object) -> dict[str, dict[str, Any]]:
-    return _check_nested(value, _variant_leaf, "short text or a whole number")
+    return _check_nested(value, _variant_leaf, Phrase(N_("short text or a whole number")))
 
 
 def _check_volume(value: object) -> int:
     if not _is_int(value) or not VOLUME_MIN <= value <= VOLUME_MAX:
-        raise ValueError(f"must be a whole number from {VOLUME_MIN} to {VOLUME_MAX}, "
-                         f"not {_show(value)}")
+        raise ValueError(Phrase(N_("must be a whole number from {low} to {high}, not {value}"),
+                                low=VOLUME_MIN, high=VOLUME_MAX, value=_show(value)))
     return int(value)
 
 
 def _check_cvc_speed(value: object) -> str:
     if value not in CVC_SPEEDS:
-        raise ValueError(f"must be one of {', '.join(map(repr, CVC_SPEEDS))}, not {_show(value)}")
+        raise ValueError(Phrase(N_("must be one of {choices}, not {value}"),
+                                choices=", ".join(map(repr, CVC_SPEEDS)), value=_show(value)))
     return str(value)
 
 
 def _check_language(value: object) -> str:
     if value not in LANGUAGES:
-        raise ValueError(f"must be one of {', '.join(map(repr, LANGUAGES))}, not {_show(value)}")
+        raise ValueError(Phrase(N_("must be one of {choices}, not {value}"),
+                                choices=", ".join(map(repr, LANGUAGES)), value=_show(value)))
     return str(value)
 
 
 def _check_bool(value: object) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"must be true or false, not {_show(value)}")
+        raise ValueError(Phrase(N_("must be true or false, not {value}"), value=_show(value)))
     return value
 
 
@@ -304,7 +312,7 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
 def size_text(size: int) -> str:
     """A file size a player can read: "812 bytes", "4.2 KB", "200.0 MB"."""
     if size < 1024:
-        return f"{size} bytes"
+        return Phrase(N_("{size} bytes"), size=size)
     if size < 1024 * 1024:
         return f"{size / 1024:.1f} KB"
     if size < 1024**3:
@@ -313,10 +321,10 @@ def size_text(size: int) -> str:
 
 
 _SPECIAL_KINDS = (
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a device"),
-    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISFIFO, Phrase(N_("a named pipe"))),
+    (stat.S_ISCHR, Phrase(N_("a device"))),
+    (stat.S_ISBLK, Phrase(N_("a device"))),
+    (stat.S_ISSOCK, Phrase(N_("a socket"))),
 )
 
 
@@ -325,7 +333,7 @@ def _kind_of(mode: int) -> str:
     for test, words in _SPECIAL_KINDS:
         if test(mode):
             return words
-    return "not a regular file"
+    return Phrase(N_("not a regular file"))
 
 
 @dataclass
@@ -456,47 +464,51 @@ def _parse(raw: bytes, path: Path) -> _Parsed:
             repeated.clear()
             loaded = json.loads(text, parse_int=_parse_int, object_pairs_hook=make_object)
     except UnicodeDecodeError:
-        raise _Unusable("was unreadable (it is not UTF-8 text)") from None
+        raise _Unusable(Phrase(N_("was unreadable (it is not UTF-8 text)"))) from None
     except json.JSONDecodeError as exc:
-        raise _Unusable(
-            f"was unreadable (not valid JSON: {exc.msg} at line {exc.lineno} "
-            f"column {exc.colno})"
-        ) from None
+        raise _Unusable(Phrase(
+            N_("was unreadable (not valid JSON: {reason} at line {line} column {column})"),
+            reason=exc.msg, line=exc.lineno, column=exc.colno)) from None
     except RecursionError:
-        raise _Unusable("was unreadable (JSON nested too deeply)") from None
+        raise _Unusable(Phrase(N_("was unreadable (JSON nested too deeply)"))) from None
     except ValueError as exc:
         # Any other refusal of the parser must not stop the game either.
-        raise _Unusable(f"was unreadable (not valid JSON: {_show(str(exc))})") from None
+        raise _Unusable(Phrase(N_("was unreadable (not valid JSON: {reason})"),
+                               reason=_show(str(exc)))) from None
 
     if not isinstance(loaded, dict):
         kind = type(loaded).__name__
-        raise _Unusable(f"was unreadable (expected a JSON object at the top, found {kind})")
+        raise _Unusable(Phrase(
+            N_("was unreadable (expected a JSON object at the top, found {kind})"), kind=kind))
 
     version = loaded.get("version")
     if _is_int(version) and version > SETTINGS_VERSION:
         # A newer game wrote this; our defaults would clobber settings we
         # do not understand, so keep its file aside for when it runs again.
-        raise _Unusable(
-            f"was written by a newer version of the game (settings version {_show(version)}; "
-            f"this version understands {SETTINGS_VERSION})"
-        )
+        raise _Unusable(Phrase(
+            N_("was written by a newer version of the game (settings version {version}; "
+               "this version understands {known})"),
+            version=_show(version), known=SETTINGS_VERSION))
 
     parsed = _Parsed()
     if repeated:
         names = ", ".join(_show(name) for name in repeated[:5])
-        more = f" and {len(repeated) - 5} more" if len(repeated) > 5 else ""
-        parsed.messages.append(
-            f"Settings file {path} repeats the key(s) {names}{more}; "
-            "the last value of each was used."
-        )
+        if len(repeated) > 5:
+            parsed.messages.append(Phrase(
+                N_("Settings file {path} repeats the key(s) {names} and {more} more; "
+                   "the last value of each was used."),
+                path=path, names=names, more=len(repeated) - 5))
+        else:
+            parsed.messages.append(Phrase(
+                N_("Settings file {path} repeats the key(s) {names}; "
+                   "the last value of each was used."), path=path, names=names))
     version = loaded.get("version", SETTINGS_VERSION)
     # A missing version is fine (a hand-written file); a wrong one is not.
     if not (_is_int(version) and version == SETTINGS_VERSION):
-        parsed.messages.append(
-            f"Setting 'version' in {path} was invalid "
-            f"(expected {SETTINGS_VERSION}, found {_show(version)}); the other settings "
-            "were still read."
-        )
+        parsed.messages.append(Phrase(
+            N_("Setting 'version' in {path} was invalid (expected {known}, found {version}); "
+               "the other settings were still read."),
+            path=path, known=SETTINGS_VERSION, version=_show(version)))
     unknown = parsed.unknown
     for key, value in loaded.items():
         validator = _VALIDATORS.get(key)
@@ -505,10 +517,9 @@ def _parse(raw: bytes, path: Path) -> _Parsed:
                 parsed.values[key] = validator(value)
             except ValueError as exc:
                 parsed.bad.add(key)
-                parsed.messages.append(
-                    f"Setting '{key}' in {path} was invalid ({key} {exc}); "
-                    "its default is used."
-                )
+                parsed.messages.append(Phrase(
+                    N_("Setting '{key}' in {path} was invalid ({key} {problem}); "
+                       "its default is used."), key=key, path=path, problem=error_text(exc)))
         elif key == "version":
             continue
         elif type(value) not in _WALKED or (problem := _unkeepable(value)) is None:
@@ -518,7 +529,9 @@ def _parse(raw: bytes, path: Path) -> _Parsed:
             # walk (this loop may see 100,000 of them).
             unknown[key] = value
         else:
-            parsed.messages.append(f"Setting {_show(key)} in {path} {problem}, so it was left out.")
+            parsed.messages.append(Phrase(
+                N_("Setting {key} in {path} {problem}, so it was left out."),
+                key=_show(key), path=path, problem=problem))
     return parsed
 
 
@@ -627,26 +640,28 @@ class SettingsStore:
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self._block(
-                f"the existing file {self.path} could not be read ({reason}), "
-                "so it is left untouched",
-                f"Settings file {self.path} could not be read ({reason}); defaults are used "
-                "and settings will not be saved this session, so the file is left untouched.",
+                Phrase(N_("the existing file {path} could not be read ({reason}), so it is "
+                          "left untouched"), path=self.path, reason=reason),
+                Phrase(N_("Settings file {path} could not be read ({reason}); defaults are used "
+                          "and settings will not be saved this session, so the file is left "
+                          "untouched."), path=self.path, reason=reason),
             )
             return
         if found.kind == "missing":
             self._seen = None
             return
         if found.kind == "folder":
-            self._set_aside("was unreadable (it is a folder, not a file)")
+            self._set_aside(Phrase(N_("was unreadable (it is a folder, not a file)")))
             return
         if found.kind == "special":
             # A pipe or a device is something the player set up on purpose (e.g. a
             # link to /dev/null): never read from it, never replace it.
             self._block(
-                f"{self.path} is {found.what}, not a regular file, so it is left untouched",
-                f"Settings file {self.path} is {found.what}, not a regular file; defaults "
-                "are used and settings will not be saved this session, so it is left "
-                "untouched.",
+                Phrase(N_("{path} is {what}, not a regular file, so it is left untouched"),
+                       path=self.path, what=found.what),
+                Phrase(N_("Settings file {path} is {what}, not a regular file; defaults are "
+                          "used and settings will not be saved this session, so it is left "
+                          "untouched."), path=self.path, what=found.what),
             )
             return
         if found.kind == "too-big":
@@ -667,14 +682,18 @@ class SettingsStore:
             try:
                 kept = copy_aside(self.path)
             except OSError as exc:
+                reason = exc.strerror or str(exc)
                 self._block(
-                    f"a copy of {self.path} could not be kept ({exc.strerror or exc}), "
-                    "so it is left untouched",
-                    f"The original settings file {self.path} could not be copied aside "
-                    f"({exc.strerror or exc}); it will not be overwritten this session.",
+                    Phrase(N_("a copy of {path} could not be kept ({reason}), so it is left "
+                              "untouched"), path=self.path, reason=reason),
+                    Phrase(N_("The original settings file {path} could not be copied aside "
+                              "({reason}); it will not be overwritten this session."),
+                           path=self.path, reason=reason),
                 )
             else:
-                self.warnings.append(f"The original settings file {self.path} was kept as {kept}.")
+                self.warnings.append(Phrase(
+                    N_("The original settings file {path} was kept as {kept}."),
+                    path=self.path, kept=kept))
 
     def _block(self, reason: str, warning: str) -> None:
         """Refuse every save this session (``reason``), and say so now (``warning``)."""
@@ -688,21 +707,24 @@ class SettingsStore:
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self._block(
-                f"{self.path} {problem} and could not be moved aside ({reason}), "
-                "so it is left untouched",
-                f"Settings file {self.path} {problem}; it could not be moved aside ({reason}), "
-                "so defaults are used and settings will not be saved this session.",
+                Phrase(N_("{path} {problem} and could not be moved aside ({reason}), so it is "
+                          "left untouched"), path=self.path, problem=problem, reason=reason),
+                Phrase(N_("Settings file {path} {problem}; it could not be moved aside "
+                          "({reason}), so defaults are used and settings will not be saved "
+                          "this session."), path=self.path, problem=problem, reason=reason),
             )
             return
         self._seen = None
-        self.warnings.append(
-            f"Settings file {self.path} {problem}; it was kept as {kept}; defaults are used."
-        )
+        self.warnings.append(Phrase(
+            N_("Settings file {path} {problem}; it was kept as {kept}; defaults are used."),
+            path=self.path, problem=problem, kept=kept))
 
     def _set_aside_too_big(self, size: int) -> None:
         """Keep a file too big to be settings aside, unread (it is valid, not corrupt)."""
-        self._set_aside(f"is {size_text(size)}, more than the {size_text(SETTINGS_MAX_BYTES)} "
-                        "settings may take, so it was not read", TOO_BIG_MARKER)
+        self._set_aside(Phrase(N_("is {size}, more than the {limit} settings may take, so it "
+                                  "was not read"),
+                               size=size_text(size), limit=size_text(SETTINGS_MAX_BYTES)),
+                        TOO_BIG_MARKER)
 
     # --- access -------------------------------------------------------------
 
@@ -735,11 +757,13 @@ class SettingsStore:
         validator = _VALIDATORS.get(key)
         if validator is None:
             known = ", ".join(sorted(_VALIDATORS))
-            raise ValueError(f"Unknown setting {key!r}; settings that can be set: {known}")
+            raise ValueError(Phrase(N_("Unknown setting {key}; settings that can be set: {known}"),
+                                    key=repr(key), known=known))
         try:
             checked = validator(value)
         except ValueError as exc:
-            raise ValueError(f"Invalid value for setting {key!r}: {key} {exc}") from None
+            raise ValueError(Phrase(N_("Invalid value for setting {name}: {key} {problem}"),
+                                    name=repr(key), key=key, problem=error_text(exc))) from None
         old = self._data[key]
         if key in PER_GAME_KEYS:
             missing = object()
@@ -770,7 +794,7 @@ class SettingsStore:
             if self._save_blocked_told:
                 return None  # already said (at load and at the first save)
             self._save_blocked_told = True
-            return f"Settings were not saved: {self._save_blocked}."
+            return Phrase(N_("Settings were not saved: {reason}."), reason=self._save_blocked)
         folder = self.path.parent
         try:
             try:
@@ -797,9 +821,9 @@ class SettingsStore:
         if isinstance(exc, FileExistsError | NotADirectoryError) and (
             os.path.exists(folder) and not os.path.isdir(folder)
         ):
-            reason = f"{folder} is a file, not a folder"
-        return (f"Could not save settings to {self.path} ({reason}); "
-                "the changes stay in effect until the game is closed.")
+            reason = Phrase(N_("{folder} is a file, not a folder"), folder=folder)
+        return Phrase(N_("Could not save settings to {path} ({reason}); the changes stay in "
+                         "effect until the game is closed."), path=self.path, reason=reason)
 
     def _save_locked(self) -> str | None:
         """The body of :meth:`save`, run under the folder lock (when it could be had)."""
@@ -813,20 +837,20 @@ class SettingsStore:
             try:
                 atomic_write_text(self.path, raw.decode("utf-8"), folder_locked=True)
             except ReadOnlyFileError:
-                raise _SaveFailed(
-                    f"Settings are not saved: {self.path} is read-only, so it is left as "
-                    "it is; changes stay in effect until the game is closed."
-                ) from None
+                raise _SaveFailed(Phrase(
+                    N_("Settings are not saved: {path} is read-only, so it is left as it is; "
+                       "changes stay in effect until the game is closed."), path=self.path,
+                )) from None
             except OSError as exc:
                 raise _SaveFailed(self._could_not_save(exc)) from None
         except _SaveFailed as failed:
             if news:
-                raise _SaveFailed(" ".join([*news, failed.message]), news=True) from None
+                raise _SaveFailed(joined([*news, failed.message]), news=True) from None
             raise
         self._seen = _digest(raw)
         self._changed = set()
         self._changed_entries = {}
-        return " ".join(news) or None
+        return joined(news) or None
 
     def _take_in_current_file(self) -> str | None:
         """Merge (or keep aside) what is at the path now if it is not what we last saw.
@@ -837,17 +861,16 @@ class SettingsStore:
         try:
             found = _look_at(self.path)
         except OSError as exc:
-            raise _SaveFailed(
-                f"Settings were not saved: {self.path} could not be read "
-                f"({exc.strerror or exc}), so it is left untouched."
-            ) from None
+            raise _SaveFailed(Phrase(
+                N_("Settings were not saved: {path} could not be read ({reason}), so it is "
+                   "left untouched."), path=self.path, reason=exc.strerror or str(exc),
+            )) from None
         if found.kind == "missing":
             return None  # nothing to keep (the player may have deleted it)
         if found.kind == "special":
-            raise _SaveFailed(
-                f"Settings were not saved: {self.path} is {found.what}, not a regular file, "
-                "so it is left untouched."
-            )
+            raise _SaveFailed(Phrase(
+                N_("Settings were not saved: {path} is {what}, not a regular file, so it is "
+                   "left untouched."), path=self.path, what=found.what))
         if found.kind == "file" and _digest(found.raw) == self._seen:
             return None  # as we left it
         # Someone else wrote it after we read it.
@@ -855,10 +878,11 @@ class SettingsStore:
             if found.kind == "too-big":
                 kept = move_aside(self.path, marker=TOO_BIG_MARKER)
                 self._seen = None
-                return (f"Settings file {self.path} was replaced by another program with a "
-                        f"file of {size_text(found.size)}, more than the "
-                        f"{size_text(SETTINGS_MAX_BYTES)} settings may take; it was kept as "
-                        f"{kept}.")
+                return Phrase(
+                    N_("Settings file {path} was replaced by another program with a file of "
+                       "{size}, more than the {limit} settings may take; it was kept as "
+                       "{kept}."), path=self.path, size=size_text(found.size),
+                    limit=size_text(SETTINGS_MAX_BYTES), kept=kept)
             if found.kind == "folder":
                 kept = move_aside(self.path)
                 self._seen = None
@@ -877,14 +901,14 @@ class SettingsStore:
             self._seen = _digest(found.raw)
             return None if kept_copy is None else self._changed_elsewhere(kept_copy)
         except OSError as exc:
-            raise _SaveFailed(
-                f"Settings were not saved: {self.path} was changed by another program "
-                f"and could not be kept aside ({exc.strerror or exc})."
-            ) from None
+            raise _SaveFailed(Phrase(
+                N_("Settings were not saved: {path} was changed by another program and could "
+                   "not be kept aside ({reason})."), path=self.path,
+                reason=exc.strerror or str(exc))) from None
 
     def _changed_elsewhere(self, kept: Path) -> str:
-        return (f"Settings file {self.path} was changed by another program since it was "
-                f"read; that version was kept as {kept}.")
+        return Phrase(N_("Settings file {path} was changed by another program since it was "
+                         "read; that version was kept as {kept}."), path=self.path, kept=kept)
 
     def _adopt(self, theirs: _Parsed) -> None:
         """Take the file's settings for everything this copy did not change since it
@@ -929,10 +953,10 @@ class SettingsStore:
         if len(raw) <= SETTINGS_MAX_BYTES:
             return raw, None
         if not self._unknown:
-            raise _SaveFailed(
-                f"Settings were not saved: they would take {size_text(len(raw))}, more than "
-                f"the {size_text(SETTINGS_MAX_BYTES)} settings may take."
-            )
+            raise _SaveFailed(Phrase(
+                N_("Settings were not saved: they would take {size}, more than the {limit} "
+                   "settings may take."), size=size_text(len(raw)),
+                limit=size_text(SETTINGS_MAX_BYTES)))
         count, full_size = len(self._unknown), len(raw)
         try:
             if os.path.isfile(self.path):
@@ -940,19 +964,19 @@ class SettingsStore:
             else:  # the file they came from is gone: keep what we have
                 kept = keep_bytes_aside(self.path, raw, marker=TOO_BIG_MARKER)
         except OSError as exc:
-            raise _SaveFailed(
-                f"Settings were not saved: with the {count} setting(s) this version does "
-                f"not know they would take {size_text(full_size)}, and the file could not be "
-                f"kept aside ({exc.strerror or exc})."
-            ) from None
+            raise _SaveFailed(Phrase(
+                N_("Settings were not saved: with the {count} setting(s) this version does not "
+                   "know they would take {size}, and the file could not be kept aside "
+                   "({reason})."), count=count, size=size_text(full_size),
+                reason=exc.strerror or str(exc))) from None
         self._unknown = {}
         raw, _ = self._file_bytes()
-        return raw, (
-            f"Settings file {self.path} would have taken {size_text(full_size)} with the "
-            f"{count} setting(s) this version does not know, more than the "
-            f"{size_text(SETTINGS_MAX_BYTES)} settings may take, so those were left out; "
-            f"the previous file was kept as {kept}."
-        )
+        return raw, Phrase(
+            N_("Settings file {path} would have taken {size} with the {count} setting(s) this "
+               "version does not know, more than the {limit} settings may take, so those were "
+               "left out; the previous file was kept as {kept}."),
+            path=self.path, size=size_text(full_size), count=count,
+            limit=size_text(SETTINGS_MAX_BYTES), kept=kept)
 
     def _ordered(self) -> dict[str, Any]:
         """Known keys in schema order, then preserved unknown keys (not copied)."""

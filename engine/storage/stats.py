@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from engine.phrase import N_, Phrase, error_text
+
 from . import stats_recovery as recovery
 from .atomic import _fsync_folder, move_aside
 from .lock import folder_lock
@@ -47,6 +49,7 @@ from .stats_health import (
     check,
     code_of,
     header_problem,
+    rebuild_reason,
     refuses_rows,
 )
 
@@ -209,14 +212,14 @@ class StatsStore:
         self._spill = False
         try:
             if self.path.is_dir():
-                self._set_aside("it is a folder, not a file")
+                self._set_aside(Phrase(N_("it is a folder, not a file")))
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with folder_lock(self.path.parent, self.lock_timeout) as lock:
                 self._conn, self.persistent = self._open_file(lock.held)
                 if self.persistent and lock.held:
                     self._recover(self._conn)
         except OSError as exc:
-            self._fall_back_to_memory(exc.strerror or str(exc),
+            self._fall_back_to_memory(exc.strerror or error_text(exc),
                                       exc.errno in (errno.ENOSPC, errno.EDQUOT))
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             # UnicodeDecodeError: sqlite3 raises it instead of the real error
@@ -242,7 +245,7 @@ class StatsStore:
             with open(self.path, "rb") as handle:
                 header = handle.read(HEADER_SIZE)
             if header and header[: len(SQLITE_MAGIC)] != SQLITE_MAGIC:
-                self._set_aside("it is not an SQLite database")
+                self._set_aside(Phrase(N_("it is not an SQLite database")))
             else:
                 conn = self._connect()
                 try:
@@ -256,23 +259,23 @@ class StatsStore:
                     if state.startswith("rebuild:"):
                         # Before any change to the file, so the kept original
                         # is exactly what the player had.
-                        why = state.removeprefix("rebuild:")
+                        why = rebuild_reason(state)
                         try:
                             if not locked:
-                                raise _CannotRepair("another copy of the game is using the "
-                                                    "profile")
+                                raise _CannotRepair(Phrase(N_(
+                                    "another copy of the game is using the profile")))
                             conn = self._rebuild(conn, why)
                         except _CannotRepair as exc:
-                            return self._repair_later(why, str(exc)), False
+                            return self._repair_later(why, error_text(exc)), False
                         state = check(conn)
                         if state != "ok":  # pragma: no cover - the new file is ours
-                            raise Unusable("it is damaged and could not be rebuilt")
+                            raise Unusable(Phrase(N_("it is damaged and could not be rebuilt")))
                     if state.startswith("missing:"):
                         self._add_table(conn, state.removeprefix("missing:"))
                         state = "ok"
                 except Unusable as exc:
                     conn.close()
-                    self._set_aside(str(exc))
+                    self._set_aside(error_text(exc))
                 except BaseException:
                     conn.close()
                     raise
@@ -326,7 +329,8 @@ class StatsStore:
             if code_of(exc) in (SQLITE_BUSY, SQLITE_LOCKED):
                 raise _CannotRepair(brief(exc)) from exc
             conn.close()
-            raise Unusable(f"{why}; its rows could not all be read ({brief(exc)})") from exc
+            raise Unusable(Phrase(N_("{why}; its rows could not all be read ({reason})"),
+                                  why=why, reason=brief(exc))) from exc
         tmp: Path | None = None
         try:
             fd, tmp_name = tempfile.mkstemp(
@@ -357,12 +361,17 @@ class StatsStore:
             raise _CannotRepair(_reason(exc)) from exc
         _fsync_folder(self.path.parent)
         skipped = sum(len(table_rows) for table_rows in rows.values()) - copied
-        left_out = f" ({skipped} with invalid values were left out)" if skipped else ""
-        self.warnings.append(
-            f"Statistics file {self.path} could not be used as it was ({brief(why)}); "
-            f"a new file was made from its {copied} results{left_out}, and the original "
-            f"file was kept as {kept}."
-        )
+        if skipped:
+            self.warnings.append(Phrase(
+                N_("Statistics file {path} could not be used as it was ({why}); a new file "
+                   "was made from its {copied} results ({skipped} with invalid values were "
+                   "left out), and the original file was kept as {kept}."),
+                path=self.path, why=brief(why), copied=copied, skipped=skipped, kept=kept))
+        else:
+            self.warnings.append(Phrase(
+                N_("Statistics file {path} could not be used as it was ({why}); a new file "
+                   "was made from its {copied} results, and the original file was kept as "
+                   "{kept}."), path=self.path, why=brief(why), copied=copied, kept=kept))
         return self._connect()
 
     @staticmethod
@@ -392,7 +401,7 @@ class StatsStore:
         the session ends (the next start adds them once the repair is made).
         """
         memory = self._memory()
-        shown = "its results are shown"
+        shown = Phrase(N_("its results are shown"))
         try:
             conn = self._connect()
             try:
@@ -400,14 +409,14 @@ class StatsStore:
             finally:
                 conn.close()
         except (sqlite3.Error, UnicodeDecodeError):
-            shown = "its results cannot be shown now"
+            shown = Phrase(N_("its results cannot be shown now"))
         self._spill = True
-        self.warnings.append(
-            f"Statistics file {self.path} needs repairing ({brief(why)}), but the repair "
-            f"could not be made now ({brief(reason)}); the file was left as it was and "
-            f"{shown}. This session's results are written beside it when the game closes "
-            "and added at the next start that can repair it."
-        )
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} needs repairing ({why}), but the repair could not be "
+               "made now ({reason}); the file was left as it was and {shown}. This session's "
+               "results are written beside it when the game closes and added at the next "
+               "start that can repair it."),
+            path=self.path, why=brief(why), reason=brief(reason), shown=shown))
         return memory
 
     def _move_side_files(self, kept: Path) -> None:
@@ -470,11 +479,12 @@ class StatsStore:
             pass  # a full disk or a busy file: the sources stay and the next start tries again
         if sources:
             total = sum(count for _, count in sources)
-            self.warnings.append(
-                f"{total} result{'s' if total != 1 else ''} kept aside earlier "
-                f"({recovery.describe_sources(sources)}) were added back to your statistics "
-                f"in {self.path}."
-            )
+            self.warnings.append(Phrase(
+                N_("{total} result kept aside earlier ({sources}) were added back to your "
+                   "statistics in {path}.") if total == 1 else
+                N_("{total} results kept aside earlier ({sources}) were added back to your "
+                   "statistics in {path}."),
+                total=total, sources=recovery.describe_sources(sources), path=self.path))
 
     @staticmethod
     def _has_table(conn: sqlite3.Connection, table: str) -> bool:
@@ -488,10 +498,9 @@ class StatsStore:
         with _transaction(conn):
             for statement in _TABLE_SCHEMA[table]:
                 conn.execute(statement)
-        self.warnings.append(
-            f"Statistics file {self.path} had no {table} table; an empty one was added "
-            "and the other results were kept."
-        )
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} had no {table} table; an empty one was added and the "
+               "other results were kept."), path=self.path, table=table))
 
     def _ensure_writable(self, conn: sqlite3.Connection) -> tuple[sqlite3.Connection, bool]:
         """Return ``(conn, True)`` if writes work, else an in-memory copy and False."""
@@ -522,10 +531,10 @@ class StatsStore:
                 conn.backup(memory)
             finally:
                 conn.close()
-            self.warnings.append(
-                f"Statistics file {self.path} can be read but not written ({brief(exc)}); "
-                "results of this session will be shown but not saved."
-            )
+            self.warnings.append(Phrase(
+                N_("Statistics file {path} can be read but not written ({reason}); results "
+                   "of this session will be shown but not saved."),
+                path=self.path, reason=brief(exc)))
             return memory, False
         return conn, True
 
@@ -536,13 +545,13 @@ class StatsStore:
         except OSError as exc:
             # Leave the file alone; the caller falls back to memory and the
             # player learns both what was wrong and why we could not fix it.
-            raise OSError(
-                f"{reason}, and it could not be moved aside: {exc.strerror or exc}"
-            ) from exc
-        self.warnings.append(
-            f"Statistics file {self.path} could not be used ({brief(reason)}); it was kept as "
-            f"{kept}; a new statistics file was started."
-        )
+            raise OSError(Phrase(
+                N_("{reason}, and it could not be moved aside: {error}"),
+                reason=reason, error=exc.strerror or str(exc))) from exc
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} could not be used ({reason}); it was kept as {kept}; "
+               "a new statistics file was started."),
+            path=self.path, reason=brief(reason), kept=kept))
 
     def _move_with_side_files(self) -> Path:
         """Move the database and its side files to a fresh ``.corrupt-`` name."""
@@ -573,13 +582,12 @@ class StatsStore:
         self.persistent = False
         self._conn = self._memory()
         self._spill = transient
-        later = ("this session's results are shown and written beside it when the game "
-                 "closes, to be added at the next start" if transient
-                 else "statistics will not be saved this session")
-        self.warnings.append(
-            f"Statistics file {self.path} could not be opened or created ({brief(reason)}); "
-            f"{later}."
-        )
+        later = Phrase(N_("this session's results are shown and written beside it when the "
+                          "game closes, to be added at the next start") if transient
+                       else N_("statistics will not be saved this session"))
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} could not be opened or created ({reason}); {later}."),
+            path=self.path, reason=brief(reason), later=later))
 
     @staticmethod
     def _add_unsaved_tables(conn: sqlite3.Connection | None) -> None:
@@ -687,10 +695,12 @@ class StatsStore:
         try:
             kept = recovery.write_pending(self.path, rows)
         except OSError as exc:
-            return (f"{count} result(s) of this session could not be saved to {self.path} "
-                    f"nor beside it ({exc.strerror or exc}).")
-        return (f"{count} result(s) of this session could not be written to {self.path}; "
-                f"they were kept in {kept} and are added at the next start.")
+            return Phrase(N_("{count} result(s) of this session could not be saved to {path} "
+                             "nor beside it ({reason})."),
+                          count=count, path=self.path, reason=exc.strerror or str(exc))
+        return Phrase(N_("{count} result(s) of this session could not be written to {path}; "
+                         "they were kept in {kept} and are added at the next start."),
+                      count=count, path=self.path, kept=kept)
 
     # --- writing ------------------------------------------------------------
 
@@ -756,7 +766,8 @@ class StatsStore:
             conn.execute(f"INSERT INTO temp.unsaved_{table} ({', '.join(names)}) "
                          f"VALUES ({', '.join('?' * len(names))})", row)
         except (sqlite3.Error, UnicodeDecodeError) as exc:  # pragma: no cover - memory only
-            return f"Could not keep this result ({brief(exc)}); it was not recorded."
+            return Phrase(N_("Could not keep this result ({reason}); it was not recorded."),
+                          reason=brief(exc))
         error = self._flush()
         if error is None:
             self._waiting = None
@@ -765,9 +776,9 @@ class StatsStore:
         if self._waiting == reason:
             return None  # said already; the result is kept with the others
         self._waiting = reason
-        return (f"Could not write this result to {self.path} yet ({reason}); it is kept and "
-                "written as soon as the file takes it (at the latest beside it when the game "
-                "closes).")
+        return Phrase(N_("Could not write this result to {path} yet ({reason}); it is kept and "
+                         "written as soon as the file takes it (at the latest beside it when "
+                         "the game closes)."), path=self.path, reason=reason)
 
     # --- reading ------------------------------------------------------------
 
@@ -841,7 +852,8 @@ class StatsStore:
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             # A statistics screen must not crash the game; report instead,
             # once: screens read every frame, and the list must not grow.
-            message = f"Could not read statistics from {self.path} ({brief(exc)})."
+            message = Phrase(N_("Could not read statistics from {path} ({reason})."),
+                             path=self.path, reason=brief(exc))
             if message not in self.warnings:
                 self.warnings.append(message)
             return []

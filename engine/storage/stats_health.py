@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 
+from engine.phrase import N_, Phrase
+
 SCHEMA_VERSION = 1
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -66,18 +68,37 @@ def header_problem(header: bytes) -> str | None:
     if len(header) < HEADER_SIZE:
         return None
     if header[18] > 2:
-        return "rebuild:its header forbids writing to it"
+        return rebuild(Phrase(N_("its header forbids writing to it")))
     if int.from_bytes(header[56:60], "big") > 3:
-        return "rebuild:its header names an unknown text encoding"
+        return rebuild(Phrase(N_("its header names an unknown text encoding")))
     return None
+
+
+def rebuild(why: Phrase) -> str:
+    """The state ``"rebuild:<why>"`` (see :func:`check`), ``why`` kept as a Phrase for
+    :func:`rebuild_reason`."""
+    return Phrase("rebuild:{why}", why=why)
+
+
+def rebuild_reason(state: str) -> str:
+    """The ``<why>`` of a ``"rebuild:<why>"`` state (a Phrase where one was made)."""
+    if isinstance(state, Phrase) and isinstance(state.values.get("why"), Phrase):
+        return state.values["why"]
+    return state.removeprefix("rebuild:")
 
 
 def brief(text: object, limit: int = 300) -> str:
     """``text`` as one short printable line for a warning.
 
     SQLite's messages can quote the damaged file: schema text with line
-    breaks, control characters, hundreds of lines of findings.
+    breaks, control characters, hundreds of lines of findings. A Phrase (made from
+    values already brief) stays as it is, to be said in the player's language.
     """
+    if isinstance(text, Phrase):
+        return text
+    if isinstance(text, BaseException) and len(text.args) == 1 \
+            and isinstance(text.args[0], Phrase):
+        return text.args[0]
     line = " ".join(str(text).split())
     line = "".join(c if c.isprintable() else "\ufffd" for c in line)
     return line if len(line) <= limit else line[: limit - 1] + "…"
@@ -117,10 +138,10 @@ def check(conn: sqlite3.Connection) -> str:
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise Unusable(
-                f"it was written by a newer version of the game (statistics version "
-                f"{version}; this version understands {SCHEMA_VERSION})"
-            )
+            raise Unusable(Phrase(
+                N_("it was written by a newer version of the game (statistics version "
+                   "{version}; this version understands {known})"),
+                version=version, known=SCHEMA_VERSION))
         # Lower case: SQL names ignore case ("gAmes" is the games table).
         objects = {
             str(name).lower(): kind
@@ -142,9 +163,10 @@ def check(conn: sqlite3.Connection) -> str:
         serious = [p for p in problems if p != "ok" and not p.startswith(_HARMLESS_PROBLEMS)
                    and not any(kind in p for kind in _INDEX_PROBLEMS)]
         if serious and version != SCHEMA_VERSION:
-            raise Unusable(f"it is damaged: {describe(serious)}")
+            raise Unusable(Phrase(N_("it is damaged: {problems}"), problems=describe(serious)))
         if version != SCHEMA_VERSION:
-            raise Unusable(f"it is not a statistics database (version {version})")
+            raise Unusable(Phrase(N_("it is not a statistics database (version {version})"),
+                                  version=version))
         missing_tables = []
         for table, wanted in EXPECTED_COLUMNS.items():
             # SQLite knows a table by the CREATE statement it parses, not
@@ -156,17 +178,19 @@ def check(conn: sqlite3.Connection) -> str:
                 missing_tables.append(table)
                 continue
             if objects.get(table, "table") != "table":
-                raise Unusable(f"its {table} is a {objects[table]}, not a table")
+                raise Unusable(Phrase(N_("its {table} is a {kind}, not a table"),
+                                      table=table, kind=objects[table]))
             missing = [c for c in wanted if c not in columns]
             if missing:
-                raise Unusable(f"table {table} lacks columns {', '.join(missing)}")
+                raise Unusable(Phrase(N_("table {table} lacks columns {columns}"),
+                                      table=table, columns=", ".join(missing)))
         if len(missing_tables) == len(EXPECTED_COLUMNS):
-            raise Unusable("it has neither a games nor a puzzles table")
+            raise Unusable(Phrase(N_("it has neither a games nor a puzzles table")))
         if serious:
             # Its rows may all still be readable; _rebuild finds out.
-            return f"rebuild:it is damaged: {describe(serious)}"
+            return rebuild(Phrase(N_("it is damaged: {problems}"), problems=describe(serious)))
         if any(kind in p for p in problems for kind in _INDEX_PROBLEMS):
-            return "rebuild:its indexes were damaged"
+            return rebuild(Phrase(N_("its indexes were damaged")))
         if missing_tables:
             return f"missing:{missing_tables[0]}"
     except sqlite3.DatabaseError as exc:
@@ -175,12 +199,13 @@ def check(conn: sqlite3.Connection) -> str:
         # locked" is not.
         code = getattr(exc, "sqlite_errorcode", None)
         if code is not None and code & 0xFF in FILE_AT_FAULT:
-            raise Unusable(f"it is damaged: {exc}") from None
+            raise Unusable(Phrase(N_("it is damaged: {problems}"), problems=brief(exc))) from None
         raise
     except UnicodeDecodeError:
         # sqlite3 could not even decode SQLite's message (or a name in the
         # schema): the schema itself holds damaged bytes.
-        raise Unusable("it is damaged: its schema holds text that is not UTF-8") from None
+        raise Unusable(Phrase(N_("it is damaged: its schema holds text that is not UTF-8"))
+                       ) from None
     return "ok"
 
 
@@ -213,10 +238,11 @@ def refuses_rows(conn: sqlite3.Connection, missing: str) -> str | None:
         code = getattr(exc, "sqlite_errorcode", None)
         if code is not None and code & 0xFF in (*FILE_AT_FAULT, _SQLITE_CONSTRAINT,
                                                 _SQLITE_MISMATCH):
-            return f"rebuild:its tables refuse new results ({exc})"
+            return rebuild(Phrase(N_("its tables refuse new results ({reason})"),
+                                  reason=brief(exc)))
         return None
     except UnicodeDecodeError:
-        return "rebuild:its tables refuse new results"
+        return rebuild(Phrase(N_("its tables refuse new results")))
     finally:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")

@@ -36,6 +36,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from engine.phrase import N_, Phrase, joined
+
 from .atomic import CORRUPT_MARKER, atomic_write_text
 
 PENDING_MARKER = ".pending-"
@@ -228,5 +230,6 @@ def keep_original(db_path: Path) -> Path:
 
 def describe_sources(sources: Sequence[tuple[Path, int]]) -> str:
     """"12 results from statistics.sqlite3.corrupt-… and 3 from …" for a notice."""
-    parts = [f"{count} from {path.name}" for path, count in sources]
-    return ", ".join(parts)
+    parts = [Phrase(N_("{count} from {name}"), count=count, name=path.name)
+             for path, count in sources]
+    return joined(parts, ", ")

@@ -44,6 +44,7 @@ from typing import overload
 
 import numpy as np
 
+from engine.phrase import N_, Phrase
 from engine.rules import IllegalMove
 
 MAX_N = 1000
@@ -342,7 +343,7 @@ def _quote(text: str) -> str:
     """The user's text for an error message, shortened if long."""
     if len(text) <= _QUOTE:
         return repr(text)
-    return repr(text[:_QUOTE]) + f"… ({len(text)} characters)"
+    return Phrase(N_("{text}… ({count} characters)"), text=repr(text[:_QUOTE]), count=len(text))
 
 
 # See _multiply.
@@ -439,7 +440,8 @@ def _describe_max(n: int) -> str:
     """The largest n×n code, written out when short."""
     if n * n <= 96:
         return str((1 << (n * n)) - 1)
-    return f"2^{n * n} − 1, a {max_code_digits(n)}-digit number"
+    return Phrase(N_("2^{bits} − 1, a {digits}-digit number"), bits=n * n,
+                  digits=max_code_digits(n))
 
 
 def _parse_size(text: str) -> int:
@@ -449,19 +451,24 @@ def _parse_size(text: str) -> int:
             left, right = text.split(sep)
             break
     else:
-        raise CodeError(f"{_quote(text)} is not a board size: expected NxN such as 5x5")
+        raise CodeError(Phrase(N_("{text} is not a board size: expected NxN such as 5x5"),
+                               text=_quote(text)))
     for side in (left, right):
         if not side or not side.isascii() or not side.isdigit():
-            raise CodeError(f"{_quote(text)} is not a board size: expected NxN such as 5x5 "
-                            "(ASCII digits)")
+            raise CodeError(Phrase(
+                N_("{text} is not a board size: expected NxN such as 5x5 (ASCII digits)"),
+                text=_quote(text)))
     # Sides longer than four digits are out of range anyway; don't convert them.
     if len(left.lstrip("0")) > 4 or len(right.lstrip("0")) > 4:
-        raise CodeError(f"size {_quote(text)} is not supported: n must be 1..{MAX_N}")
+        raise CodeError(Phrase(N_("size {text} is not supported: n must be 1..{high}"),
+                               text=_quote(text), high=MAX_N))
     rows, cols = int(left), int(right)
     if rows != cols:
-        raise CodeError(f"{rows}x{cols} is not square: boards are n×n, such as 5x5")
+        raise CodeError(Phrase(N_("{rows}x{cols} is not square: boards are n×n, such as 5x5"),
+                               rows=rows, cols=cols))
     if not 1 <= rows <= MAX_N:
-        raise CodeError(f"size {rows}x{cols} is not supported: n must be 1..{MAX_N}")
+        raise CodeError(Phrase(N_("size {text} is not supported: n must be 1..{high}"),
+                               text=f"{rows}x{cols}", high=MAX_N))
     return rows
 
 
@@ -472,28 +479,36 @@ def parse_code(text: str) -> Board:
     by their length before any conversion, so huge inputs fail fast.
     """
     if not isinstance(text, str):
-        raise CodeError(f"a code is text, got {type(text).__name__}")
+        raise CodeError(Phrase(N_("a code is text, got {kind}"), kind=type(text).__name__))
     code = text.strip()
     if not code:
-        raise CodeError("empty code: expected a number such as 65535 (4×4) "
-                        "or NxN:number such as 5x5:33554431")
+        raise CodeError(Phrase(N_("empty code: expected a number such as 65535 (4×4) "
+                                  "or NxN:number such as 5x5:33554431")))
     if ":" in code:
         size_text, number = code.split(":", 1)
         n = _parse_size(size_text)
         if not number:
-            raise CodeError(f"missing the number after {size_text + ':'!r}")
+            raise CodeError(Phrase(N_("missing the number after {text}"),
+                                   text=repr(size_text + ":")))
     else:
         if "x" in code or "X" in code:
-            raise CodeError(f"{_quote(code)}: a sized code needs a colon, such as 5x5:33554431")
+            raise CodeError(Phrase(N_("{text}: a sized code needs a colon, such as 5x5:33554431"),
+                                   text=_quote(code)))
         n, number = 4, code
     if number[0] in "+-":
-        raise CodeError(f"{_quote(number)} has a sign: a code is a plain number, digits 0-9 only")
+        raise CodeError(Phrase(
+            N_("{text} has a sign: a code is a plain number, digits 0-9 only"),
+            text=_quote(number)))
     if not number.isascii() or not number.isdigit():
-        raise CodeError(f"{_quote(number)} is not a number: only the ASCII digits 0-9 are allowed")
+        raise CodeError(Phrase(
+            N_("{text} is not a number: only the ASCII digits 0-9 are allowed"),
+            text=_quote(number)))
     significant = number.lstrip("0") or "0"
     limit = max_code_digits(n)
-    shown = significant if len(significant) <= _QUOTE else f"a {len(significant)}-digit number"
-    too_large = f"{shown} is too large for a {n}×{n} board (at most {_describe_max(n)})"
+    shown = significant if len(significant) <= _QUOTE else Phrase(
+        N_("a {digits}-digit number"), digits=len(significant))
+    too_large = Phrase(N_("{number} is too large for a {n}×{n} board (at most {most})"),
+                       number=shown, n=n, most=_describe_max(n))
     if len(significant) > limit:
         raise CodeError(too_large)
     value = decimal_to_int(significant)

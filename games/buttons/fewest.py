@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.phrase import N_, Phrase
 from games.buttons.fewest_bounds import (
     BOUND_BYTES_PER_ENTRY,
     MAX_TABLE_BITS,
@@ -450,8 +451,9 @@ def search(space: NullSpace, start: np.ndarray, *, time_limit: float = DEFAULT_T
     cap = max(0, min(MAX_TABLE_BITS, (memory // BOUND_BYTES_PER_ENTRY).bit_length() - 1))
     grid, best = start, int(np.count_nonzero(start))
     if best == 0:
-        return Fewest(grid, 0, 0, "already solved: no presses needed")
-    lower, how, why = 0, "", f"2^{d} combinations are too many to search"
+        return Fewest(grid, 0, 0, Phrase(N_("already solved: no presses needed")))
+    lower, how = 0, ""
+    why = Phrase(N_("2^{d} combinations are too many to search"), d=d)
     found = lattices(space, cap, budget)
     budget.progress(0.1)
 
@@ -470,17 +472,19 @@ def search(space: NullSpace, start: np.ndarray, *, time_limit: float = DEFAULT_T
                 break
     if plan is not None:
         outcome = pair_search(space, plan, start, budget, tables)
-        how = f"fewest presses: proven by branch and bound over the 2^{d} null-space combinations"
+        how = Phrase(N_("fewest presses: proven by branch and bound over the 2^{d} null-space "
+                        "combinations"), d=d)
     elif slice_seconds(space) <= budget.left():
         outcome = slice_search(space, start, budget)
-        how = f"fewest presses: exhaustive over 2^{d} null-space combinations"
+        how = Phrase(N_("fewest presses: exhaustive over 2^{d} null-space combinations"), d=d)
     else:
         outcome = None
     if outcome is not None:
         grid, best, lower = outcome.grid, outcome.count, outcome.lower_bound
         if outcome.finished:
             return Fewest(grid, best, best, how)
-        why = f"the search would not finish within the {budget.limit:g} s time limit"
+        why = Phrase(N_("the search would not finish within the {limit} s time limit"),
+                     limit=f"{budget.limit:g}")
     # Not proven: the best bound the pluses and the sub-lattices give, each sub-lattice
     # tried only if it is expected to beat the bound so far (likeliest first).
     lower = max(lower, plus_bound(grid))
@@ -490,12 +494,14 @@ def search(space: NullSpace, start: np.ndarray, *, time_limit: float = DEFAULT_T
         lower = max(lower, lat.bound(grid, budget, memory))
         if lower >= best:
             return Fewest(grid, best, best,
-                          f"fewest presses: proven by a lower bound over the {lat.describe()}")
+                          Phrase(N_("fewest presses: proven by a lower bound over the {lattice}"),
+                                 lattice=lat.describe()))
     lower = min(lower, best)
     if budget.left() <= 0:
-        why = f"the {budget.limit:g} s time limit was reached"
+        why = Phrase(N_("the {limit} s time limit was reached"), limit=f"{budget.limit:g}")
     return Fewest(grid, best, lower,
-                  f"at most {best}, at least {lower}: fewest presses not proven, {why}")
+                  Phrase(N_("at most {best}, at least {lower}: fewest presses not proven, {why}"),
+                         best=best, lower=lower, why=why))
 
 
 __all__ = [

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ai.agent import Cancelled
+from engine.phrase import N_, Phrase
 
 # Tables of more than 2^22 entries are never built, whatever the memory cap: one
 # transform of that size already takes ~0.2 s, and the searches they would feed could not
@@ -204,10 +205,10 @@ class Lattice:
     def describe(self) -> str:
         """In words, e.g. "2×2 sub-lattice" or "rows"."""
         if self.a == self.n and self.b == 1:
-            return "rows"
+            return Phrase(N_("rows"))
         if self.a == 1 and self.b == self.n:
-            return "columns"
-        return f"{self.a}×{self.b} sub-lattice"
+            return Phrase(N_("columns"))
+        return Phrase(N_("{a}×{b} sub-lattice"), a=self.a, b=self.b)
 
     def tables(self, grid: np.ndarray, members: np.ndarray | None = None) -> np.ndarray:
         """f(u) for the classes ``members`` (default all) of the solution ``grid``:

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_
+from engine.i18n import N_, Phrase
 from games.buttons.board import MAX_N, Board, CodeError, _parse_size, check_size, generate
 
 # The size menu (− and +) goes from 2×2 to 20×20; codes load any size up to MAX_N.
@@ -31,8 +31,9 @@ class ButtonParams:
         try:
             check_size(self.n)
         except ValueError:
-            raise ValueError(f"the board side must be a whole number from 1 to {MAX_N}, "
-                             f"not {self.n!r}") from None
+            raise ValueError(Phrase(
+                N_("the board side must be a whole number from 1 to {high}, not {value}"),
+                high=MAX_N, value=repr(self.n))) from None
 
 
 PRESETS: tuple[Preset, ...] = (

@@ -25,7 +25,7 @@ from engine.board.pointer import GridPointer
 from engine.game_scene import GameScene
 from engine.game_settings import load_params, remember
 from engine.history import History
-from engine.i18n import N_, _, ngettext
+from engine.i18n import N_, _, error_text, localize, ngettext
 from engine.overlays import Overlay, TextEntryDialog
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.stepper import Stepper
@@ -416,7 +416,7 @@ class ButtonMadnessScene(GameScene):
                 # Kept for load_code: reading a 1000×1000 code takes ~0.1 s, once is enough.
                 self._parsed = (text, parse_code(text))
             except CodeError as exc:
-                return str(exc)
+                return error_text(exc)
             return None
 
         self.app.push(TextEntryDialog(self.app, _("Board code (4×4: 0-65535, or NxN:NUMBER)"),
@@ -664,7 +664,7 @@ class ButtonMadnessScene(GameScene):
             text += " " + ngettext("Solution: {count} more press ({method}).",
                                    "Solution: {count} more presses ({method}).",
                                    solution.count).format(count=solution.count,
-                                                          method=solution.method)
+                                                          method=localize(solution.method))
         return text
 
     def draw_board(self, surface: pygame.Surface) -> None:

@@ -78,6 +78,7 @@ import numpy as np
 
 from engine.ai.agent import Cancelled
 from engine.ai.bfs import bfs_solve
+from engine.phrase import N_, Phrase
 from games.buttons import fewest
 from games.buttons.board import (
     MAX_N,
@@ -678,7 +679,8 @@ def _solve_rows(board: Board, cancel: threading.Event | None, progress: Progress
         return None, False, "unsolvable: no set of presses turns this board all red", d, None
     if d == 0:
         report(1.0)
-        return rows, True, "unique solution", d, sum(row.bit_count() for row in rows)
+        return (rows, True, Phrase(N_("unique solution")), d,
+                sum(row.bit_count() for row in rows))
     report(0.7)
     if d <= MAX_EXHAUSTIVE_NULLITY:
         members = tuple(range(d))
@@ -686,14 +688,15 @@ def _solve_rows(board: Board, cancel: threading.Event | None, progress: Progress
         combination, _ = _best_combination(system, members, current)
         rows = _xor_members(rows, system, members, combination)
         report(1.0)
-        return (rows, True, f"fewest presses: exhaustive over 2^{d} null-space combinations",
-                d, sum(row.bit_count() for row in rows))
+        how = Phrase(N_("fewest presses: exhaustive over 2^{d} null-space combinations"), d=d)
+        return (rows, True, how, d, sum(row.bit_count() for row in rows))
     along = _along_proven(board)
     if along is not None:
         _remember_proven(board, along)
         report(1.0)
-        return (along, True, f"fewest presses: proven (one press along a proven fewest "
-                f"solution of the 2^{d} null-space combinations)", d,
+        return (along, True, Phrase(N_("fewest presses: proven (one press along a proven "
+                                       "fewest solution of the 2^{d} null-space combinations)"),
+                                    d=d), d,
                 sum(row.bit_count() for row in along))
     # A good start first (block descent: fast, but given at most half the time limit on
     # the biggest null spaces), then the search proves or bounds it in the time left.
@@ -702,7 +705,7 @@ def _solve_rows(board: Board, cancel: threading.Event | None, progress: Progress
                              deadline=began + time_limit * _DESCENT_SHARE)
     if not any(rows):
         report(1.0)
-        return rows, True, "already solved: no presses needed", d, 0
+        return rows, True, Phrase(N_("already solved: no presses needed")), d, 0
     space = fewest.NullSpace(n, d, lambda k: _rows_to_grid(n, system.kernel_rows[k]))
     found = fewest.search(space, _rows_to_grid(n, rows), time_limit=time_limit,
                           started=began, memory_mb=memory_mb, cancel=cancel,

@@ -17,6 +17,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from engine.phrase import N_, Phrase
 from engine.rules import IllegalMove
 
 __all__ = [
@@ -58,15 +59,19 @@ class Connect4Config:
         for name in ("cols", "rows", "k"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"{name} must be a whole number, not {value!r}")
+                raise ValueError(Phrase(N_("{name} must be a whole number, not {value}"),
+                                        name=name, value=repr(value)))
         if not MIN_COLS <= self.cols <= MAX_COLS:
-            raise ValueError(f"columns must be {MIN_COLS} to {MAX_COLS}, not {self.cols}")
+            raise ValueError(Phrase(N_("columns must be {low} to {high}, not {value}"),
+                                    low=MIN_COLS, high=MAX_COLS, value=self.cols))
         if not MIN_ROWS <= self.rows <= MAX_ROWS:
-            raise ValueError(f"rows must be {MIN_ROWS} to {MAX_ROWS}, not {self.rows}")
+            raise ValueError(Phrase(N_("rows must be {low} to {high}, not {value}"),
+                                    low=MIN_ROWS, high=MAX_ROWS, value=self.rows))
         longest = min(self.cols, self.rows)
         if not MIN_K <= self.k <= longest:
-            raise ValueError(f"discs in a row must be {MIN_K} to {longest} on a "
-                             f"{self.cols}×{self.rows} board, not {self.k}")
+            raise ValueError(Phrase(
+                N_("discs in a row must be {low} to {high} on a {cols}×{rows} board, not {k}"),
+                low=MIN_K, high=longest, cols=self.cols, rows=self.rows, k=self.k))
 
     @property
     def cells(self) -> int:

@@ -10,7 +10,7 @@ import pygame
 from pygame import FRect
 
 from engine.animation import SLIDE, ease_out
-from engine.i18n import N_, _
+from engine.i18n import N_, _, pgettext
 from engine.seats import Seat
 from engine.theme import Colour
 from engine.value_overlay import draw_value_badge
@@ -55,6 +55,24 @@ Point = tuple[float, float]
 MOVE_RING_OFFSET, MOVE_RING_WIDTH, MOVE_RING_GAP = 1.5, 2.5, 3.5
 # The legend (design px): a sample's height, the room between samples, a title's height.
 SAMPLE, SAMPLE_GAP, LEGEND_TITLE = 20.0, 4.0, 24.0
+
+
+# The built-in graphs' named nodes (games/grundy/graphs.py), for the catalogue: the
+# graphs name them in English, which stays their id; node_label shows them translated.
+NODE_CONTEXT = "graph node"
+_MARKED = (pgettext("graph node", "Start"), pgettext("graph node", "Rapids"),
+           pgettext("graph node", "Weir"), pgettext("graph node", "Eddy"),
+           pgettext("graph node", "Pool"), pgettext("graph node", "Jetty"),
+           pgettext("graph node", "Shore"), pgettext("graph node", "Gate"),
+           pgettext("graph node", "North"), pgettext("graph node", "East"),
+           pgettext("graph node", "South"), pgettext("graph node", "West"),
+           pgettext("graph node", "Home"))
+
+
+def node_label(name: str) -> str:
+    """A node's name as shown: a built-in name in the player's language, any other
+    (a letter, "p1q2", "W1") as it is."""
+    return pgettext(NODE_CONTEXT, name)
 
 
 def _node_positions(graph: Digraph, board: Area, margin: float) -> tuple[Point, ...]:
@@ -245,8 +263,9 @@ class GraphScene(GrundyScene):
 
     # --- text -----------------------------------------------------------------------------------
     def node_name(self, node: int) -> str:
-        """How the screen names a node."""
-        return self.graph.labels[node]
+        """How the screen names a node: a built-in graph's named nodes in the player's
+        language (their ids, and the letters and "p1q2" of the others, stay)."""
+        return node_label(self.graph.labels[node])
 
     def status_text(self) -> str:
         state = self.state
@@ -430,7 +449,8 @@ class GraphScene(GrundyScene):
                 # computer is to move: the legend reads "you can move here".
                 draw_double_ring(surface, p.accent, c, r + vp.px(MOVE_RING_OFFSET),
                                  vp.px(MOVE_RING_GAP), max(1, vp.px(MOVE_RING_WIDTH)))
-            draw_look_text(surface, look, label_font, graph.labels[u], c, vp.px(2))
+            draw_look_text(surface, look, label_font, node_label(graph.labels[u]), c,
+                           vp.px(2))
             if looks is not None:
                 self._value_badge(surface, c, r, look.tag)
             if u in winning:
@@ -466,7 +486,7 @@ class GraphScene(GrundyScene):
             size = 16.0
             while size > 8:
                 font = theme.font(size * vp.scale, bold=True)
-                if all(font.size(lab)[0] <= 1.7 * radius * vp.scale
+                if all(font.size(node_label(lab))[0] <= 1.7 * radius * vp.scale
                        for lab in self.graph.labels):
                     break
                 size -= 1

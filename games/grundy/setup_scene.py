@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from engine.i18n import N_, _
+from engine.i18n import N_, _, error_text
 from engine.seats import Seat
 from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.stepper import int_stepper
@@ -166,9 +166,9 @@ def _pebbles(text: str) -> int:
     """Bachet's heap from typed text; ValueError in the player's words."""
     text = text.strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 6:
-        raise ValueError("Type a whole number of pebbles, from 1 to 1000.")
+        raise ValueError(N_("Type a whole number of pebbles, from 1 to 1000."))
     if not 1 <= int(text) <= 1000:
-        raise ValueError("The heap holds 1 to 1000 pebbles.")
+        raise ValueError(N_("The heap holds 1 to 1000 pebbles."))
     return int(text)
 
 
@@ -179,7 +179,7 @@ def _error_of(parse: Any) -> Any:
         try:
             parse(text)
         except ValueError as error:
-            return str(error)
+            return error_text(error)
         return None
 
     return validate

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_, _
+from engine.i18n import N_, Phrase, _
 from games.grundy.descriptor import GAME
 
 LEVELS = GAME.levels  # declared once, in the descriptor
@@ -29,11 +29,12 @@ def parse_heaps(text: str) -> tuple[int, ...]:
     numbers from 1 to :data:`NIM_MAX_PEBBLES`."""
     parts = text.replace(",", " ").replace(".", " ").split()
     if not parts:
-        raise ValueError("Type the heap sizes, e.g. 3 5 7.")
+        raise ValueError(Phrase(N_("Type the heap sizes, e.g. 3 5 7.")))
     heaps = []
     for part in parts:
         if not (part.isascii() and part.isdigit()) or len(part) > 6:
-            raise ValueError(f"“{part[:12]}” is not a whole number: type sizes like 3 5 7.")
+            raise ValueError(Phrase(N_("“{text}” is not a whole number: type sizes like 3 5 7."),
+                                    text=part[:12]))
         heaps.append(int(part))
     check_heaps(tuple(heaps))
     return tuple(heaps)
@@ -42,11 +43,12 @@ def parse_heaps(text: str) -> tuple[int, ...]:
 def check_heaps(heaps: tuple[int, ...]) -> None:
     """ValueError, in the player's words, unless ``heaps`` are playable Nim heaps."""
     if not 1 <= len(heaps) <= NIM_MAX_HEAPS:
-        raise ValueError(f"Nim needs 1 to {NIM_MAX_HEAPS} heaps, not {len(heaps)}.")
+        raise ValueError(Phrase(N_("Nim needs 1 to {high} heaps, not {count}."),
+                                high=NIM_MAX_HEAPS, count=len(heaps)))
     if any(isinstance(h, bool) or not isinstance(h, int) for h in heaps):
-        raise ValueError("Heap sizes are whole numbers.")
+        raise ValueError(Phrase(N_("Heap sizes are whole numbers.")))
     if any(not 1 <= h <= NIM_MAX_PEBBLES for h in heaps):
-        raise ValueError(f"Each heap holds 1 to {NIM_MAX_PEBBLES} pebbles.")
+        raise ValueError(Phrase(N_("Each heap holds 1 to {high} pebbles."), high=NIM_MAX_PEBBLES))
 
 
 @dataclass(frozen=True)
@@ -66,17 +68,19 @@ class GrundySetup:
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
+            raise ValueError(Phrase(N_("game must be one of {choices}, not {value}"),
+                                    choices=", ".join(GAMES), value=repr(self.game)))
         if not (MIN_SIDE <= self.rows <= MAX_SIDE and MIN_SIDE <= self.cols <= MAX_SIDE):
-            raise ValueError(f"board sides must be {MIN_SIDE} to {MAX_SIDE}")
+            raise ValueError(Phrase(N_("board sides must be {low} to {high}"),
+                                    low=MIN_SIDE, high=MAX_SIDE))
         if not 1 <= self.tokens <= 4:
-            raise ValueError("1 to 4 tokens")
+            raise ValueError(Phrase(N_("1 to 4 tokens")))
         if not 1 <= self.heap <= 1000 or not 1 <= self.max_take <= 100:
-            raise ValueError("heap 1 to 1000, take 1 to 100")
+            raise ValueError(Phrase(N_("heap 1 to 1000, take 1 to 100")))
         if not 0 <= self.nim < len(NIM_PRESETS):
-            raise ValueError("unknown Nim preset")
+            raise ValueError(Phrase(N_("unknown Nim preset")))
         if self.graph < 0:
-            raise ValueError("unknown graph")
+            raise ValueError(Phrase(N_("unknown graph")))
         if self.nim_heaps:
             object.__setattr__(self, "nim_heaps", tuple(self.nim_heaps))
             check_heaps(self.nim_heaps)

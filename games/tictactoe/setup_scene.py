@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.i18n import N_, _
+from engine.i18n import N_, _, error_text, localize
 from engine.seats import Seat
 from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.stepper import int_stepper
@@ -95,7 +95,7 @@ class SetupOverlay(SeatSetupOverlay):
 
     def _message(self) -> str:
         if self.error:
-            return f"⚠ {self.error}"
+            return f"⚠ {localize(self.error)}"
         return _("Mistakes: the computer plays a random move that often. Perfect solves the "
                  "board where it can in 2 s, and plays at Hard (and says so) where it cannot.")
 
@@ -122,7 +122,7 @@ class SetupOverlay(SeatSetupOverlay):
         try:
             config = validate_config(self.rows, self.cols, self.k, self.players)
         except ValueError as exc:
-            self.error = str(exc)
+            self.error = error_text(exc)
             return
         self.close()
         self.game.restart(config, tuple(self.seats[:config.players]))

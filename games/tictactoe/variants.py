@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_, _
+from engine.i18n import N_, Phrase, _
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import CLASSIC, MNKConfig
 
@@ -51,13 +51,15 @@ def validate_config(rows: int, cols: int, k: int, players: int = 2) -> MNKConfig
     Raises ValueError with a message a player can act on.
     """
     if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
-        raise ValueError(f"rows and columns must each be {MIN_SIDE} to {MAX_SIDE}")
+        raise ValueError(Phrase(N_("rows and columns must each be {low} to {high}"),
+                                low=MIN_SIDE, high=MAX_SIDE))
     if not MIN_SIDE <= k <= min(rows, cols):
-        raise ValueError(f"k must be {MIN_SIDE} to {min(rows, cols)} on a {rows}×{cols} board")
+        raise ValueError(Phrase(N_("k must be {low} to {high} on a {rows}×{cols} board"),
+                                low=MIN_SIDE, high=min(rows, cols), rows=rows, cols=cols))
     if players == 3 and (rows, cols, k) != (4, 4, 3):
-        raise ValueError("the three-player game is played on 4×4 with 3 in a row")
+        raise ValueError(Phrase(N_("the three-player game is played on 4×4 with 3 in a row")))
     if players not in (2, 3):
-        raise ValueError("2 or 3 players")
+        raise ValueError(Phrase(N_("2 or 3 players")))
     return MNKConfig(rows, cols, k, players)
 
 

@@ -1,0 +1,73 @@
+"""Text made in English that can still be said in the player's language.
+
+The stores (``engine/storage``) and the rules' checks make their notices and error
+messages where no language is known yet (the settings file says which language, and is
+read before any is installed), and the command line prints the same messages in English.
+So they make a :class:`Phrase`: a ``str`` holding the English text, which everything that
+compares or prints it sees, that also keeps its template (marked with ``N_()`` for the
+catalogue) and its values. :func:`localize`, called where the text is shown, says it in
+the current language: the template translated, filled with the values, each value that is
+a Phrase itself translated too; a plain value (a path, a number, the operating system's
+reason) is data and stays as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["N_", "Phrase", "error_text", "joined", "localize"]
+
+
+def N_(message: str) -> str:  # noqa: N802 (the usual name of the marker)
+    """Mark ``message`` for the catalogue without translating it (see engine/i18n.py)."""
+    return message
+
+
+class Phrase(str):
+    """English text from ``template`` (marked with ``N_()``) filled with ``values``
+    (by name, as ``str.format`` takes them). A count that changes the words chooses
+    between two templates where the Phrase is made."""
+
+    template: str
+    values: dict[str, Any]
+
+    def __new__(cls, template: str, **values: Any) -> Phrase:
+        self = super().__new__(cls, template.format(**values))
+        self.template, self.values = template, values
+        return self
+
+
+def joined(parts: list[Any], separator: str = " ") -> str:
+    """``parts`` joined with ``separator`` (English), each part said in the current
+    language by :func:`localize`: a Phrase when a part is one, plain text otherwise."""
+    if not any(isinstance(part, Phrase) for part in parts):
+        return separator.join(parts)
+    self = Phrase("{text}", text=separator.join(parts))
+    self.template, self.values = "", {"parts": list(parts), "separator": separator}
+    return self
+
+
+def localize(text: Any) -> Any:
+    """``text`` in the current language: a :class:`Phrase` said again from its
+    translated template, any other text looked up whole (a message marked with ``N_()``);
+    None stays None."""
+    from engine.i18n import _
+
+    if isinstance(text, Phrase) and getattr(text, "template", None) == "":
+        return text.values["separator"].join(str(localize(part)) for part in
+                                             text.values["parts"])
+    if isinstance(text, Phrase) and hasattr(text, "template"):
+        values = {name: localize(value) if isinstance(value, Phrase) else value
+                  for name, value in text.values.items()}
+        return _(text.template).format(**values)
+    if isinstance(text, str):
+        return _(text)
+    return text
+
+
+def error_text(exc: BaseException) -> str:
+    """The message of ``exc`` kept as made (a :class:`Phrase` stays one, for
+    :func:`localize` where it is shown); ``str(exc)`` otherwise."""
+    if len(exc.args) == 1 and isinstance(exc.args[0], Phrase):
+        return exc.args[0]
+    return str(exc)
