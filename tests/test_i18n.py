@@ -336,3 +336,204 @@ def test_the_scan_finds_a_bare_literal(source: str) -> None:
 ])
 def test_the_scan_passes_marked_text_and_symbols(source: str) -> None:
     assert not scan(source, "example"), source
+
+
+# --- text made in English where no language is known, said in the player's --------------
+# The stores' notices and the checks' error messages are made before a language is
+# installed (the settings file says which) and the command line prints them in English;
+# they are Phrases, marked with N_() and said in the player's language where shown.
+STORAGE = sorted((ROOT / "engine" / "storage").glob("*.py"))
+# Calls whose text becomes a notice or an error shown to the player.
+MESSAGE_CALLS = {"ValueError", "CodeError", "Unusable", "_Unusable", "_SaveFailed",
+                 "_CannotRepair", "OSError", "_block", "_set_aside", "append", "Phrase"}
+# Functions whose messages the set-up's "⚠" line or a text-entry dialog shows, by file;
+# "*" is every function of the file (the stores).
+SHOWN_ERRORS = {
+    **{str(path.relative_to(ROOT)): {"*"} for path in STORAGE},
+    "games/tictactoe/variants.py": {"validate_config"},
+    "games/connect4/rules.py": {"__post_init__"},
+    "games/buttons/params.py": {"__post_init__"},
+    "games/buttons/board.py": {"parse_code", "_parse_size", "_quote", "_describe_max"},
+    "games/grundy/variants.py": {"parse_heaps", "check_heaps", "__post_init__"},
+    "games/grundy/setup_scene.py": {"_pebbles"},
+    "games/buttons/fewest.py": {"search"},
+    "games/buttons/fewest_bounds.py": {"describe"},
+    "games/buttons/solver.py": {"_solve_rows"},
+}
+# Functions of the stores whose returned text is a notice.
+NOTICE_RETURNS = {"save", "_could_not_save", "_take_in_current_file", "_changed_elsewhere",
+                  "_spill_unsaved", "_record", "record_game", "record_puzzle", "size_text",
+                  "_kind_of", "_unkeepable", "describe_sources", "_file_bytes", "rebuild",
+                  "header_problem", "refuses_rows", "check"}
+# Functions whose ValueError is a caller's mistake (a bad argument), never shown.
+ARGUMENT_CHECKS = {"_require_text", "record_game", "record_puzzle"}
+# File sizes' units: the same in every language.
+UNITS = {"KB", "MB", "GB"}
+# Phrase templates that are not words for a player: the state "rebuild:<why>" (only its
+# why is shown).
+INTERNAL_TEMPLATES = {"rebuild:{why}"}
+
+
+def _message_literals(tree: ast.AST, functions: set[str]) -> list[ast.AST]:
+    """Bare literals with words given to a message call (see MESSAGE_CALLS) or returned by
+    a notice function, inside ``functions`` ("*": anywhere); a Phrase's template must be
+    an N_()-marked literal."""
+    found: list[ast.AST] = []
+    scopes = [tree] if "*" in functions else [
+        node for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name in functions]
+    checks = {id(call) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+              and node.name in ARGUMENT_CHECKS for call in ast.walk(node)
+              if isinstance(call, ast.Call) and _called(call) == "ValueError"}
+    for scope in scopes:
+        for node in ast.walk(scope):
+            texts: list[ast.AST] = []
+            if id(node) in checks:
+                continue
+            if isinstance(node, ast.Call) and _called(node) in MESSAGE_CALLS:
+                texts += [*node.args, *(kw.value for kw in node.keywords)]
+                if _called(node) == "Phrase" and node.args:
+                    template = node.args[0]
+                    marked = isinstance(template, ast.Call) and _called(template) == "N_" or (
+                        isinstance(template, ast.IfExp))
+                    internal = isinstance(template, ast.Constant) and \
+                        template.value in INTERNAL_TEMPLATES
+                    if not (marked or internal):
+                        found.append(template)
+                    texts = texts[1:]
+            elif isinstance(node, ast.FunctionDef) and node.name in NOTICE_RETURNS:
+                texts += [n.value for n in ast.walk(node)
+                          if isinstance(n, ast.Return) and n.value is not None]
+            found += [n for text in texts for n in bare_literals(text)
+                      if not (isinstance(n, ast.Constant) and n.value in INTERNAL_TEMPLATES)
+                      and not (isinstance(n, ast.JoinedStr) and {
+                          str(v.value).strip() for v in n.values
+                          if isinstance(v, ast.Constant)} <= UNITS)]
+    return found
+
+
+def _check_literals(where: str) -> list[str]:
+    path = ROOT / where
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    # "ok", "empty", "missing:<table>": states, not words; SQL and file names neither.
+    allowed = {"ok", "empty", "rb", "wb"}
+    return [f"{where}:{n.lineno}: {ast.unparse(n)[:70]}"
+            for n in _message_literals(tree, SHOWN_ERRORS[where])
+            if not (isinstance(n, ast.Constant) and (
+                n.value in allowed or str(n.value).startswith(("missing:", "PRAGMA"))))
+            and not (isinstance(n, ast.JoinedStr) and ast.unparse(n).startswith(
+                ("f'missing:", 'f"missing:')))]
+
+
+def test_no_notice_or_shown_error_is_left_outside_the_catalogues() -> None:
+    """Every notice the stores make, every error the set-up or a text-entry dialog
+    shows and every solving method the status line names is a Phrase (or an N_()-marked
+    text), whatever the language at the time it was made."""
+    problems = [p for where in SHOWN_ERRORS for p in _check_literals(where)]
+    assert not problems, "make these Phrase(N_(...)) (see engine/phrase.py):\n" + \
+        "\n".join(problems)
+
+
+@pytest.mark.parametrize("source", [
+    'raise ValueError(f"columns must be {low} to {high}")',
+    'self.warnings.append(f"Statistics file {path} could not be used.")',
+    'raise _SaveFailed("Settings were not saved.")',
+    'x = Phrase("it is damaged: {why}", why=why)',
+])
+def test_the_message_scan_finds_a_bare_message(source: str) -> None:
+    assert _message_literals(ast.parse(source), {"*"}), source
+
+
+@pytest.mark.parametrize("source", [
+    'raise ValueError(Phrase(N_("columns must be {low} to {high}"), low=1, high=2))',
+    'self.warnings.append(Phrase(N_("Statistics file {path} could not be used."), path=p))',
+    'raise ValueError(N_("The heap holds 1 to 1000 pebbles."))',
+])
+def test_the_message_scan_passes_phrases(source: str) -> None:
+    assert not _message_literals(ast.parse(source), {"*"}), source
+
+
+def test_a_phrase_is_english_text_said_in_the_players_language() -> None:
+    from engine.phrase import Phrase, error_text, joined, localize
+
+    inner = Phrase(N_("it is a folder, not a file"))
+    notice = Phrase(N_("Statistics file {path} could not be used ({reason}); it was kept as "
+                       "{kept}; a new statistics file was started."),
+                    path="/p/s.db", reason=inner, kept="/p/s.db.corrupt-1")
+    english = ("Statistics file /p/s.db could not be used (it is a folder, not a file); it "
+               "was kept as /p/s.db.corrupt-1; a new statistics file was started.")
+    assert notice == english and str(notice) == english
+    set_language("cs")
+    assert notice == english, "the text itself stays English (the command line prints it)"
+    said = localize(notice)
+    assert said.startswith("Soubor statistik /p/s.db nelze použít (je to složka, ne soubor)")
+    assert "/p/s.db.corrupt-1" in said, "data (a path) stays as it is"
+    both = joined([notice, Phrase(N_("Settings were not saved: {reason}."), reason="No space")])
+    assert both == english + " Settings were not saved: No space."
+    assert localize(both).endswith(" Nastavení nebylo uloženo: No space.")
+    assert localize(error_text(ValueError(inner))) == "je to složka, ne soubor"
+    assert localize("Settings") == "Nastavení" and localize(None) is None
+
+
+def test_the_command_lines_messages_stay_english_whatever_the_language() -> None:
+    from games.buttons.board import CodeError, parse_code
+
+    set_language("hu")
+    with pytest.raises(CodeError) as raised:
+        parse_code("5x4:1")
+    assert str(raised.value) == "5x4 is not square: boards are n×n, such as 5x5"
+
+
+def test_a_hungarian_set_up_shows_its_error_in_hungarian(app) -> None:
+    from tests.test_layout import open_game, press
+
+    app.set_language("hu")
+    open_game("tictactoe", "hvc")(app)
+    press(pygame.K_s, "SetupOverlay")(app)
+    overlay = app.top
+    overlay.rows, overlay.cols, overlay.k, overlay.players = 5, 5, 3, 3
+    overlay.start()
+    assert overlay.error == "the three-player game is played on 4×4 with 3 in a row"
+    assert overlay._message() == ("⚠ a háromszemélyes játék 4×4-es táblán, 3 egy sorban "
+                                  "szabállyal megy")
+
+
+def test_the_code_dialog_shows_its_error_in_czech(app, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine import overlays
+    from tests.test_layout import text_entry
+
+    app.set_language("cs")
+    text_entry(app)
+    dialog = app.top
+    drawn: list[str] = []
+    real = overlays.draw_text_block
+    monkeypatch.setattr(overlays, "draw_text_block",
+                        lambda surface, text, *rest, **kw: drawn.append(text) or real(
+                            surface, text, *rest, **kw))
+    dialog._entry.set_text("5x4:1")
+    dialog.submit()
+    app.step([])
+    assert "⚠ 5x4 není čtverec: desky jsou n×n, např. 5x5" in drawn
+
+
+def test_a_storage_notice_is_shown_in_czech(profile: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A settings file that cannot be read: the notice, made before any language was
+    installed (the file was to say which), is shown in the system's language."""
+    from tests.conftest import make_app
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANGUAGE", "cs")
+    profile.mkdir(parents=True, exist_ok=True)
+    (profile / "settings.json").write_text("{not json", encoding="utf-8")
+    app = make_app(profile)
+    try:
+        shown = [text for text in app.notices if "settings.json" in text]
+        assert shown and shown[0].startswith("Soubor nastavení "), app.notices
+        assert "byl nečitelný (neplatný JSON: " in shown[0]
+        assert "platí výchozí hodnoty" in shown[0]
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
