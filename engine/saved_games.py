@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.descriptor import GameDescriptor
-from engine.i18n import _
+from engine.i18n import N_, Phrase, _, error_text, localize
 from engine.saved_data import fields, show, text
 from engine.storage.atomic import (
     TEMP_SUFFIX,
@@ -214,11 +214,13 @@ class SavedGames:
 
     def discard(self, game_id: str, title: str, found: Found, problem: str) -> str:
         """Give up a save that cannot be used: a file is moved aside (never deleted), a
-        copy in memory forgotten. Returns the notice for the player."""
+        copy in memory forgotten. Returns the notice for the player (``problem``, a
+        :class:`~engine.phrase.Phrase` or a marked message, said in the current language)."""
+        shown = localize(problem)
         if found.source == "memory":
             self._kept.pop(game_id, None)
             return _("Your {game} game could not be resumed ({problem}). A new game "
-                     "starts.").format(game=_(title), problem=problem)
+                     "starts.").format(game=_(title), problem=shown)
         path = self.path(game_id)
         assert path is not None
         self._kept.pop(game_id, None)
@@ -226,7 +228,7 @@ class SavedGames:
             kept = move_aside(path)
         except FileNotFoundError:
             return _("Your saved {game} game could not be resumed ({problem}). A new game "
-                     "starts.").format(game=_(title), problem=problem)
+                     "starts.").format(game=_(title), problem=shown)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             self._blocked[game_id] = (f"{path} could not be used ({problem}) nor moved aside "
@@ -234,10 +236,10 @@ class SavedGames:
             self._told.add(game_id)
             return _("Your saved {game} game could not be resumed ({problem}), and {path} "
                      "could not be moved aside ({reason}). A new game starts; it will not be "
-                     "saved over that file.").format(game=_(title), problem=problem, path=path,
+                     "saved over that file.").format(game=_(title), problem=shown, path=path,
                                                      reason=reason)
         return _("Your saved {game} game could not be resumed ({problem}); the file was kept "
-                 "as {kept}. A new game starts.").format(game=_(title), problem=problem,
+                 "as {kept}. A new game starts.").format(game=_(title), problem=shown,
                                                          kept=kept)
 
     # --- writing ------------------------------------------------------------------------
@@ -348,7 +350,8 @@ def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
         try:
             params = spec.validate(spec.decode(text(record["params"], "its parameters", 200)))
         except ValueError as exc:
-            raise ValueError(f"its parameters are not valid: {exc}") from None
+            raise ValueError(Phrase(N_("its parameters are not valid: {error}"),
+                                    error=error_text(exc))) from None
     return params, record["state"]
 
 
@@ -388,7 +391,7 @@ def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
         try:
             return resume(app, game, found.text, **options)
         except ValueError as exc:
-            problem = str(exc)
+            problem = error_text(exc)
     if problem is not None:
         app.notify(store.discard(game.id, game.title, found, problem), level="warning")
     return game.open_scene(app, **options)

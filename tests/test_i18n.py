@@ -346,15 +346,17 @@ STORAGE = sorted((ROOT / "engine" / "storage").glob("*.py"))
 # Calls whose text becomes a notice or an error shown to the player.
 MESSAGE_CALLS = {"ValueError", "CodeError", "Unusable", "_Unusable", "_SaveFailed",
                  "_CannotRepair", "OSError", "_block", "_set_aside", "append", "Phrase"}
-# Functions whose messages the set-up's "⚠" line or a text-entry dialog shows, by file;
+# Functions whose messages the set-up's "⚠" line, a text-entry dialog or a saved game's
+# notice (the game ID's errors) shows, by file;
 # "*" is every function of the file (the stores).
 SHOWN_ERRORS = {
     **{str(path.relative_to(ROOT)): {"*"} for path in STORAGE},
-    "games/tictactoe/variants.py": {"validate_config"},
+    "games/tictactoe/variants.py": {"validate_config", "decode"},
     "games/connect4/rules.py": {"__post_init__"},
-    "games/buttons/params.py": {"__post_init__"},
+    "games/connect4/params.py": {"decode"},
+    "games/buttons/params.py": {"__post_init__", "decode"},
     "games/buttons/board.py": {"parse_code", "_parse_size", "_quote", "_describe_max"},
-    "games/grundy/variants.py": {"parse_heaps", "check_heaps", "__post_init__"},
+    "games/grundy/variants.py": {"parse_heaps", "check_heaps", "__post_init__", "decode"},
     "games/grundy/setup_scene.py": {"_pebbles"},
     "games/buttons/fewest.py": {"search"},
     "games/buttons/fewest_bounds.py": {"describe"},

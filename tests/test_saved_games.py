@@ -417,6 +417,46 @@ def test_the_message_says_what_is_wrong(profile: Path) -> None:
         close_app(app)
 
 
+# (game, a game ID it cannot read, the words of its error in Czech)
+UNREADABLE_IDS = [
+    ("tictactoe", "7x", "očekává se ŘÁDKYxSLOUPCEkK"),
+    ("connect4", "99x6", "sloupců musí být"),
+    ("grundy", "chess:8x8", "očekává se např. king:8x8"),
+]
+
+
+@pytest.mark.parametrize(("game_id", "params", "words"), UNREADABLE_IDS)
+def test_a_save_whose_game_id_cannot_be_read_is_told_in_czech(
+        profile: Path, game_id: str, params: str, words: str) -> None:
+    """The game ID's error, made in English by the game's parameters, is said in the
+    player's language in the notice, with the notice around it: nothing left in English."""
+    from engine.i18n import set_language
+
+    app = make_app(profile)
+    open_tile(app, game_id)
+    close_app(app)
+    path = saved(profile, game_id)
+    data = json.loads(path.read_text())
+    data["params"] = params
+    path.write_text(json.dumps(data))
+    app = make_app(profile)
+    try:
+        app.set_language("cs")
+        open_tile(app, game_id)
+        notices = [n for n in app.notices if "nešlo pokračovat" in n]
+        assert len(notices) == 1, app.notices
+        notice = notices[0]
+        assert "jeho parametry jsou neplatné: Neplatné ID hry " + repr(params) in notice
+        assert words in notice, notice
+        english = notice.replace(str(set_aside(profile, game_id)[0]), "")
+        for word in ("Invalid", "game ID", "expected", "must", "parameters", "could not",
+                     "resumed", "starts"):
+            assert word not in english, (word, notice)
+    finally:
+        close_app(app)
+        set_language("en")
+
+
 def test_a_huge_file_is_set_aside_unread(profile: Path, monkeypatch) -> None:
     import engine.saved_games as saved_games
 

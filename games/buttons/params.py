@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_, Phrase
+from engine.i18n import N_, Phrase, error_text
 from games.buttons.board import MAX_N, Board, CodeError, _parse_size, check_size, generate
 
 # The size menu (− and +) goes from 2×2 to 20×20; codes load any size up to MAX_N.
@@ -56,11 +56,13 @@ class ButtonParamSpec(ParamSpec):
         """Parameters from a game ID such as ``5x5`` (spaces around ignored); ValueError
         saying what is wrong otherwise."""
         if not isinstance(text, str):
-            raise ValueError(f"Invalid game ID {text!r}: expected text such as 4x4")
+            raise ValueError(Phrase(N_("Invalid game ID {value}: expected text such as 4x4"),
+                                    value=repr(text)))
         try:
             return ButtonParams(_parse_size(text.strip()))
         except CodeError as exc:
-            raise ValueError(f"Invalid game ID: {exc}") from None
+            raise ValueError(Phrase(N_("Invalid game ID: {error}"),
+                                    error=error_text(exc))) from None
 
     def label(self, params: ButtonParams) -> str:
         """A preset's label, else ``12×12``."""

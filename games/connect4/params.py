@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_, _
+from engine.i18n import N_, Phrase, _, error_text
 from games.connect4.rules import DEFAULT_K, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS, Connect4Config
 
 __all__ = ["PRESETS", "SPEC", "Connect4ParamSpec", "Connect4Params"]
@@ -47,17 +47,19 @@ class Connect4ParamSpec(ParamSpec):
         """Parameters from a game ID such as ``7x6`` or ``8x7k5`` (case and spaces around
         ignored); ValueError saying what is wrong otherwise."""
         if not isinstance(text, str):
-            raise ValueError(f"Invalid game ID {text!r}: expected text such as 7x6")
+            raise ValueError(Phrase(N_("Invalid game ID {value}: expected text such as 7x6"),
+                                    value=repr(text)))
         match = _GAME_ID.fullmatch(text.strip().lower())
         if match is None:
-            raise ValueError(f"Invalid game ID {text!r}: expected COLUMNSxROWS such as 7x6 "
-                             "(add k5 for five in a row)")
+            raise ValueError(Phrase(N_("Invalid game ID {value}: expected COLUMNSxROWS such as "
+                                       "7x6 (add k5 for five in a row)"), value=repr(text)))
         cols, rows = int(match[1]), int(match[2])
         k = int(match[3]) if match[3] is not None else DEFAULT_K
         try:
             return Connect4Config(cols, rows, k)
         except ValueError as exc:
-            raise ValueError(f"Invalid game ID {text!r}: {exc}") from None
+            raise ValueError(Phrase(N_("Invalid game ID {value}: {error}"), value=repr(text),
+                                    error=error_text(exc))) from None
 
     def label(self, params: Connect4Config) -> str:
         """A preset's label, else ``8×5`` (``8×5, 5 in a row`` when k is not 4), in the

@@ -176,8 +176,9 @@ class GrundyParams(ParamSpec):
         try:
             return self._decode(parts)
         except (ValueError, IndexError, KeyError):
-            raise ValueError(f"Invalid game ID {text!r}: expected e.g. king:8x8, queen:8x8:2t, "
-                             "bachet:100:10, nim:3.5.7, nim:3.5.7:misere or graph:0") from None
+            raise ValueError(Phrase(N_("Invalid game ID {value}: expected e.g. king:8x8, "
+                                       "queen:8x8:2t, bachet:100:10, nim:3.5.7, nim:3.5.7:misere "
+                                       "or graph:0"), value=repr(text))) from None
 
     @staticmethod
     def _decode(parts: list[str]) -> GrundySetup:

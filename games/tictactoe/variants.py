@@ -92,8 +92,9 @@ class TicTacToeParams(ParamSpec):
     def decode(self, text: str) -> MNKConfig:
         match = _GAME_ID.fullmatch(text.strip().lower())
         if match is None:
-            raise ValueError(f"Invalid game ID {text!r}: expected ROWSxCOLSkK such as 7x6k4 "
-                             "(p3 at the end for three players)")
+            raise ValueError(Phrase(N_("Invalid game ID {value}: expected ROWSxCOLSkK such as "
+                                       "7x6k4 (p3 at the end for three players)"),
+                                    value=repr(text)))
         rows, cols, k, players = (int(g) if g else 2 for g in match.groups())
         return validate_config(rows, cols, k, players)
 
