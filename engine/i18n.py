@@ -147,15 +147,22 @@ def translate_filled(text: str, templates: Iterable[str]) -> str:
     marked with N_), in the current language: the template that matches is translated and
     filled with what it matched, each part translated too. Text no template matches is
     returned as it is. For words that pure modules build (and the command line prints in
-    English), translated where they are shown."""
+    English), translated where they are shown. Where several match ("stops their fork"
+    is a template itself, and "stops their {four}" with "fork"), the one with the most
+    words of its own wins."""
+    best: tuple[int, str, re.Match[str]] | None = None
     for template in templates:
-        names = re.findall(r"{(\w+)}", template)
         pattern = "".join(f"(?P<{part[1:-1]}>.+?)" if re.fullmatch(r"{\w+}", part)
                           else re.escape(part)
                           for part in re.split(r"({\w+})", template) if part)
         found = re.fullmatch(pattern, text)
-        if found is not None:
-            return _(template).format(**{name: _(found.group(name)) for name in names})
+        own = len(re.sub(r"{\w+}", "", template))
+        if found is not None and (best is None or own > best[0]):
+            best = (own, template, found)
+    if best is not None:
+        _own, template, found = best
+        return _(template).format(**{name: _(value) for name, value in
+                                     found.groupdict().items()})
     return _(text)
 
 

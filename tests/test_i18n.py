@@ -162,6 +162,22 @@ def test_lookups_in_each_language() -> None:
     assert _("text with no translation") == "text with no translation"
 
 
+def test_a_filled_text_is_read_with_the_template_that_says_most() -> None:
+    """"stops their fork" is a template itself, and "stops their {four}" with "fork" (and
+    "stops their open three" that one with "open three"): the template with the most
+    words of its own is the one meant, so no English word is left in the translation."""
+    from games.tictactoe.threats import REASONS
+
+    set_language("hu")
+    assert translate_filled("stops their fork", REASONS) == "villát állít meg"
+    assert translate_filled("stops their open three", REASONS) == "nyitott hármast gátol"
+    assert translate_filled("stops their four", REASONS) == "négyes sort állít meg"
+    set_language("cs")
+    assert translate_filled("stops their fork", REASONS) == "zastaví jejich vidličku"
+    set_language("en")
+    assert translate_filled("stops their fork", REASONS) == "stops their fork"
+
+
 def test_the_system_language_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
