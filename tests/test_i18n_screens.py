@@ -73,6 +73,9 @@ def screen(profile: Path, case: Case, language: str) -> dict[str, str]:
         return clipped(app)
 
 
+# Every screen in three languages takes ~5 s: the quick run keeps the legend and headline
+# checks below; the full run (CI) checks every screen.
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name.replace(" ", "-"))
 def test_every_screen_shows_its_text_whole_in_every_language(
         profile: Path, tmp_path: Path, case: Case) -> None:

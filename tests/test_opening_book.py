@@ -79,7 +79,8 @@ def test_a_built_book_holds_true_outcomes_and_moves_that_keep_them(rows, cols, k
         assert _value_after(state, move) == outcome, (code, move)
 
 
-@pytest.mark.parametrize("rows,cols,k", [(3, 3, 3), (4, 3, 3)])  # 8 and 4 symmetries
+@pytest.mark.parametrize("rows,cols,k", [  # 8 and 4 symmetries
+    (3, 3, 3), pytest.param(4, 3, 3, marks=pytest.mark.slow)])
 def test_lookup_maps_the_move_through_the_board_symmetry(rows, cols, k) -> None:
     """Every position of both sides' first two book moves, in whatever orientation
     play reaches it, gets a legal move that keeps the minimax outcome."""
@@ -130,7 +131,7 @@ def test_a_sample_of_each_shipped_book_proves_again(shape) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("shape", mnk_books.BOOKED)
 def test_a_larger_sample_of_each_shipped_book_proves_again(shape) -> None:
-    """Fifteen more entries of each book (a few minutes: proving every entry again takes
+    """Fifteen more entries of each book (about 15 s; proving every entry again takes
     as long as building the book, which is what its command does)."""
     entries = sorted(_shipped(*shape).entries.items())
     for code, (outcome, move) in random.Random(2027).sample(entries, 15):
