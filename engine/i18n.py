@@ -39,6 +39,7 @@ returns the English text.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import locale
 import os
@@ -152,11 +153,8 @@ def translate_filled(text: str, templates: Iterable[str]) -> str:
     words of its own wins."""
     best: tuple[int, str, re.Match[str]] | None = None
     for template in templates:
-        pattern = "".join(f"(?P<{part[1:-1]}>.+?)" if re.fullmatch(r"{\w+}", part)
-                          else re.escape(part)
-                          for part in re.split(r"({\w+})", template) if part)
-        found = re.fullmatch(pattern, text)
-        own = len(re.sub(r"{\w+}", "", template))
+        pattern, own = _template_pattern(template)
+        found = pattern.fullmatch(text)
         if found is not None and (best is None or own > best[0]):
             best = (own, template, found)
     if best is not None:
@@ -164,6 +162,16 @@ def translate_filled(text: str, templates: Iterable[str]) -> str:
         return _(template).format(**{name: _(value) for name, value in
                                      found.groupdict().items()})
     return _(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _template_pattern(template: str) -> tuple[re.Pattern[str], int]:
+    """``template`` as a pattern (each ``{name}`` a named group) and how many characters
+    of its own it has. Cached: the ranked legend asks on every frame it draws."""
+    pattern = "".join(f"(?P<{part[1:-1]}>.+?)" if re.fullmatch(r"{\w+}", part)
+                      else re.escape(part)
+                      for part in re.split(r"({\w+})", template) if part)
+    return re.compile(pattern), len(re.sub(r"{\w+}", "", template))
 
 
 def choice_label(choice: str) -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from engine.ai.negamax import SearchTimeout
 from games.tictactoe.gomoku_board import ThreatBoard
@@ -239,20 +240,8 @@ class GomokuSearch:
         rest = sorted(b.candidates(), key=lambda c: (-(cv_p[c] + cv_q[c]), c))
         order = list(dict.fromkeys([c for c in line if b.cell[c] < 0] + rest))
         mine = b.four_moves(p)
-        good: list[int] = []
-        try:
-            for c in order[:3 * ROOT_BEAM]:
-                if c in mine:
-                    continue  # a four only delays: after the block they still have it
-                b.make(c)
-                try:
-                    safe = ts.vcf() is None
-                finally:
-                    b.undo()
-                if safe:
-                    good.append(c)
-        except SearchTimeout:
-            pass
+        # A four of ours only delays: after the block they still have their line.
+        good = self._stoppers([c for c in order[:3 * ROOT_BEAM] if c not in mine], ts.vcf)
         self.lim.nodes = lim.nodes
         return good or None
 
@@ -281,20 +270,27 @@ class GomokuSearch:
             b.to_move = p
             self.lim.nodes = lim.nodes
         order = [first, *self._order(set(threat) - {first})]
+        good = self._stoppers(order, lambda: ts.vct(depth=2, vcf_depth=10))
+        self.lim.nodes = lim.nodes
+        return good or None
+
+    def _stoppers(self, order: list[int], search: Callable[[], int | None]) -> list[int]:
+        """Those of our moves in ``order`` after which ``search()`` (the opponent's threat
+        search, on the board as changed) finds nothing, as many as are tried in time."""
+        b = self.b
         good: list[int] = []
         try:
             for c in order:
                 b.make(c)
                 try:
-                    safe = ts.vct(depth=2, vcf_depth=10) is None
+                    safe = search() is None
                 finally:
                     b.undo()
                 if safe:
                     good.append(c)
         except SearchTimeout:
             pass
-        self.lim.nodes = lim.nodes
-        return good or None
+        return good
 
     # --- alpha-beta ---------------------------------------------------------------------
 

@@ -143,9 +143,8 @@ def exact_or_proven(state: TicTacToeState, cancel: threading.Event | None,
         proven = proven_values(search, cancel, start + time_limit * PROVEN_UNTIL)
     except SearchTimeout:
         return {}, False
-    if next(iter(proven.values())).outcome == "loss":
-        return {move: proven[move] for move in search.legal_moves()}, True
-    return proven, False
+    # A lost position's proven values already list every move (proven_values).
+    return proven, next(iter(proven.values())).outcome == "loss"
 
 
 def exact_move_values(state: TicTacToeState, cancel: threading.Event | None = None,

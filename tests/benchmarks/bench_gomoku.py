@@ -42,6 +42,7 @@ from games.tictactoe.agents import HARD_BUDGET  # noqa: E402
 from games.tictactoe.ai_simple import EasyAgent, MediumAgent  # noqa: E402
 from games.tictactoe.hard_search import HardSearchAgent  # noqa: E402
 from games.tictactoe.rules import MNKConfig, TicTacToeState  # noqa: E402
+from tests.benchmarks.figures import percentile  # noqa: E402
 
 GOMOKU = MNKConfig(15, 15, 5)
 PAIRINGS = ("medium", "easy", "previous")
@@ -85,14 +86,6 @@ def play_game(task: tuple[str, int, float]) -> dict:
         result = "win" if state.winner == hard_seat else "loss"
     return {"pairing": name, "index": index, "hard_first": hard_seat == 0, "result": result,
             "moves": moves, "hard_ms": times[0], "other_ms": times[1]}
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile (nearest rank) of ``values``; NaN when empty."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def score_pct(records: list[dict]) -> float:

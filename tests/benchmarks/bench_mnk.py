@@ -34,6 +34,7 @@ from games.tictactoe.bitboard import layout  # noqa: E402
 from games.tictactoe.hard_search import HardSearchAgent  # noqa: E402
 from games.tictactoe.rules import MNKConfig, TicTacToeState  # noqa: E402
 from games.tictactoe.search_state import MNKSearchState, geometry  # noqa: E402
+from tests.benchmarks.figures import percentile  # noqa: E402
 
 EXPECTED = {(3, 3, 3): 0, (4, 4, 4): 0, (5, 4, 4): 0, (5, 5, 4): 0}
 
@@ -94,11 +95,6 @@ def fmt_time(seconds: float) -> str:
     if seconds < 1:
         return f"{seconds * 1e3:.1f} ms"
     return f"{seconds:.2f} s"
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def hard_game(budget: float = 0.25) -> tuple[list[float], int | None, int]:
