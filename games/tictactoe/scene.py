@@ -39,15 +39,16 @@ HINT_BUDGET = 3.0
 # The extras column: the variant's name, then the hint legend (its title, four rows
 # and a note, as engine.value_overlay.draw_value_legend draws them).
 VARIANT_H = 56.0
-LEGEND_H = 226.0
+LEGEND_H = 270.0
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
 # Under the ranked squares of a board too big to solve (their legend).
 ESTIMATE_NOTE = N_("Too big to solve: the best squares a search found.")
 # The same when the first square is proven (its distance out of reach).
 PROVEN_RANK_NOTE = N_("1: proven, moves to the end not worked out. The others: the best "
                       "squares a search found.")
-# Design height of one row of the ranked hint's legend (a badge and up to two lines).
-RANK_ROW_H = 38.0
+# Design height of one row of the ranked hint's legend (a badge and up to three lines:
+# a long reason and its outlook in the narrow column beside the board).
+RANK_ROW_H = 48.0
 # Seconds the finished board shows, line and all, before the result panel.
 RESULT_PAUSE = 0.05
 # Opacity of the mark a click would place, under the pointer.
