@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterable
 
 from engine.assets import asset_path
-from engine.phrase import N_, Phrase, error_text, localize
+from engine.phrase import N_, Number, Phrase, error_text, localize, written
 from engine.storage.settings import LANGUAGES as CHOICES
 
 DOMAIN = "arcade"
@@ -57,10 +57,14 @@ LANGUAGES = ("en", "hu", "cs")
 # who cannot read the current one still finds theirs.
 ENDONYMS = {"en": "English", "hu": "Magyar", "cs": "Čeština"}
 SYSTEM = "system"
-__all__ = ["CHOICES", "DOMAIN", "ENDONYMS", "LANGUAGES", "N_", "SYSTEM", "_",
-           "Phrase", "choice_label", "current_language", "error_text", "gettext_",
-           "localize", "ngettext", "pgettext", "set_language", "translate_filled",
-           "system_language"]
+# How each language writes a number: its decimal mark and its thousands separator (the
+# CLDR's symbols, which tests/test_i18n.py checks against Babel's copy; a no-break space
+# keeps "1 024" on one line).
+NUMBER_SYMBOLS = {"en": (".", ","), "hu": (",", "\u00a0"), "cs": (",", "\u00a0")}
+__all__ = ["CHOICES", "DOMAIN", "ENDONYMS", "LANGUAGES", "N_", "NUMBER_SYMBOLS", "SYSTEM",
+           "Number", "Phrase", "_", "choice_label", "current_language", "error_text",
+           "gettext_", "localize", "ngettext", "number_text", "pgettext", "set_language",
+           "translate_filled", "system_language"]
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
@@ -120,6 +124,13 @@ def set_language(choice: str) -> str:
 def current_language() -> str:
     """The code of the language installed now (``"en"`` until :func:`set_language`)."""
     return _language
+
+
+def number_text(value: float, decimals: int | None = None) -> str:
+    """``value`` as the current language writes it: ``decimals`` places (as few as it
+    needs when None, like ``:g``), thousands grouped ("1,024.5"; "1 024,5" in Czech)."""
+    point, group = NUMBER_SYMBOLS.get(_language, NUMBER_SYMBOLS["en"])
+    return written(value, decimals, point, group)
 
 
 def gettext_(message: str) -> str:

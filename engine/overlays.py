@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.i18n import N_, _, localize
+from engine.i18n import N_, _, localize, number_text
 from engine.scene import Scene
 from engine.widgets import (
     Button,
@@ -449,7 +449,7 @@ class TextEntryDialog(Overlay):
 
     def _cut_message(self) -> str:
         return _("The text was cut to its first {count} characters, "
-                 "the most this box takes.").format(count=f"{self.max_length:,}")
+                 "the most this box takes.").format(count=number_text(self.max_length))
 
     def _drop_pending(self) -> None:
         self._pending.clear()
@@ -650,7 +650,7 @@ class TextEntryDialog(Overlay):
             message, colour = "⚠ " + localize(self.notice), theme.palette.accent
         elif self._long is not None:
             message = _("{count} characters, shown shortened. Backspace deletes "
-                        "the last; Ctrl+A selects all.").format(count=f"{len(self._long):,}")
+                        "the last; Ctrl+A selects all.").format(count=number_text(len(self._long)))
         if message:
             draw_text_block(surface, message, theme.font(16 * vp.scale), colour,
                             vp.map_rect(self.to_panel((x + 24, y + 150, w - 48, 44))), fit=True)

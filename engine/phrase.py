@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["N_", "Phrase", "error_text", "joined", "localize"]
+__all__ = ["N_", "Number", "Phrase", "error_text", "joined", "localize", "written"]
 
 
 def N_(message: str) -> str:  # noqa: N802 (the usual name of the marker)
@@ -37,6 +37,31 @@ class Phrase(str):
         return self
 
 
+def written(value: float, decimals: int | None = None, point: str = ".",
+            group: str = ",") -> str:
+    """``value`` written with ``point`` as its decimal mark and thousands grouped by
+    ``group``: ``decimals`` places, or as few as it needs (like ``:g``) when None."""
+    if decimals is None and not isinstance(value, int):
+        english = f"{value:g}"
+    else:
+        english = f"{value:,}" if decimals is None else f"{value:,.{decimals}f}"
+    return english.translate({ord("."): point, ord(","): group})
+
+
+class Number(Phrase):
+    """A number written the English way ("2.5", "1,024") to everything that compares or
+    prints it, that :func:`localize` writes the player's way ("2,5", "1 024")."""
+
+    number: float
+    decimals: int | None
+
+    def __new__(cls, value: float, decimals: int | None = None) -> Number:
+        self = str.__new__(cls, written(value, decimals))
+        self.template, self.values = "{number}", {"number": value}
+        self.number, self.decimals = value, decimals
+        return self
+
+
 def joined(parts: list[Any], separator: str = " ") -> str:
     """``parts`` joined with ``separator`` (English), each part said in the current
     language by :func:`localize`: a Phrase when a part is one, plain text otherwise."""
@@ -51,8 +76,10 @@ def localize(text: Any) -> Any:
     """``text`` in the current language: a :class:`Phrase` said again from its
     translated template, any other text looked up whole (a message marked with ``N_()``);
     None stays None."""
-    from engine.i18n import _
+    from engine.i18n import _, number_text
 
+    if isinstance(text, Number):
+        return number_text(text.number, text.decimals)
     if isinstance(text, Phrase) and getattr(text, "template", None) == "":
         return text.values["separator"].join(str(localize(part)) for part in
                                              text.values["parts"])

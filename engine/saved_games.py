@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.descriptor import GameDescriptor
-from engine.i18n import N_, Phrase, _, error_text, localize
+from engine.i18n import N_, Phrase, _, error_text, localize, number_text
 from engine.saved_data import fields, show, text
 from engine.storage.atomic import (
     TEMP_SUFFIX,
@@ -266,7 +266,8 @@ class SavedGames:
                                                                          reason=blocked)
         if len(text) > MAX_SAVE_BYTES:  # ASCII JSON: characters are bytes
             return _("Your {game} game is too big to save ({size} bytes); it is kept "
-                     "until the arcade is closed.").format(game=_(title), size=f"{len(text):,}")
+                     "until the arcade is closed.").format(game=_(title),
+                                                           size=number_text(len(text)))
         try:
             atomic_write_text(path, text)
         except OSError as exc:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.descriptor import GameDescriptor
-from engine.i18n import N_, _, ngettext
+from engine.i18n import N_, _, ngettext, number_text
 from engine.storage.stats import GameSummary, PuzzleSummary
 
 # Sections of the table, in order.
@@ -210,7 +210,7 @@ def _puzzle_rows(names: _Names, puzzles: Iterable[PuzzleSummary]) -> list[TableE
                 best = ngettext("Best alone: {count} move, {seconds} s",
                                 "Best alone: {count} moves, {seconds} s",
                                 row.best_moves).format(count=row.best_moves,
-                                                       seconds=f"{row.best_seconds:.1f}")
+                                                       seconds=number_text(row.best_seconds, 1))
             else:
                 best = _("Solved only with help so far")
             times = (_("Solved once") if row.solved == 1

@@ -162,6 +162,33 @@ def test_lookups_in_each_language() -> None:
     assert _("text with no translation") == "text with no translation"
 
 
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_each_language_writes_numbers_with_its_own_symbols(lang: str) -> None:
+    """The decimal mark and thousands separator are the CLDR's (Babel's copy), and every
+    way a number reaches the screen uses them: number_text, and a Number inside a Phrase
+    made in English before the language was known, which stays English as text."""
+    from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
+
+    from engine.i18n import NUMBER_SYMBOLS, number_text
+    from engine.phrase import Number, Phrase, localize
+    from engine.storage.settings import size_text
+
+    assert NUMBER_SYMBOLS[lang] == (get_decimal_symbol(lang), get_group_symbol(lang))
+    late = Phrase(N_("the {limit} s time limit was reached"), limit=Number(2.5))
+    size = size_text(4300)
+    assert late == "the 2.5 s time limit was reached" and size == "4.2 KB"
+    set_language(lang)
+    for value, decimals, pattern in ((2.5, None, "#,##0.###"), (1234567, None, "#,##0"),
+                                     (1234.25, 1, "#,##0.0"), (3.0, 0, "#,##0")):
+        assert number_text(value, decimals) == format_decimal(value, pattern, locale=lang)
+    assert number_text(2.0) == "2" and number_text(0.25) == format_decimal(0.25, locale=lang)
+    point = get_decimal_symbol(lang)
+    assert localize(late) == _("the {limit} s time limit was reached").format(
+        limit=f"2{point}5")
+    assert localize(size) == _("{size} KB").format(size=f"4{point}2")
+    assert late == "the 2.5 s time limit was reached", "the text itself stays English"
+
+
 def test_a_filled_text_is_read_with_the_template_that_says_most() -> None:
     """"stops their fork" is a template itself, and "stops their {four}" with "fork" (and
     "stops their open three" that one with "open three"): the template with the most
@@ -385,8 +412,6 @@ NOTICE_RETURNS = {"save", "_could_not_save", "_take_in_current_file", "_changed_
                   "header_problem", "refuses_rows", "check"}
 # Functions whose ValueError is a caller's mistake (a bad argument), never shown.
 ARGUMENT_CHECKS = {"_require_text", "record_game", "record_puzzle"}
-# File sizes' units: the same in every language.
-UNITS = {"KB", "MB", "GB"}
 # Phrase templates that are not words for a player: the state "rebuild:<why>" (only its
 # why is shown).
 INTERNAL_TEMPLATES = {"rebuild:{why}"}
@@ -423,10 +448,7 @@ def _message_literals(tree: ast.AST, functions: set[str]) -> list[ast.AST]:
                 texts += [n.value for n in ast.walk(node)
                           if isinstance(n, ast.Return) and n.value is not None]
             found += [n for text in texts for n in bare_literals(text)
-                      if not (isinstance(n, ast.Constant) and n.value in INTERNAL_TEMPLATES)
-                      and not (isinstance(n, ast.JoinedStr) and {
-                          str(v.value).strip() for v in n.values
-                          if isinstance(v, ast.Constant)} <= UNITS)]
+                      if not (isinstance(n, ast.Constant) and n.value in INTERNAL_TEMPLATES)]
     return found
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.phrase import N_, Phrase, error_text, joined
+from engine.phrase import N_, Number, Phrase, error_text, joined
 
 from .atomic import (
     CORRUPT_MARKER,
@@ -314,10 +314,10 @@ def size_text(size: int) -> str:
     if size < 1024:
         return Phrase(N_("{size} bytes"), size=size)
     if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
+        return Phrase(N_("{size} KB"), size=Number(size / 1024, 1))
     if size < 1024**3:
-        return f"{size / 1024**2:.1f} MB"
-    return f"{size / 1024**3:.1f} GB"
+        return Phrase(N_("{size} MB"), size=Number(size / 1024**2, 1))
+    return Phrase(N_("{size} GB"), size=Number(size / 1024**3, 1))
 
 
 _SPECIAL_KINDS = (

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.phrase import N_, Phrase
+from engine.phrase import N_, Number, Phrase
 from games.buttons.fewest_bounds import (
     BOUND_BYTES_PER_ENTRY,
     MAX_TABLE_BITS,
@@ -484,7 +484,7 @@ def search(space: NullSpace, start: np.ndarray, *, time_limit: float = DEFAULT_T
         if outcome.finished:
             return Fewest(grid, best, best, how)
         why = Phrase(N_("the search would not finish within the {limit} s time limit"),
-                     limit=f"{budget.limit:g}")
+                     limit=Number(budget.limit))
     # Not proven: the best bound the pluses and the sub-lattices give, each sub-lattice
     # tried only if it is expected to beat the bound so far (likeliest first).
     lower = max(lower, plus_bound(grid))
@@ -498,7 +498,7 @@ def search(space: NullSpace, start: np.ndarray, *, time_limit: float = DEFAULT_T
                                  lattice=lat.describe()))
     lower = min(lower, best)
     if budget.left() <= 0:
-        why = Phrase(N_("the {limit} s time limit was reached"), limit=f"{budget.limit:g}")
+        why = Phrase(N_("the {limit} s time limit was reached"), limit=Number(budget.limit))
     return Fewest(grid, best, lower,
                   Phrase(N_("at most {best}, at least {lower}: fewest presses not proven, {why}"),
                          best=best, lower=lower, why=why))

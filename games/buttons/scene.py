@@ -25,7 +25,7 @@ from engine.board.pointer import GridPointer
 from engine.game_scene import GameScene
 from engine.game_settings import load_params, remember
 from engine.history import History
-from engine.i18n import N_, _, error_text, localize, ngettext
+from engine.i18n import N_, _, error_text, localize, ngettext, number_text
 from engine.overlays import Overlay, TextEntryDialog
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.stepper import Stepper
@@ -839,9 +839,9 @@ class ButtonMadnessScene(GameScene):
             self._best = (variant, self.app.stats.best_puzzle(GAME.id, variant))
         best = self._best[1]
         entries = [(_("Presses: {count}").format(count=self.presses()), 1),
-                   (_("Time: {seconds} s").format(seconds=f"{self.puzzle.elapsed:.0f}"), 1),
+                   (_("Time: {seconds} s").format(seconds=number_text(self.puzzle.elapsed, 0)), 1),
                    (_("Best {n}×{n}: {presses}, {seconds} s").format(
-                       n=n, presses=count_presses(best[0]), seconds=f"{best[1]:.0f}") if best
+                       n=n, presses=count_presses(best[0]), seconds=number_text(best[1], 0)) if best
                     else _("Best {n}×{n}: not solved yet").format(n=n), 2)]
         if self.helped:
             entries.append((_("Help used on this board"), 1))
@@ -1014,10 +1014,10 @@ class WinOverlay(Overlay):
             record = _("A new best for this size!")
         elif best is not None:
             record = _("Best for this size: {presses}, {seconds} s.").format(
-                presses=count_presses(best[0]), seconds=f"{best[1]:.1f}")
+                presses=count_presses(best[0]), seconds=number_text(best[1], 1))
         lines = [_("All {colour} in {presses} and {seconds} s.").format(
                      colour=game.words().done, presses=count_presses(self.presses),
-                     seconds=f"{self.seconds:.1f}"),
+                     seconds=number_text(self.seconds, 1)),
                  _("Solved with help (solution or hint).") if self.helped
                  else _("Solved without help."),
                  record]
