@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.i18n import _
+from engine.i18n import N_, Phrase, _
 
 KINDS = ("two-player", "multi-player", "puzzle")
 
@@ -274,8 +274,9 @@ class GameDescriptor:
         try:
             return load(self.load_state)(params, data)
         except (TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
-            raise ValueError(f"not a {self.title} position ({type(exc).__name__}: "
-                             f"{str(exc)[:80]})") from None
+            # (The notice names the game already.)
+            raise ValueError(Phrase(N_("not a position of this game ({error})"),
+                                    error=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
 
     def variant_title(self, variant_id: str) -> str | None:
         """A player's name for the recorded variant ``variant_id`` (``"Classic 8×8"``), or None

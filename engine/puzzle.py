@@ -40,7 +40,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.ai.runner import AIRunner
 from engine.history import History
-from engine.i18n import _
+from engine.i18n import N_, Phrase, _, error_text
 from engine.rules import GameState, Move
 from engine.saved_data import (
     fields,
@@ -381,55 +381,66 @@ class PuzzleMidend(Generic[S]):
         saying what is wrong, leaves the midend as it was. Resumed, the clock is paused
         (the scene resumes it once the puzzle is on screen) and listeners hear a "new".
         """
-        record = fields(data, "the puzzle", ("puzzles", "attempts", "steps", "index"))
+        record = fields(data, Phrase(N_("the puzzle")), ("puzzles", "attempts", "steps", "index"))
         puzzles = []
-        for i, item in enumerate(items(record["puzzles"], "the puzzles", 1)):
-            entry = fields(item, f"puzzle {i + 1}", ("start", "helped"))
+        for i, item in enumerate(items(record["puzzles"], Phrase(N_("the puzzles")), 1)):
+            entry = fields(item, Phrase(N_("puzzle {number}"), number=i + 1), ("start", "helped"))
             try:
                 puzzle = _Puzzle(load_state(entry["start"]))
             except ValueError as exc:
-                raise ValueError(f"puzzle {i + 1}: {exc}") from None
-            puzzle.helped = flag(entry["helped"], f"puzzle {i + 1}'s help flag")
+                raise ValueError(Phrase(N_("puzzle {number}: {error}"), number=i + 1,
+                                        error=error_text(exc))) from None
+            puzzle.helped = flag(entry["helped"], Phrase(N_("puzzle {number}'s help flag"),
+                                                         number=i + 1))
             puzzles.append(puzzle)
         attempts = []
-        for i, item in enumerate(items(record["attempts"], "the attempts", 1)):
-            entry = fields(item, f"attempt {i + 1}", ("puzzle", "started", "elapsed", "won"))
-            attempt = _Attempt(puzzles[whole(entry["puzzle"], f"attempt {i + 1}'s puzzle", 0,
-                                             len(puzzles) - 1)], -1)
-            attempt.started = flag(entry["started"], f"attempt {i + 1}'s started flag")
-            attempt.elapsed = number(entry["elapsed"], f"attempt {i + 1}'s time", 0, MAX_SECONDS)
-            attempt.reported = flag(entry["won"], f"attempt {i + 1}'s won flag")
+        for i, item in enumerate(items(record["attempts"], Phrase(N_("the attempts")), 1)):
+            entry = fields(item, Phrase(N_("attempt {number}"), number=i + 1),
+                           ("puzzle", "started", "elapsed", "won"))
+            attempt = _Attempt(puzzles[whole(entry["puzzle"], Phrase(
+                N_("attempt {number}'s puzzle"), number=i + 1), 0, len(puzzles) - 1)], -1)
+            attempt.started = flag(entry["started"], Phrase(
+                N_("attempt {number}'s started flag"), number=i + 1))
+            attempt.elapsed = number(entry["elapsed"], Phrase(N_("attempt {number}'s time"),
+                                                              number=i + 1), 0, MAX_SECONDS)
+            attempt.reported = flag(entry["won"], Phrase(N_("attempt {number}'s won flag"),
+                                                         number=i + 1))
             attempts.append(attempt)
-        raw_steps = items(record["steps"], "the steps", 1)
-        index = whole(record["index"], "the step shown", 0, len(raw_steps) - 1)
+        raw_steps = items(record["steps"], Phrase(N_("the steps")), 1)
+        index = whole(record["index"], Phrase(N_("the step shown")), 0, len(raw_steps) - 1)
         steps: list[_Step] = []
         state: Any = None
         shown: Any = None
         for i, item in enumerate(raw_steps):
-            which, raw_move = items(item, f"step {i + 1}", 2, 2)
-            attempt = attempts[whole(which, f"step {i + 1}'s attempt", 0, len(attempts) - 1)]
+            which, raw_move = items(item, Phrase(N_("step {number}"), number=i + 1), 2, 2)
+            attempt = attempts[whole(which, Phrase(N_("step {number}'s attempt"), number=i + 1),
+                                     0, len(attempts) - 1)]
             if raw_move is None:
                 if attempt.base != -1:
-                    raise ValueError(f"step {i + 1} starts attempt {which + 1} a second time")
+                    raise ValueError(Phrase(N_("step {number} starts attempt {attempt} a second "
+                                               "time"), number=i + 1, attempt=which + 1))
                 attempt.base = i
                 step = _Step(attempt, None, attempt.puzzle.start, state)
                 state = attempt.puzzle.start
             else:
                 if not steps or attempt is not steps[-1].attempt:
-                    raise ValueError(f"step {i + 1} is a move outside its attempt")
+                    raise ValueError(Phrase(N_("step {number} is a move outside its attempt"),
+                                            number=i + 1))
                 try:
                     move = move_from_data(raw_move)
                     if move not in state.legal_moves():
-                        raise ValueError(f"{show(raw_move)} is not a legal move here")
+                        raise ValueError(Phrase(N_("{move} is not a legal move here"),
+                                                move=show(raw_move)))
                     state = state.play(move)
                 except ValueError as exc:  # IllegalMove included
-                    raise ValueError(f"step {i + 1}: {exc}") from None
+                    raise ValueError(Phrase(N_("step {number}: {error}"), number=i + 1,
+                                            error=error_text(exc))) from None
                 step = _Step(attempt, move, None if self._inverse else state)
             steps.append(step)
             if i == index:
                 shown = state
         if any(attempt.base == -1 for attempt in attempts):
-            raise ValueError("an attempt was never started")
+            raise ValueError(Phrase(N_("an attempt was never started")))
         history = History.restored(steps, index)
         # Everything checked: take it over.
         running = self._running

@@ -3,7 +3,10 @@
 A saved game comes back from a file that a player, another program or a failing disk
 may have changed, so every value is checked for its type and range before it is used.
 Each check returns the value and raises ValueError with a message naming what is wrong
-("seat 2: level 'x' is not one of easy, hard"), which the player reads in a notice.
+("seat 2's level: expected one of easy, hard, found 'x'"), which the player reads in a
+notice: a :class:`~engine.phrase.Phrase`, English to the command line and said in the
+player's language where it is shown. What a check is told it checks (``what``) is a
+Phrase too ("heap {number}", "the heaps").
 
 Python's JSON has traps these checks close: ``true`` is an int to ``isinstance``, ``1.0 ==
 1`` and ``True in [1]`` hold, and a huge number or a deep list would cost a lot to walk.
@@ -18,6 +21,7 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
+from engine.phrase import N_, Phrase
 from engine.seats import Seat
 from engine.storage.settings import show_value as show
 
@@ -29,63 +33,84 @@ MAX_SERIAL = 10**9
 MOVE_MAX_DEPTH = 4
 MOVE_MAX_ITEMS = 16
 
+# The JSON names of values' types, for messages.
+_KINDS: dict[type, Phrase] = {
+    bool: Phrase(N_("true/false")), int: Phrase(N_("a number")), float: Phrase(N_("a number")),
+    str: Phrase(N_("text")), list: Phrase(N_("a list")), dict: Phrase(N_("an object")),
+    type(None): Phrase(N_("null"))}
+
+
 def _kind(value: object) -> str:
-    """The JSON name of a value's type, for messages."""
-    names = {bool: "true/false", int: "a number", float: "a number", str: "text",
-             list: "a list", dict: "an object", type(None): "null"}
-    return names.get(type(value), type(value).__name__)
+    """The JSON name of a value's type, for messages (said in the player's language)."""
+    return _KINDS.get(type(value), type(value).__name__)
 
 
-def fields(data: object, what: str, required: Iterable[str]) -> dict[str, Any]:
+# Each check says what it expected after what it checked ("heap 2: expected ..."), not
+# "heap 2 must be ...": Hungarian and Czech could not inflect ``what`` to fit.
+
+
+def fields(data: object, what: Phrase, required: Iterable[str]) -> dict[str, Any]:
     """``data`` if it is a JSON object holding every key of ``required``."""
     if not isinstance(data, dict):
-        raise ValueError(f"{what} must be an object, not {_kind(data)}")
+        raise ValueError(Phrase(N_("{what}: expected an object, found {kind}"), what=what,
+                                kind=_kind(data)))
     missing = [key for key in required if key not in data]
     if missing:
-        raise ValueError(f"{what} lacks {', '.join(missing)}")
+        raise ValueError(Phrase(N_("{what}: missing {keys}"), what=what,
+                                keys=", ".join(missing)))
     return data
 
 
-def items(data: object, what: str, low: int = 0, high: int = 1_000_000) -> list[Any]:
+def items(data: object, what: Phrase, low: int = 0, high: int = 1_000_000) -> list[Any]:
     """``data`` if it is a JSON list of ``low`` to ``high`` items."""
     if not isinstance(data, list):
-        raise ValueError(f"{what} must be a list, not {_kind(data)}")
+        raise ValueError(Phrase(N_("{what}: expected a list, found {kind}"), what=what,
+                                kind=_kind(data)))
     if not low <= len(data) <= high:
-        raise ValueError(f"{what} must have {low} to {high} items, not {len(data)}")
+        raise ValueError(Phrase(N_("{what}: expected {low} to {high} items, found {count}"),
+                                what=what, low=low, high=high, count=len(data)))
     return data
 
 
-def whole(value: object, what: str, low: int, high: int) -> int:
+def whole(value: object, what: Phrase, low: int, high: int) -> int:
     """``value`` if it is a whole number from ``low`` to ``high`` (not true/false, not 1.0)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} must be a whole number, not {show(value)}")
+        raise ValueError(Phrase(N_("{what}: expected a whole number, found {value}"),
+                                what=what, value=show(value)))
     if not low <= value <= high:
-        raise ValueError(f"{what} must be {low} to {high}, not {show(value)}")
+        raise ValueError(Phrase(N_("{what}: expected {low} to {high}, found {value}"),
+                                what=what, low=low, high=high, value=show(value)))
     return value
 
 
-def flag(value: object, what: str) -> bool:
+def flag(value: object, what: Phrase) -> bool:
     """``value`` if it is true or false."""
     if not isinstance(value, bool):
-        raise ValueError(f"{what} must be true or false, not {show(value)}")
+        raise ValueError(Phrase(N_("{what}: expected true or false, found {value}"),
+                                what=what, value=show(value)))
     return value
 
 
-def number(value: object, what: str, low: float, high: float) -> float:
+def number(value: object, what: Phrase, low: float, high: float) -> float:
     """``value`` as a float if it is a finite number from ``low`` to ``high``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{what} must be a number, not {show(value)}")
+        raise ValueError(Phrase(N_("{what}: expected a number, found {value}"), what=what,
+                                value=show(value)))
     if not math.isfinite(value) or not low <= value <= high:
-        raise ValueError(f"{what} must be {low:g} to {high:g}, not {show(value)}")
+        raise ValueError(Phrase(N_("{what}: expected {low} to {high}, found {value}"),
+                                what=what, low=f"{low:g}", high=f"{high:g}",
+                                value=show(value)))
     return float(value)
 
 
-def text(value: object, what: str, longest: int) -> str:
+def text(value: object, what: Phrase, longest: int) -> str:
     """``value`` if it is text of at most ``longest`` characters."""
     if not isinstance(value, str):
-        raise ValueError(f"{what} must be text, not {_kind(value)}")
+        raise ValueError(Phrase(N_("{what}: expected text, found {kind}"), what=what,
+                                kind=_kind(value)))
     if len(value) > longest:
-        raise ValueError(f"{what} has {len(value)} characters; at most {longest} expected")
+        raise ValueError(Phrase(N_("{what}: too long ({count} characters; at most {longest})"),
+                                what=what, count=len(value), longest=longest))
     return value
 
 
@@ -115,16 +140,17 @@ def move_from_data(data: object, depth: int = 0) -> Any:
     Only the form is checked here; whether the move is legal is the game's to say.
     """
     if depth > MOVE_MAX_DEPTH:
-        raise ValueError("a move is nested too deeply")
+        raise ValueError(Phrase(N_("a move is nested too deeply")))
     if isinstance(data, bool) or data is None or isinstance(data, float | dict):
-        raise ValueError(f"{show(data)} is not a move")
+        raise ValueError(Phrase(N_("{value} is not a move"), value=show(data)))
     if isinstance(data, int | str):
         return data
     if isinstance(data, list):
         if len(data) > MOVE_MAX_ITEMS:
-            raise ValueError(f"a move of {len(data)} parts is not a move")
+            raise ValueError(Phrase(N_("a move of {count} parts is not a move"),
+                                    count=len(data)))
         return tuple(move_from_data(part, depth + 1) for part in data)
-    raise ValueError(f"{show(data)} is not a move")
+    raise ValueError(Phrase(N_("{value} is not a move"), value=show(data)))
 
 
 # --- seats --------------------------------------------------------------------------------
@@ -135,15 +161,25 @@ def seat_to_data(seat: Seat) -> dict[str, Any]:
     return {"kind": seat.kind, "level": seat.level, "mistakes": seat.mistakes}
 
 
-def seat_from_data(data: object, what: str, levels: tuple[str, ...]) -> Seat:
-    """A seat from :func:`seat_to_data`'s form; its level must be one of ``levels`` (any
-    word where the game declares none)."""
-    record = fields(data, what, ("kind", "level", "mistakes"))
+def seat_from_data(data: object, seat: int, levels: tuple[str, ...]) -> Seat:
+    """Seat number ``seat`` (from 1) from :func:`seat_to_data`'s form; its level must be one
+    of ``levels`` (any word where the game declares none).
+
+    The seat's number, not a name for it, comes in: "seat 2's level" is one template, which
+    a language can say in its own order.
+    """
+    name = Phrase(N_("seat {number}"), number=seat)
+    record = fields(data, name, ("kind", "level", "mistakes"))
     kind = record["kind"]
     if kind not in ("human", "computer"):
-        raise ValueError(f"{what} must be human or computer, not {show(kind)}")
-    level = text(record["level"], f"{what}'s level", 40)
+        raise ValueError(Phrase(N_("{what}: expected {choices}, found {value}"), what=name,
+                                choices=Phrase(N_('"human" or "computer"')), value=show(kind)))
+    what = Phrase(N_("seat {number}'s level"), number=seat)
+    level = text(record["level"], what, 40)
     if levels and level not in levels:
-        raise ValueError(f"{what}'s level {show(level)} is not one of {', '.join(levels)}")
-    mistakes = number(record["mistakes"], f"{what}'s mistake rate", 0.0, 1.0)
+        raise ValueError(Phrase(N_("{what}: expected {choices}, found {value}"), what=what,
+                                choices=Phrase(N_("one of {levels}"), levels=", ".join(levels)),
+                                value=show(level)))
+    mistakes = number(record["mistakes"], Phrase(N_("seat {number}'s mistake rate"),
+                                                 number=seat), 0.0, 1.0)
     return Seat(kind, level, mistakes)  # its own checks: a level is a word

@@ -93,8 +93,9 @@ def _signature(info: os.stat_result | None) -> Signature | None:
 class Found:
     """What :meth:`SavedGames.find` found for a game.
 
-    ``text``: a save to resume, from ``source`` "memory" or "file". ``problem``: the file
-    cannot be a save (set it aside). ``notice``: the file could not be read (left alone).
+    ``text``: a save to resume, from ``source`` "memory" or "file". ``problem``: why the
+    file cannot be a save (set it aside; a :class:`~engine.phrase.Phrase`). ``notice``: the
+    file could not be read (left alone).
     """
 
     text: str | None = None
@@ -122,7 +123,7 @@ class SavedGames:
     def __init__(self, folder: Path | None) -> None:
         self.folder = None if folder is None else Path(folder)
         self._kept: dict[str, _Kept] = {}
-        # Game id -> why its file must not be written over this session; and the ids
+        # Game id -> why its file must not be written over this session (a Phrase); and the ids
         # whose player has been told so (once is enough).
         self._blocked: dict[str, str] = {}
         self._told: set[str] = set()
@@ -186,27 +187,30 @@ class SavedGames:
         if info is None:
             return Found()
         if not stat.S_ISREG(info.st_mode):
-            return Found(source="file", problem="it is not a file")
+            return Found(source="file", problem=Phrase(N_("it is not a file")))
         if info.st_size > MAX_SAVE_BYTES:
-            return Found(source="file", problem=f"it is {info.st_size:,} bytes, more than a "
-                                                f"saved game can be ({MAX_SAVE_BYTES:,})")
+            return Found(source="file", problem=Phrase(
+                N_("it is {size} bytes, more than a saved game can be ({most})"),
+                size=f"{info.st_size:,}", most=f"{MAX_SAVE_BYTES:,}"))
         try:
             with open(path, "rb") as handle:
                 raw = handle.read(MAX_SAVE_BYTES + 1)  # it may have grown since
         except OSError as exc:
             return self._unreadable(game_id, title, path, exc)
         if len(raw) > MAX_SAVE_BYTES:
-            return Found(source="file", problem="it is more than a saved game can be "
-                                                f"({MAX_SAVE_BYTES:,} bytes)")
+            return Found(source="file", problem=Phrase(
+                N_("it is more than a saved game can be ({most} bytes)"),
+                most=f"{MAX_SAVE_BYTES:,}"))
         try:
             return Found(raw.decode("utf-8-sig"), "file")  # an editor may add a BOM
         except UnicodeDecodeError:
-            return Found(source="file", problem="it is not UTF-8 text")
+            return Found(source="file", problem=Phrase(N_("it is not UTF-8 text")))
 
     def _unreadable(self, game_id: str, title: str, path: Path, exc: OSError) -> Found:
         """Not corruption (a permission, a disk error): left untouched, not written over."""
         reason = exc.strerror or str(exc)
-        self._blocked[game_id] = f"{path} could not be read ({reason}), so it is left untouched"
+        self._blocked[game_id] = Phrase(N_("{path} could not be read ({reason}), so it is left "
+                                           "untouched"), path=path, reason=reason)
         self._told.add(game_id)  # this notice says it already
         return Found(notice=_("Your saved {game} game ({path}) could not be read ({reason}). "
                               "A new game starts; it will not be saved over that file.").format(
@@ -231,8 +235,9 @@ class SavedGames:
                      "starts.").format(game=_(title), problem=shown)
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            self._blocked[game_id] = (f"{path} could not be used ({problem}) nor moved aside "
-                                      f"({reason}), so it is left untouched")
+            self._blocked[game_id] = Phrase(N_("{path} could not be used ({problem}) nor moved "
+                                               "aside ({reason}), so it is left untouched"),
+                                            path=path, problem=problem, reason=reason)
             self._told.add(game_id)
             return _("Your saved {game} game could not be resumed ({problem}), and {path} "
                      "could not be moved aside ({reason}). A new game starts; it will not be "
@@ -262,8 +267,8 @@ class SavedGames:
             if game_id in self._told:
                 return None
             self._told.add(game_id)
-            return _("Your {game} game was not saved: {reason}.").format(game=_(title),
-                                                                         reason=blocked)
+            return _("Your {game} game was not saved: {reason}.").format(
+                game=_(title), reason=localize(blocked))
         if len(text) > MAX_SAVE_BYTES:  # ASCII JSON: characters are bytes
             return _("Your {game} game is too big to save ({size} bytes); it is kept "
                      "until the arcade is closed.").format(game=_(title),
@@ -330,26 +335,33 @@ def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
     try:
         data = json.loads(saved, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"it is not valid JSON: {exc.msg} at line {exc.lineno} column "
-                         f"{exc.colno}") from None
+        # The decoder's own words stay as they are: data, like a path.
+        raise ValueError(Phrase(N_("it is not valid JSON: {reason} at line {line} column "
+                                   "{column}"), reason=exc.msg, line=exc.lineno,
+                                column=exc.colno)) from None
     except RecursionError:
-        raise ValueError("it is nested too deeply to be a saved game") from None
-    record = fields(data, "the file", ("format", "version", "game", "params", "state"))
+        raise ValueError(Phrase(N_("it is nested too deeply to be a saved game"))) from None
+    record = fields(data, Phrase(N_("the file")), ("format", "version", "game", "params",
+                                                   "state"))
     if record["format"] != SAVE_FORMAT:
-        raise ValueError("it is not a saved game of this arcade")
+        raise ValueError(Phrase(N_("it is not a saved game of this arcade")))
     version = record["version"]
     if type(version) is not int or version != SAVE_VERSION:
+        # Two templates, not "a newer"/"another" put in one: a language says each its way.
         newer = type(version) is int and version > SAVE_VERSION
-        raise ValueError(f"it was saved by {'a newer' if newer else 'another'} version of the "
-                         f"arcade (saved-game version {show(version)}; this one reads "
-                         f"{SAVE_VERSION})")
+        raise ValueError(Phrase(
+            N_("it was saved by a newer version of the arcade (saved-game version {version}; "
+               "this one reads {known})") if newer else
+            N_("it was saved by another version of the arcade (saved-game version {version}; "
+               "this one reads {known})"), version=show(version), known=SAVE_VERSION))
     if record["game"] != game.id:
-        raise ValueError(f"it holds another game, {show(record['game'])}")
+        raise ValueError(Phrase(N_("it holds another game, {game}"), game=show(record["game"])))
     spec = game.param_spec()
     params = None
     if spec is not None:
         try:
-            params = spec.validate(spec.decode(text(record["params"], "its parameters", 200)))
+            params = spec.validate(spec.decode(text(record["params"],
+                                                    Phrase(N_("its parameters")), 200)))
         except ValueError as exc:
             raise ValueError(Phrase(N_("its parameters are not valid: {error}"),
                                     error=error_text(exc))) from None
@@ -357,7 +369,9 @@ def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"it holds {name}, which is not a number a saved game uses")
+    """Refuse NaN and the infinities (``json.loads`` reads them as numbers)."""
+    raise ValueError(Phrase(N_("it holds {name}, which is not a number a saved game uses"),
+                            name=name))
 
 
 def resume(app: Any, game: GameDescriptor, saved: str, **options: Any) -> Any:
@@ -372,8 +386,8 @@ def resume(app: Any, game: GameDescriptor, saved: str, **options: Any) -> Any:
         if isinstance(exc, ValueError):
             raise
         # A check a game forgot must not crash the launcher: the save is set aside.
-        raise ValueError(f"it could not be read back ({type(exc).__name__}: "
-                         f"{show(str(exc))})") from None
+        raise ValueError(Phrase(N_("it could not be read back ({error})"),
+                                error=f"{type(exc).__name__}: {show(str(exc))}")) from None
     return scene
 
 

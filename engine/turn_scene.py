@@ -24,7 +24,7 @@ from engine.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
 from engine.game_scene import GameScene
 from engine.game_settings import load_seats, remember
 from engine.history import History
-from engine.i18n import N_, _
+from engine.i18n import N_, Phrase, _, error_text
 from engine.result_overlay import ResultOverlay
 from engine.rules import GameState
 from engine.scene import Scene
@@ -541,31 +541,36 @@ class TurnBasedScene(GameScene):
             whole,
         )
 
-        record = fields(data, "the saved game", ("seats", "history", "index", "next_serial",
-                                                 "recorded", "paused", "hints"))
+        record = fields(data, Phrase(N_("the saved game")),
+                        ("seats", "history", "index", "next_serial", "recorded", "paused",
+                         "hints"))
         entries: list[tuple[int, Any]] = []
-        for i, item in enumerate(items(record["history"], "the history", 1, MAX_SAVED_ENTRIES)):
-            serial, raw = items(item, f"history entry {i + 1}", 2, 2)
-            serial = whole(serial, f"history entry {i + 1}'s game number", 0, MAX_SERIAL)
+        for i, item in enumerate(items(record["history"], Phrase(N_("the history")), 1,
+                                       MAX_SAVED_ENTRIES)):
+            serial, raw = items(item, Phrase(N_("history entry {number}"), number=i + 1), 2, 2)
+            serial = whole(serial, Phrase(N_("history entry {number}'s game number"),
+                                          number=i + 1), 0, MAX_SERIAL)
             if entries and serial < entries[-1][0]:
-                raise ValueError(f"history entry {i + 1} belongs to an earlier game")
+                raise ValueError(Phrase(N_("history entry {number} belongs to an earlier game"),
+                                        number=i + 1))
             try:
                 entries.append((serial, self.game.state_from_data(self.params, raw)))
             except ValueError as exc:
-                raise ValueError(f"history entry {i + 1}: {exc}") from None
+                raise ValueError(Phrase(N_("history entry {number}: {error}"), number=i + 1,
+                                        error=error_text(exc))) from None
         players = entries[0][1].num_players
-        raw_seats = items(record["seats"], "the seats", players, players)
-        seats = tuple(seat_from_data(seat, f"seat {i + 1}", self.game.levels)
+        raw_seats = items(record["seats"], Phrase(N_("the seats")), players, players)
+        seats = tuple(seat_from_data(seat, i + 1, self.game.levels)
                       for i, seat in enumerate(raw_seats))
-        index = whole(record["index"], "the position shown", 0, len(entries) - 1)
+        index = whole(record["index"], Phrase(N_("the position shown")), 0, len(entries) - 1)
         last = entries[-1][0]
-        next_serial = whole(record["next_serial"], "the next game number", last + 1,
-                            MAX_SERIAL + 1)
-        recorded = {whole(serial, "a recorded game's number", 0, next_serial - 1)
-                    for serial in items(record["recorded"], "the recorded games", 0,
-                                        len(entries))}
-        paused = flag(record["paused"], "the pause flag")
-        show_hints = flag(record["hints"], "the hint flag")
+        next_serial = whole(record["next_serial"], Phrase(N_("the next game number")),
+                            last + 1, MAX_SERIAL + 1)
+        recorded = {whole(serial, Phrase(N_("a recorded game's number")), 0, next_serial - 1)
+                    for serial in items(record["recorded"], Phrase(N_("the recorded games")),
+                                        0, len(entries))}
+        paused = flag(record["paused"], Phrase(N_("the pause flag")))
+        show_hints = flag(record["hints"], Phrase(N_("the hint flag")))
         agents = self._make_agents(seats)
         # Everything checked: take it over.
         self.ai.cancel()

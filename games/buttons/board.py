@@ -546,10 +546,14 @@ def load_state(params: object, data: object) -> Board:
     """
     from engine.saved_data import fields, text, whole
 
-    record = fields(data, "the board", ("n", "red"))
-    n = whole(record["n"], "the board side", 1, MAX_N)
-    red = text(record["red"], "the text of the red buttons", (n * n + 3) // 4)
+    record = fields(data, Phrase(N_("the board")), ("n", "red"))
+    n = whole(record["n"], Phrase(N_("the board side")), 1, MAX_N)
+    red = text(record["red"], Phrase(N_("the text of the red buttons")), (n * n + 3) // 4)
     # int(…, 16) would also take signs, spaces, underscores and "0x": none are saved.
     if not _HEX.fullmatch(red):
-        raise ValueError("the red buttons must be written in hexadecimal digits 0-9, a-f")
-    return Board(n, int(red, 16))  # Board checks no bit lies off the board
+        raise ValueError(Phrase(N_("the red buttons must be written in hexadecimal digits "
+                                   "0-9, a-f")))
+    bits = int(red, 16)
+    if bits >> (n * n):  # the last digit can hold bits past the board's buttons
+        raise ValueError(Phrase(N_("a red button lies off the {n}×{n} board"), n=n))
+    return Board(n, bits)

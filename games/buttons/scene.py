@@ -25,7 +25,7 @@ from engine.board.pointer import GridPointer
 from engine.game_scene import GameScene
 from engine.game_settings import load_params, remember
 from engine.history import History
-from engine.i18n import N_, _, error_text, localize, ngettext, number_text
+from engine.i18n import N_, Phrase, _, error_text, localize, ngettext, number_text
 from engine.overlays import Overlay, TextEntryDialog
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.stepper import Stepper
@@ -588,13 +588,13 @@ class ButtonMadnessScene(GameScene):
         from engine.saved_data import fields, flag, items, whole
         from games.buttons.board import MAX_N
 
-        record = fields(data, "the saved puzzle", ("puzzle", "showing", "hinted"))
-        showing = flag(record["showing"], "the solution flag")
-        cells = [items(cell, "a hinted button", 2, 2)
-                 for cell in items(record["hinted"], "the hinted buttons", 0,
+        record = fields(data, Phrase(N_("the saved puzzle")), ("puzzle", "showing", "hinted"))
+        showing = flag(record["showing"], Phrase(N_("the solution flag")))
+        cells = [items(cell, Phrase(N_("a hinted button")), 2, 2)
+                 for cell in items(record["hinted"], Phrase(N_("the hinted buttons")), 0,
                                    self.max_saved_hints)]
-        hinted = {(whole(r, "a hinted row", 0, MAX_N - 1), whole(c, "a hinted column", 0,
-                                                                MAX_N - 1)) for r, c in cells}
+        hinted = {(whole(r, Phrase(N_("a hinted row")), 0, MAX_N - 1),
+                   whole(c, Phrase(N_("a hinted column")), 0, MAX_N - 1)) for r, c in cells}
         self.puzzle.restore(record["puzzle"], lambda saved: GAME.state_from_data(None, saved))
         # (The midend's "new" cleared the hints; those off this board are dropped too.)
         n = self.board.n

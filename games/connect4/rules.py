@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.phrase import N_, Phrase
+from engine.phrase import N_, Phrase, error_text
 from engine.rules import IllegalMove
 
 __all__ = [
@@ -147,12 +147,14 @@ class Connect4State:
     def play(self, move: int) -> Connect4State:
         """Drop the mover's disc into column ``move``."""
         cfg = self.config
+        # (Phrases: a saved game's moves replayed show why one cannot be played.)
         if self.winner is not None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(Phrase(N_("the game is over")))
         if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < cfg.cols:
-            raise IllegalMove(f"no column {move!r} on a board of {cfg.cols} columns")
+            raise IllegalMove(Phrase(N_("no column {move} on a board of {cols} columns"),
+                                     move=repr(move), cols=cfg.cols))
         if len(self.columns[move]) >= cfg.rows:
-            raise IllegalMove(f"column {move} is full")
+            raise IllegalMove(Phrase(N_("column {move} is full"), move=move))
         player = len(self.moves) & 1
         columns = self.columns
         after = columns[:move] + (columns[move] + (player,),) + columns[move + 1:]
@@ -256,13 +258,15 @@ def load_state(config: Connect4Config, data: object) -> Connect4State:
     """
     from engine.saved_data import fields, items, whole
 
-    record = fields(data, "the position", ("moves",))
-    moves = items(record["moves"], "the moves", 0, config.cells)
-    columns = [whole(m, f"move {i + 1}", 0, config.cols - 1) for i, m in enumerate(moves)]
+    record = fields(data, Phrase(N_("the position")), ("moves",))
+    moves = items(record["moves"], Phrase(N_("the moves")), 0, config.cells)
+    columns = [whole(m, Phrase(N_("move {number}"), number=i + 1), 0, config.cols - 1)
+               for i, m in enumerate(moves)]
     state = Connect4State.new(config)
     for i, column in enumerate(columns):
         try:
             state = state.play(column)
         except IllegalMove as exc:
-            raise ValueError(f"move {i + 1} cannot be played: {exc}") from None
+            raise ValueError(Phrase(N_("move {number} cannot be played: {error}"),
+                                    number=i + 1, error=error_text(exc))) from None
     return state

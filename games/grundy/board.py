@@ -22,7 +22,7 @@ from operator import xor
 
 import numpy as np
 
-from engine.i18n import _
+from engine.i18n import N_, Phrase, _
 from engine.rules import IllegalMove
 from games.grundy.tables import (
     MAX_SIDE,
@@ -379,12 +379,14 @@ def load_state(config: BoardConfig, data: object) -> TokenState:
     """
     from engine.saved_data import fields, items, whole
 
-    record = fields(data, "the position", ("tokens", "to_move"))
-    squares = items(record["tokens"], "the tokens", config.tokens, config.tokens)
+    record = fields(data, Phrase(N_("the position")), ("tokens", "to_move"))
+    squares = items(record["tokens"], Phrase(N_("the tokens")), config.tokens, config.tokens)
     tokens = []
     for i, square in enumerate(squares):
-        row, col = items(square, f"token {i + 1}'s square", 2, 2)
-        tokens.append((whole(row, f"token {i + 1}'s row", 0, config.rows - 1),
-                       whole(col, f"token {i + 1}'s column", 0, config.cols - 1)))
-    to_move = whole(record["to_move"], "the player to move", 0, 1)
+        row, col = items(square, Phrase(N_("token {number}'s square"), number=i + 1), 2, 2)
+        tokens.append((whole(row, Phrase(N_("token {number}'s row"), number=i + 1), 0,
+                             config.rows - 1),
+                       whole(col, Phrase(N_("token {number}'s column"), number=i + 1), 0,
+                             config.cols - 1)))
+    to_move = whole(record["to_move"], Phrase(N_("the player to move")), 0, 1)
     return TokenState(config, tuple(tokens), to_move)

@@ -31,7 +31,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.i18n import N_, _
+from engine.i18n import N_, Phrase, _
 from engine.rules import IllegalMove
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
@@ -577,17 +577,20 @@ def load_state(graph: Digraph, data: object) -> GraphState:
     """
     from engine.saved_data import fields, items, whole
 
-    record = fields(data, "the position", ("node", "to_move", "visits"))
-    node = whole(record["node"], "the token's node", 0, graph.size - 1)
-    to_move = whole(record["to_move"], "the player to move", 0, 1)
-    counts = items(record["visits"], "the visit counts", 2 * graph.size, 2 * graph.size)
-    visits = tuple(whole(v, f"visit count {i + 1}", 0, REPETITIONS_FOR_DRAW)
+    record = fields(data, Phrase(N_("the position")), ("node", "to_move", "visits"))
+    node = whole(record["node"], Phrase(N_("the token's node")), 0, graph.size - 1)
+    to_move = whole(record["to_move"], Phrase(N_("the player to move")), 0, 1)
+    counts = items(record["visits"], Phrase(N_("the visit counts")), 2 * graph.size,
+                   2 * graph.size)
+    visits = tuple(whole(v, Phrase(N_("visit count {number}"), number=i + 1), 0,
+                         REPETITIONS_FOR_DRAW)
                    for i, v in enumerate(counts))
     here = 2 * node + to_move
     if not visits[here]:
-        raise ValueError("the position on the board was never visited")
+        raise ValueError(Phrase(N_("the position on the board was never visited")))
     if any(v >= REPETITIONS_FOR_DRAW for i, v in enumerate(visits) if i != here):
-        raise ValueError(f"a position occurred {REPETITIONS_FOR_DRAW} times, yet play went on")
+        raise ValueError(Phrase(N_("a position occurred {count} times, yet play went on"),
+                                count=REPETITIONS_FOR_DRAW))
     if not visits[2 * graph.start]:
-        raise ValueError("the start position was never visited")
+        raise ValueError(Phrase(N_("the start position was never visited")))
     return GraphState(graph, node, to_move, visits)

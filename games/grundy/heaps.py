@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache, reduce
 from operator import xor
 
-from engine.i18n import _
+from engine.i18n import N_, Phrase, _
 from engine.rules import IllegalMove
 
 KINDS = ("bachet", "nim")
@@ -436,12 +436,16 @@ def load_state(config: HeapConfig, data: object) -> HeapState:
     """
     from engine.saved_data import fields, items, whole
 
-    record = fields(data, "the position", ("heaps", "to_move"))
-    sizes = items(record["heaps"], "the heaps", len(config.heaps), len(config.heaps))
-    heaps = tuple(whole(size, f"heap {i + 1}", 0, start)
+    record = fields(data, Phrase(N_("the position")), ("heaps", "to_move"))
+    sizes = items(record["heaps"], Phrase(N_("the heaps")), len(config.heaps),
+                  len(config.heaps))
+    heaps = tuple(whole(size, Phrase(N_("heap {number}"), number=i + 1), 0, start)
                   for i, (size, start) in enumerate(zip(sizes, config.heaps, strict=True)))
-    to_move = whole(record["to_move"], "the player to move", 0, 1)
+    to_move = whole(record["to_move"], Phrase(N_("the player to move")), 0, 1)
     taken = sum(config.heaps) - sum(heaps)
     if taken <= 1 and to_move != taken:
-        raise ValueError(f"with {taken} pebble(s) taken, player {taken + 1} must be to move")
+        # Nothing or one pebble taken: a sentence each, no count to inflect.
+        raise ValueError(Phrase(N_("with no pebble taken, player 1 must be to move")
+                                if taken == 0 else
+                                N_("with one pebble taken, player 2 must be to move")))
     return HeapState(config, heaps, to_move)

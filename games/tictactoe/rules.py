@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.phrase import N_, Phrase
 from engine.rules import IllegalMove
 
 EMPTY = -1
@@ -78,17 +79,19 @@ class TicTacToeState:
         cells: list[int] = []
         for line in rows:
             if len(line) != cfg.cols:
-                raise ValueError(f"row {line!r} should have {cfg.cols} cells")
+                raise ValueError(Phrase(N_("row {row} should have {cols} cells"),
+                                        row=repr(line), cols=cfg.cols))
             cells.extend(symbols[ch] for ch in line)
         if len(cells) != cfg.rows * cfg.cols:
-            raise ValueError("wrong number of rows")
+            raise ValueError(Phrase(N_("wrong number of rows")))
         counts = [cells.count(p) for p in range(cfg.players)]
         total = sum(counts)
         to_move = total % cfg.players
         expected = [total // cfg.players + (1 if p < total % cfg.players else 0)
                     for p in range(cfg.players)]
         if counts != expected:
-            raise ValueError(f"mark counts {counts} cannot arise from players taking turns")
+            raise ValueError(Phrase(N_("mark counts {counts} cannot arise from players taking "
+                                       "turns"), counts=counts))
         counters = None
         if uses_counters(cfg):
             counters = tuple(
@@ -271,40 +274,43 @@ def load_state(config: MNKConfig, data: object) -> TicTacToeState:
     """
     from engine.saved_data import fields, items, show, text, whole
 
-    record = fields(data, "the position", ("rows", "last"))
-    rows = items(record["rows"], "the board's rows", config.rows, config.rows)
+    record = fields(data, Phrase(N_("the position")), ("rows", "last"))
+    rows = items(record["rows"], Phrase(N_("the board's rows")), config.rows, config.rows)
     allowed = "XOT." if config.players == 3 else "XO."
     for r, row in enumerate(rows):
-        line = text(row, f"row {r + 1}", config.cols)
+        line = text(row, Phrase(N_("row {number}"), number=r + 1), config.cols)
         if len(line) != config.cols:
-            raise ValueError(f"row {r + 1} has {len(line)} cells; the board has {config.cols}")
+            raise ValueError(Phrase(N_("row {number} has {count} cells; the board has {cols}"),
+                                    number=r + 1, count=len(line), cols=config.cols))
         unknown = sorted(set(line) - set(allowed))
         if unknown:
-            raise ValueError(f"row {r + 1} holds {show(unknown[0])}; a cell is one of "
-                             f"{', '.join(allowed)}")
+            raise ValueError(Phrase(N_("row {number} holds {mark}; a cell is one of {marks}"),
+                                    number=r + 1, mark=show(unknown[0]),
+                                    marks=", ".join(allowed)))
     last = record["last"]
     if last is None:  # the empty board, or a position set up from text
         state = TicTacToeState.from_rows(rows, config)  # checks that marks took turns
         _check_one_winner(state)
         return state
-    cell = whole(last, "the last move", 0, config.rows * config.cols - 1)
+    cell = whole(last, Phrase(N_("the last move")), 0, config.rows * config.cols - 1)
     marks = {"X": 0, "O": 1, "T": 2, ".": EMPTY}
     board = [marks[ch] for row in rows for ch in row]
     counts = [board.count(p) for p in range(config.players)]
     total = sum(counts)
     if counts != [total // config.players + (p < total % config.players)
                   for p in range(config.players)]:
-        raise ValueError(f"mark counts {counts} cannot arise from players taking turns")
+        raise ValueError(Phrase(N_("mark counts {counts} cannot arise from players taking "
+                                   "turns"), counts=counts))
     mover = (total - 1) % config.players
     if board[cell] != mover:
-        raise ValueError(f"the last move, cell {cell}, is not {SYMBOLS[mover]}'s mark, "
-                         "whose turn it was")
+        raise ValueError(Phrase(N_("the last move, cell {cell}, is not {mark}'s mark, whose "
+                                   "turn it was"), cell=cell, mark=SYMBOLS[mover]))
     r, c = divmod(cell, config.cols)
     before = list(rows)
     before[r] = rows[r][:c] + "." + rows[r][c + 1:]
     # Checked by substring search, not cell by cell: a saved gomoku game is 225 boards.
     if _any_line(before, config.k):
-        raise ValueError("a mark was placed after the game was won")
+        raise ValueError(Phrase(N_("a mark was placed after the game was won")))
     board[cell] = EMPTY
     counters = None
     if uses_counters(config):
@@ -332,9 +338,9 @@ def _check_one_winner(state: TicTacToeState) -> None:
     """ValueError unless at most one player has a line, and it is the one who moved last."""
     cfg = state.config
     if state.winner is not None and state.winner != (state.to_move - 1) % cfg.players:
-        raise ValueError(f"{SYMBOLS[state.winner]} has {cfg.k} in a row, yet another player "
-                         "moved after that")
+        raise ValueError(Phrase(N_("{mark} has {k} in a row, yet another player moved after "
+                                   "that"), mark=SYMBOLS[state.winner], k=cfg.k))
     for index, owner in enumerate(state.board):
         if owner not in (EMPTY, state.winner) and state._line_through(index, owner):
-            raise ValueError(f"{SYMBOLS[owner]} has {cfg.k} in a row, and the game "
-                             "ends at the first line")
+            raise ValueError(Phrase(N_("{mark} has {k} in a row, and the game ends at the "
+                                       "first line"), mark=SYMBOLS[owner], k=cfg.k))
