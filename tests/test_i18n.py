@@ -388,17 +388,39 @@ def test_the_scan_passes_marked_text_and_symbols(source: str) -> None:
 STORAGE = sorted((ROOT / "engine" / "storage").glob("*.py"))
 # Calls whose text becomes a notice or an error shown to the player.
 MESSAGE_CALLS = {"ValueError", "CodeError", "Unusable", "_Unusable", "_SaveFailed",
-                 "_CannotRepair", "OSError", "_block", "_set_aside", "append", "Phrase"}
+                 "_CannotRepair", "OSError", "_block", "_set_aside", "append", "Phrase",
+                 "IllegalMove"}
+# Keyword arguments that carry a shown message whatever the call (Found(problem=...)), and
+# the attributes whose items are such messages (self._blocked[game_id] = ...).
+MESSAGE_KEYWORDS = {"problem"}
+MESSAGE_TARGETS = {"_blocked"}
+# The saved games' checks (engine/saved_data.py): what they check is their second argument,
+# named in their messages ("heap 2: expected a whole number, ...").
+CHECK_CALLS = {"fields", "items", "whole", "flag", "number", "text"}
 # Functions whose messages the set-up's "⚠" line, a text-entry dialog or a saved game's
-# notice (the game ID's errors) shows, by file;
+# notice (why it cannot be resumed: reading the file, the checks of its data, each game's
+# restore and load_state) shows, by file;
 # "*" is every function of the file (the stores).
 SHOWN_ERRORS = {
     **{str(path.relative_to(ROOT)): {"*"} for path in STORAGE},
+    "engine/saved_games.py": {"find", "_unreadable", "discard", "read_save",
+                              "_refuse_constant", "resume"},
+    "engine/saved_data.py": {"fields", "items", "whole", "flag", "number", "text",
+                             "move_from_data", "seat_from_data"},
+    "engine/descriptor.py": {"state_from_data"},
+    "engine/turn_scene.py": {"restore"},
+    "engine/puzzle.py": {"restore"},
+    "games/tictactoe/rules.py": {"load_state", "from_rows", "_check_one_winner"},
     "games/tictactoe/variants.py": {"validate_config", "decode"},
-    "games/connect4/rules.py": {"__post_init__"},
+    "games/connect4/rules.py": {"__post_init__", "load_state", "play"},
     "games/connect4/params.py": {"decode"},
     "games/buttons/params.py": {"__post_init__", "decode"},
-    "games/buttons/board.py": {"parse_code", "_parse_size", "_quote", "_describe_max"},
+    "games/buttons/board.py": {"parse_code", "_parse_size", "_quote", "_describe_max",
+                               "load_state"},
+    "games/buttons/scene.py": {"restore"},
+    "games/grundy/heaps.py": {"load_state"},
+    "games/grundy/board.py": {"load_state"},
+    "games/grundy/graphs.py": {"load_state"},
     "games/grundy/variants.py": {"parse_heaps", "check_heaps", "__post_init__", "decode"},
     "games/grundy/setup_scene.py": {"_pebbles"},
     "games/buttons/fewest.py": {"search"},
@@ -418,9 +440,10 @@ INTERNAL_TEMPLATES = {"rebuild:{why}"}
 
 
 def _message_literals(tree: ast.AST, functions: set[str]) -> list[ast.AST]:
-    """Bare literals with words given to a message call (see MESSAGE_CALLS) or returned by
-    a notice function, inside ``functions`` ("*": anywhere); a Phrase's template must be
-    an N_()-marked literal."""
+    """Bare literals with words given to a message call (see MESSAGE_CALLS), as a message
+    keyword or target, as what a saved game's check checks (CHECK_CALLS), or returned by a
+    notice function, inside ``functions`` ("*": anywhere); a Phrase's template must be an
+    N_()-marked literal."""
     found: list[ast.AST] = []
     scopes = [tree] if "*" in functions else [
         node for node in ast.walk(tree)
@@ -444,9 +467,19 @@ def _message_literals(tree: ast.AST, functions: set[str]) -> list[ast.AST]:
                     if not (marked or internal):
                         found.append(template)
                     texts = texts[1:]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in CHECK_CALLS:
+                texts += [*node.args[1:2], *(kw.value for kw in node.keywords
+                                             if kw.arg == "what")]
+            elif isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Subscript) and isinstance(t.value, ast.Attribute)
+                    and t.value.attr in MESSAGE_TARGETS for t in node.targets):
+                texts.append(node.value)
             elif isinstance(node, ast.FunctionDef) and node.name in NOTICE_RETURNS:
                 texts += [n.value for n in ast.walk(node)
                           if isinstance(n, ast.Return) and n.value is not None]
+            if isinstance(node, ast.Call):
+                texts += [kw.value for kw in node.keywords if kw.arg in MESSAGE_KEYWORDS]
             found += [n for text in texts for n in bare_literals(text)
                       if not (isinstance(n, ast.Constant) and n.value in INTERNAL_TEMPLATES)]
     return found
@@ -479,6 +512,12 @@ def test_no_notice_or_shown_error_is_left_outside_the_catalogues() -> None:
     'self.warnings.append(f"Statistics file {path} could not be used.")',
     'raise _SaveFailed("Settings were not saved.")',
     'x = Phrase("it is damaged: {why}", why=why)',
+    'raise IllegalMove(f"column {move} is full")',
+    'whole(value, f"heap {i + 1}", 0, 9)',
+    'fields(data, "the position", ("heaps", "to_move"))',
+    'raise ValueError(Phrase(N_("step {n}: {error}"), n=1, error=f"{exc} at step"))',
+    'return Found(source="file", problem="it is not a file")',
+    'self._blocked[game_id] = f"{path} could not be read"',
 ])
 def test_the_message_scan_finds_a_bare_message(source: str) -> None:
     assert _message_literals(ast.parse(source), {"*"}), source
@@ -488,6 +527,9 @@ def test_the_message_scan_finds_a_bare_message(source: str) -> None:
     'raise ValueError(Phrase(N_("columns must be {low} to {high}"), low=1, high=2))',
     'self.warnings.append(Phrase(N_("Statistics file {path} could not be used."), path=p))',
     'raise ValueError(N_("The heap holds 1 to 1000 pebbles."))',
+    'whole(value, Phrase(N_("heap {number}"), number=i + 1), 0, 9)',
+    'fields(data, Phrase(N_("the position")), ("heaps", "to_move"))',
+    'return Found(raw.decode("utf-8-sig"), "file")',
 ])
 def test_the_message_scan_passes_phrases(source: str) -> None:
     assert not _message_literals(ast.parse(source), {"*"}), source

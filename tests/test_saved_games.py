@@ -6,7 +6,9 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -455,6 +457,129 @@ def test_a_save_whose_game_id_cannot_be_read_is_told_in_czech(
     finally:
         close_app(app)
         set_language("en")
+
+
+def a_real_nim_save(profile: Path) -> dict:
+    """A save of a Nim game (heaps 1, 2, 3, 4; two pebbles taken from the last), as JSON."""
+    app = make_app(profile)
+    game = find_game("grundy")
+    app.push(game.open_scene(app, game.param_spec().decode("nim:1.2.3.4")))
+    assert app.top.play_move((3, 2))
+    close_app(app)
+    return json.loads(saved(profile, "grundy").read_text())
+
+
+def _set(path: tuple, value: object) -> Callable[[dict], None]:
+    """A change of a save: the value at ``path`` (keys and indexes) becomes ``value``."""
+    def change(data: dict) -> None:
+        *inner, last = path
+        for step in inner:
+            data = data[step]
+        data[last] = value
+    return change
+
+
+# A save damaged in a way a player may meet, and why it cannot be resumed: in English (the
+# command line's words), in Hungarian and in Czech (the notice's words).
+NEWER = SAVE_VERSION + 1
+DAMAGE_TOLD = {
+    "invalid JSON": (
+        "tictactoe", b'{"format": ',
+        "it is not valid JSON: Expecting value at line 1 column 12",
+        "érvénytelen JSON: Expecting value, 1. sor 12. oszlop",
+        "není to platný JSON: Expecting value na řádku 1, ve sloupci 12"),
+    "a newer version": (
+        "tictactoe", _set(("version",), NEWER),
+        f"it was saved by a newer version of the arcade (saved-game version {NEWER}; this "
+        f"one reads {SAVE_VERSION})",
+        f"a játéktár egy újabb változata mentette (mentett játék {NEWER}. verzió; ez a "
+        f"változat a(z) {SAVE_VERSION}. verziót olvassa)",
+        f"uložila jej novější verze arkády (verze uložené hry {NEWER}; tato verze čte verzi "
+        f"{SAVE_VERSION})"),
+    "another game": (
+        "tictactoe", _set(("game",), "connect4"),
+        "it holds another game, 'connect4'",
+        "egy másik játékot tartalmaz: 'connect4'",
+        "obsahuje jinou hru: 'connect4'"),
+    "a heap that is not a whole number": (
+        "grundy", _set(("state", "history", 1, 1, "heaps", 1), 2.5),
+        "history entry 2: heap 2: expected a whole number, found 2.5",
+        "az előzmények 2. bejegyzése: a(z) 2. kupac: egész szám kellene, de 2.5 szerepel",
+        "záznam historie 2: hromádka 2: má být celé číslo, ale je 2.5"),
+    "a row that is not text": (
+        "tictactoe", _set(("state", "history", 1, 1, "rows", 0), 7),
+        "history entry 2: row 1: expected text, found a number",
+        "az előzmények 2. bejegyzése: a(z) 1. sor: szöveg kellene, de szám szerepel",
+        "záznam historie 2: řádek 1: má být text, ale je to číslo"),
+    "a wrongly typed flag": (
+        "tictactoe", _set(("state", "paused"), "no"),
+        "the pause flag: expected true or false, found 'no'",
+        "a szünetet jelző érték: true vagy false kellene, de 'no' szerepel",
+        "příznak pauzy: má být true nebo false, ale je 'no'"),
+    "an unknown level": (
+        "tictactoe", _set(("state", "seats", 1, "level"), "godlike"),
+        "seat 2's level: expected one of easy, medium, hard, perfect, found 'godlike'",
+        "a(z) 2. játékos szintje: ezek egyike (easy, medium, hard, perfect) kellene, de "
+        "'godlike' szerepel",
+        "úroveň hráče 2: má být jedna z hodnot easy, medium, hard, perfect, ale je 'godlike'"),
+}
+# Words the same in every language: the format's and the file's own.
+UNTRANSLATED = {"JSON", "UTF", "true", "false", "null", "text"}
+
+
+def template_words(problem: object) -> set[str]:
+    """The English words of a Phrase's templates, its own and its values' (not the data)."""
+    from engine.phrase import Phrase
+
+    if not isinstance(problem, Phrase):
+        return set()
+    words = set(re.findall(r"[A-Za-z]{3,}", re.sub(r"{\w*}", " ", problem.template)))
+    for value in problem.values.values():
+        words |= template_words(value)
+    return words - UNTRANSLATED
+
+
+@pytest.mark.parametrize("kind", list(DAMAGE_TOLD))
+def test_why_a_save_cannot_be_resumed_is_told_in_hungarian_and_czech(
+        profile: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """The reason, made in English as the save is read, is said in the player's language in
+    the notice: the catalogue's translation, with no English word of its templates left
+    (data stays: the JSON decoder's words, a value from the file)."""
+    from engine.i18n import set_language
+    from engine.phrase import localize
+    from engine.saved_games import SavedGames
+
+    game_id, damage, english, *said = DAMAGE_TOLD[kind]
+    good = a_real_nim_save(profile) if game_id == "grundy" else a_real_save(profile)
+    if callable(damage):
+        damage(good)
+        damage = json.dumps(good).encode()
+    told: list[object] = []
+    discard = SavedGames.discard
+    monkeypatch.setattr(SavedGames, "discard", lambda self, game, title, found, problem: (
+        told.append(problem) or discard(self, game, title, found, problem)))
+    for lang, words, translation in zip(("hu", "cs"), ("nem sikerült folytatni",
+                                                      "nešlo pokračovat"), said, strict=True):
+        saved(profile, game_id).write_bytes(damage)
+        app = make_app(profile)
+        try:
+            app.set_language(lang)
+            open_tile(app, game_id)
+            notices = [n for n in app.notices if words in n]
+            assert len(notices) == 1, app.notices
+            problem = told.pop()
+            assert problem == english, "the English text is the command line's"
+            assert localize(problem) == translation
+            notice = notices[0]
+            assert f"({translation})" in notice and english not in notice, notice
+            for path in set_aside(profile, game_id):  # (a path is data: any words)
+                notice = notice.replace(str(path), "")
+            left = {word for word in template_words(problem)
+                    if re.search(rf"\b{word}\b", notice, re.IGNORECASE)}
+            assert not left, (left, notice)
+        finally:
+            close_app(app)
+            set_language("en")
 
 
 def test_a_huge_file_is_set_aside_unread(profile: Path, monkeypatch) -> None:
