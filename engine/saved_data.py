@@ -21,7 +21,7 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
-from engine.phrase import N_, Phrase
+from engine.phrase import N_, Number, Phrase
 from engine.seats import Seat
 from engine.storage.settings import show_value as show
 
@@ -98,7 +98,7 @@ def number(value: object, what: Phrase, low: float, high: float) -> float:
                                 value=show(value)))
     if not math.isfinite(value) or not low <= value <= high:
         raise ValueError(Phrase(N_("{what}: expected {low} to {high}, found {value}"),
-                                what=what, low=f"{low:g}", high=f"{high:g}",
+                                what=what, low=Number(low), high=Number(high),
                                 value=show(value)))
     return float(value)
 

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.descriptor import GameDescriptor
-from engine.i18n import N_, Phrase, _, error_text, localize, number_text
+from engine.i18n import N_, Number, Phrase, _, error_text, localize, number_text
 from engine.saved_data import fields, show, text
 from engine.storage.atomic import (
     TEMP_SUFFIX,
@@ -191,7 +191,7 @@ class SavedGames:
         if info.st_size > MAX_SAVE_BYTES:
             return Found(source="file", problem=Phrase(
                 N_("it is {size} bytes, more than a saved game can be ({most})"),
-                size=f"{info.st_size:,}", most=f"{MAX_SAVE_BYTES:,}"))
+                size=Number(info.st_size), most=Number(MAX_SAVE_BYTES)))
         try:
             with open(path, "rb") as handle:
                 raw = handle.read(MAX_SAVE_BYTES + 1)  # it may have grown since
@@ -200,7 +200,7 @@ class SavedGames:
         if len(raw) > MAX_SAVE_BYTES:
             return Found(source="file", problem=Phrase(
                 N_("it is more than a saved game can be ({most} bytes)"),
-                most=f"{MAX_SAVE_BYTES:,}"))
+                most=Number(MAX_SAVE_BYTES)))
         try:
             return Found(raw.decode("utf-8-sig"), "file")  # an editor may add a BOM
         except UnicodeDecodeError:
