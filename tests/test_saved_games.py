@@ -551,16 +551,18 @@ def test_why_a_save_cannot_be_resumed_is_told_in_hungarian_and_czech(
 
     game_id, damage, english, *said = DAMAGE_TOLD[kind]
     good = a_real_nim_save(profile) if game_id == "grundy" else a_real_save(profile)
-    if callable(damage):
+    if isinstance(damage, bytes):
+        bad = damage
+    else:
         damage(good)
-        damage = json.dumps(good).encode()
+        bad = json.dumps(good).encode()
     told: list[object] = []
     discard = SavedGames.discard
     monkeypatch.setattr(SavedGames, "discard", lambda self, game, title, found, problem: (
         told.append(problem) or discard(self, game, title, found, problem)))
     for lang, words, translation in zip(("hu", "cs"), ("nem sikerült folytatni",
                                                       "nešlo pokračovat"), said, strict=True):
-        saved(profile, game_id).write_bytes(damage)
+        saved(profile, game_id).write_bytes(bad)
         app = make_app(profile)
         try:
             app.set_language(lang)
