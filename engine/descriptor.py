@@ -195,6 +195,9 @@ class GameDescriptor:
     levels: tuple[str, ...] = ()
     level_labels: Mapping[str, str] = field(default_factory=dict)
     default_level: str = ""
+    # The difficulty ladder (engine.ai.ladder.Rung s, weakest first): where given, it
+    # names the levels, labels them and explains them at the end of the help text.
+    ladder: tuple[Any, ...] = ()
     # Game IDs of variants small enough for the conformance suite to check exhaustively.
     small: tuple[str, ...] = ()
     # Launcher position (lower first; ties by title).
@@ -204,6 +207,10 @@ class GameDescriptor:
     sounds: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.ladder:
+            object.__setattr__(self, "levels", tuple(rung.level for rung in self.ladder))
+            object.__setattr__(self, "level_labels", {rung.level: rung.label
+                                                      for rung in self.ladder})
         if not self.id or self.id != self.id.strip().lower() or " " in self.id:
             raise ValueError(f"a game id is lower-case with no spaces, not {self.id!r}")
         if self.kind not in KINDS:
@@ -296,10 +303,16 @@ class GameDescriptor:
 
     def help_text(self) -> str:
         """The rules, for the help overlay, in the current language."""
-        if self.help:
-            text = load(self.help)  # marked with N_, or a function that translates
-            return text() if callable(text) else _(text)
-        return _("No help for {game} yet.").format(game=_(self.title))
+        if not self.help:
+            return _("No help for {game} yet.").format(game=_(self.title))
+        text = load(self.help)  # marked with N_, or a function that translates
+        rules = text() if callable(text) else _(text)
+        if not self.ladder:
+            return rules
+        levels = "\n".join(_("{level}: {how}.").format(level=_(rung.label), how=_(rung.how))
+                           for rung in self.ladder)
+        heading = _("The computer levels, weakest first:")
+        return f"{rules}\n\n{heading}\n{levels}"
 
     def smoke_variants(self, app: Any, frames: Any) -> list[str]:
         """Open the game's extra variants for ``--smoke`` (none if it declares no hook)."""

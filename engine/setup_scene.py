@@ -74,15 +74,16 @@ class SeatSetupOverlay(Overlay):
                               lambda s=seat, kd=kind: self.set_seat(s, kind=kd), size=16,
                               selected=lambda s=seat, kd=kind: self.seats[s].kind == kd,
                               visible=visible, name=f"{tag} {kind}"))
-            for j, level in enumerate(levels):
-                ui.add(Button((x0 + layout.level_x + j * layout.level_step, sy,
-                               layout.level_step - 6, 44),
-                              level_labels[level] if level_labels else level.capitalize(),
-                              lambda s=seat, lv=level: self.set_seat(s, level=lv), size=15,
-                              selected=lambda s=seat, lv=level: (self.seats[s].is_computer
-                                                                and self.seats[s].level == lv),
-                              enabled=lambda s=seat: self.seats[s].is_computer,
-                              visible=visible, name=f"{tag} {level}"))
+            # The level: a stepper through the ladder, weakest first (one Tab stop; its
+            # − and + are "<tag> level-" and "<tag> level+").
+            ui.add(Stepper((x0 + layout.level_x, sy, layout.mistakes_x - layout.level_x - 6,
+                            44),
+                           lambda s=seat: self._level_title(s, level_labels),
+                           lambda sign, s=seat: self.step_level(s, levels, sign),
+                           lambda sign, s=seat: self._can_step(levels, s, sign),
+                           name=f"{tag} level", size=15, min_size=11,
+                           enabled=lambda s=seat: self.seats[s].is_computer,
+                           visible=visible))
             ui.add(Button((x0 + layout.mistakes_x, sy, layout.mistakes_width, 44),
                           lambda s=seat: _("{percent}% mistakes").format(
                               percent=round(self.seats[s].mistakes * 100)),
@@ -103,6 +104,24 @@ class SeatSetupOverlay(Overlay):
     def set_seat(self, seat: int, **changes: Any) -> None:
         """Change a seat's kind, level or mistake rate."""
         self.seats[seat] = dataclasses.replace(self.seats[seat], **changes)
+
+    def step_level(self, seat: int, levels: Sequence[str], step: int) -> None:
+        """Move a computer seat ``step`` rungs along ``levels`` (weakest first), no
+        further than either end."""
+        current = self.seats[seat].level
+        index = levels.index(current) if current in levels else 0
+        self.set_seat(seat, level=levels[min(max(index + step, 0), len(levels) - 1)])
+
+    def _can_step(self, levels: Sequence[str], seat: int, step: int) -> bool:
+        """Whether a computer seat has a rung ``step`` away."""
+        current = self.seats[seat].level
+        index = levels.index(current) if current in levels else 0
+        return 0 <= index + step < len(levels)
+
+    def _level_title(self, seat: int, level_labels: Mapping[str, str] | None) -> str:
+        level = self.seats[seat].level
+        return _(level_labels.get(level, level.capitalize()) if level_labels else
+                 level.capitalize())
 
     def next_mistakes(self, seat: int) -> None:
         """Step a computer seat's mistake rate through 0, 10, 20, 30, 50 %."""

@@ -211,7 +211,7 @@ def test_connect_four_resumes_its_computer_seat_which_plays_on(app) -> None:
 def test_pause_and_hints_resume(app) -> None:
     open_tile(app, "tictactoe")
     click_widget(app, "Setup")
-    for name in ("X computer", "O computer", "X easy", "O easy", "Start"):
+    for name in ("X computer", "O computer", *("X level-", "O level-") * 3, "Start"):
         click_widget(app, name)
     cvc = app.top
     assert isinstance(cvc, TicTacToeScene) and cvc.all_computers()

@@ -31,7 +31,8 @@ def test_setup_overlay_starts_a_new_board_and_is_remembered(app, profile) -> Non
     assert isinstance(app.top, SetupOverlay)
     click_widget(app, "4×4, 4 in a row")
     click_widget(app, "O computer")
-    click_widget(app, "O easy")
+    for _step in range(3):  # from the default Hard down the ladder: Strong, Medium, Easy
+        click_widget(app, "O level-")
     click_widget(app, "Start")
     scene = app.top
     assert isinstance(scene, TicTacToeScene)

@@ -86,7 +86,32 @@ class EasyAgent:
         return self._rng.choice(list(self._wins(state)) or moves)
 
 
-class MistakeAgent:
+class BlendAgent:
+    """Plays like ``strong``, except that with probability ``share`` a move is
+    ``weak``'s: the rung between two skills. Only the player whose move is used is
+    asked, so a weak move costs no search."""
+
+    def __init__(self, strong: Agent, weak: Agent, share: float, name: str,
+                 seed: int | None = None) -> None:
+        if not 0.0 <= share <= 1.0 or math.isnan(share):
+            raise ValueError(f"share must be 0 to 1, not {share!r}")
+        self.strong, self.weak, self.share, self.name = strong, weak, share, name
+        self._rng = random.Random(seed)
+
+    def __getattr__(self, name: str) -> object:
+        delegate = self.__dict__.get("strong")
+        if delegate is None:  # not built yet (a copy, a half-made object)
+            raise AttributeError(name)
+        return getattr(delegate, name)
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """``weak``'s move with probability ``share``, else ``strong``'s."""
+        checked_moves(state, cancel)
+        player = self.weak if self._rng.random() < self.share else self.strong
+        return player.choose_move(state, cancel)
+
+
+class MistakeAgent(BlendAgent):
     """Plays like ``inner``, except that with probability ``mistake_rate`` it blunders.
 
     A blunder is a uniformly random legal move (which may by chance coincide
@@ -98,15 +123,9 @@ class MistakeAgent:
         rate = float(mistake_rate)
         if math.isnan(rate) or not 0.0 <= rate <= 1.0:
             raise ValueError(f"mistake_rate must be between 0 and 1, got {mistake_rate!r}")
+        rng = random.Random(seed)
+        # random() is in [0, 1): rate 0 never blunders and rate 1 always does.
+        super().__init__(inner, RandomAgent(rng.randrange(2**32)), rate,
+                         f"{inner.name}, {round(rate * 100)}% mistakes", rng.randrange(2**32))
         self.inner = inner
         self.mistake_rate = rate
-        self._rng = random.Random(seed)
-        self.name = f"{inner.name}, {round(rate * 100)}% mistakes"
-
-    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
-        """With probability ``mistake_rate`` a random legal move, else the inner agent's."""
-        moves = checked_moves(state, cancel)
-        # random() is in [0, 1): rate 0 never blunders and rate 1 always does.
-        if self._rng.random() < self.mistake_rate:
-            return self._rng.choice(moves)
-        return self.inner.choose_move(state, cancel)

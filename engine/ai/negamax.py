@@ -231,6 +231,9 @@ class DeepeningResult:
     score: int
     depth: int
     values: dict[Move, int]
+    # The moves scoring within the margin asked for of the best (the best among them),
+    # for a player who varies its games; just the best move without a margin.
+    near: tuple[Move, ...] = ()
 
 
 def _require_two_players(state: GameState) -> None:
@@ -360,36 +363,45 @@ class Negamax(SearchClock):
 
     def iterative_deepening(self, state: GameState, max_depth: int = 64,
                             moves: Sequence[Move] | None = None,
-                            all_values: bool = False) -> DeepeningResult:
+                            all_values: bool = False, margin: int = 0) -> DeepeningResult:
         """Search depth 1, 2, … until ``max_depth``, a proven result, or the deadline.
 
         Returns the result of the deepest completed iteration (depth 0 and a
         score of 0 if not even depth 1 finished: the first candidate move).
         With ``all_values`` every root move gets a full-window score at each
-        depth (for hint overlays); otherwise only the best move is exact.
-        Each iteration searches the previous best move first.
+        depth (for hint overlays); otherwise only the best move is exact. With a
+        ``margin``, every move within ``margin`` of the best score is searched exactly
+        too and listed in the result's ``near`` (never a proven loss, and only the best
+        move when it is a proven win). Each iteration searches the previous best first.
         """
         _require_two_players(state)
         me = state.current_player()
         order = list(self._root_moves(state) if moves is None else moves)
         if not order:
             raise ValueError("no legal move: the game is over")
-        result = DeepeningResult(order[0], 0, 0, {})
+        result = DeepeningResult(order[0], 0, 0, {}, (order[0],))
         for depth in range(1, max_depth + 1):
             values: dict[Move, int] = {}
             best_move, best = order[0], -_INF
             try:
                 for move in order:
-                    alpha = -_INF if all_values else best
+                    # With a margin, any move within it of the best scores above alpha,
+                    # so its score is exact; the others fail low, under the margin.
+                    alpha = -_INF if all_values else (
+                        max(-_INF, best - margin - 1) if margin else best)
                     score = self._child_score(state, move, me, depth, alpha, _INF)
                     values[move] = score
                     if score > best:
                         best_move, best = move, score
             except SearchTimeout:
                 break
+            near = (best_move,)
+            if margin and abs(best) < MATE_MIN:
+                near = tuple(m for m, v in values.items()
+                             if v >= best - margin and v > -MATE_MIN)
             if not all_values:
                 values = {best_move: best}
-            result = DeepeningResult(best_move, best, depth, values)
+            result = DeepeningResult(best_move, best, depth, values, near)
             # Stable sort: best first, then by this iteration's scores where known.
             order.sort(key=lambda m: -values.get(m, -_INF))
             order.remove(best_move)

@@ -1,14 +1,19 @@
-"""Connect Four's computer players, Easy to Perfect, and the factory for a seat.
+"""Connect Four's computer players, Beginner to Perfect, and the factory for a seat.
 
+* Beginner: any column at random.
 * :class:`EasyAgent`: a random column, but it never misses a win in one move.
 * :class:`MediumAgent`: wins when it can, blocks a win in one, avoids a move
   that lets the opponent win at once (dropping a disc just below their
   winning cell), and otherwise leans to the centre at random.
+* Strong: :class:`HardAgent` four plies deep.
 * :class:`HardAgent`: the generic negamax, depth-limited with iterative
   deepening under a time budget (~0.3 s), on the solver's bitboard position
   with its threat-counting heuristic and threat-aware move ordering.
 * Perfect: :class:`engine.ai.perfect.PerfectAgent` on the solver's proven
   values; where they take longer than its 2 s budget it plays Hard and says so.
+
+From Medium up a win in one is taken and the opponent's win in one blocked at once,
+before any search (engine/ai/ladder.py).
 
 Every agent raises Cancelled promptly once its cancel event is set. No pygame
 here: these run on the AI runner's worker thread and in tests.
@@ -20,8 +25,9 @@ import random
 import threading
 import time
 
-from engine.ai.agent import Agent, Cancelled, MistakeAgent, checked_moves
+from engine.ai.agent import Agent, Cancelled, MistakeAgent, RandomAgent, checked_moves
 from engine.ai.agent import EasyAgent as GenericEasyAgent
+from engine.ai.ladder import ReflexAgent
 from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
 from engine.rules import GameState, Move
@@ -48,6 +54,11 @@ LEVEL_LABELS = GAME.level_labels
 # Seconds each searching level may think per move.
 HARD_BUDGET = 0.3
 PERFECT_BUDGET = 2.0
+# Strong looks this many plies ahead.
+STRONG_DEPTH = 4
+# Hard and Strong choose at random among the columns that score within this much of the
+# best (the threat-counting evaluation's units), so their games vary.
+NEAR_BEST = 1
 # The Hard player's table: depth-limited searches of 0.3 s fill far fewer entries.
 _HARD_TABLE_CAP = 200_000
 
@@ -119,9 +130,10 @@ class HardAgent:
     name = "hard"
 
     def __init__(self, time_budget: float = HARD_BUDGET, seed: int | None = None,
-                 max_depth: int | None = None) -> None:
+                 max_depth: int | None = None, margin: int = NEAR_BEST) -> None:
         self.time_budget = time_budget
         self.max_depth = max_depth
+        self.margin = margin
         self._rng = random.Random(seed)
         self.last_depth = 0
         self.nodes = 0
@@ -155,10 +167,11 @@ class HardAgent:
         depth = search.max_remaining_plies()
         if self.max_depth is not None:
             depth = min(depth, self.max_depth)
-        result = negamax.iterative_deepening(search, max_depth=depth, moves=moves)
+        result = negamax.iterative_deepening(search, max_depth=depth, moves=moves,
+                                             margin=self.margin)
         self.last_depth = result.depth
         self.nodes = negamax.nodes
-        return result.move
+        return self._rng.choice(result.near) if result.near else result.move
 
 
 def _empty_cells(state: GameState) -> int:
@@ -166,6 +179,12 @@ def _empty_cells(state: GameState) -> int:
         return state.max_remaining_plies()
     assert isinstance(state, Connect4State)
     return state.config.cells - len(state.moves)
+
+
+def _reflex(agent: Agent, seed: int | None) -> Agent:
+    """``agent``, taking a win in one and blocking the opponent's at once."""
+    return ReflexAgent(agent, lambda state: immediate_threats(state)[0],  # type: ignore[arg-type]
+                       lambda state: immediate_threats(state)[1], seed=seed)
 
 
 def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> Agent:
@@ -177,16 +196,20 @@ def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> A
     """
     level = seat.level
     agent: Agent
-    if level == "easy":
+    if level == "beginner":
+        agent = RandomAgent(seed=seed)
+    elif level == "easy":
         agent = EasyAgent(seed=seed)
     elif level == "medium":
         agent = MediumAgent(seed=seed)
+    elif level == "strong":
+        agent = _reflex(HardAgent(seed=seed, max_depth=STRONG_DEPTH), seed)
     elif level == "hard":
-        agent = HardAgent(seed=seed)
+        agent = _reflex(HardAgent(seed=seed), seed)
     elif level == "perfect":
-        agent = PerfectAgent(values=ExactSolver(), fallback=lambda: HardAgent(seed=seed),
-                             time_budget=PERFECT_BUDGET, seed=seed, fallback_label="Hard",
-                             remaining=_empty_cells)
+        agent = _reflex(PerfectAgent(values=ExactSolver(), fallback=lambda: HardAgent(seed=seed),
+                                     time_budget=PERFECT_BUDGET, seed=seed,
+                                     fallback_label="Hard", remaining=_empty_cells), seed)
     else:
         raise ValueError(f"no Connect Four level {level!r}: choose one of {', '.join(LEVELS)}")
     if seat.mistakes > 0:

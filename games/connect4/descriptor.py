@@ -2,6 +2,7 @@
 
 from engine.descriptor import GameDescriptor
 from engine.i18n import N_
+from games.connect4.levels import LADDER
 
 GAME = GameDescriptor(
     id="connect4",
@@ -22,9 +23,7 @@ GAME = GameDescriptor(
     aliases=("connect-four", "c4"),
     seat_keys=("X", "O"),
     default_kinds=("human", "computer"),
-    levels=("easy", "medium", "hard", "perfect"),
-    level_labels={"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
-                  "perfect": N_("Perfect")},
+    ladder=LADDER,
     default_level="medium",
     small=("4x4", "5x4"),
     order=15,

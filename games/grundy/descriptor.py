@@ -2,6 +2,7 @@
 
 from engine.descriptor import GameDescriptor
 from engine.i18n import N_
+from games.grundy.levels import LADDER
 
 GAME = GameDescriptor(
     id="grundy",
@@ -21,8 +22,7 @@ GAME = GameDescriptor(
     load_state="games.grundy.variants:load_state",
     seat_keys=("1", "2"),
     default_kinds=("human", "computer"),
-    levels=("easy", "perfect"),
-    level_labels={"easy": N_("Easy"), "perfect": N_("Perfect")},
+    ladder=LADDER,
     default_level="perfect",
     small=("king:4x4", "rook:4x4:2t", "queen:5x5", "knight:6x6", "bachet:13:3", "nim:1.2.3.4",
            "nim:3.5.7:misere"),

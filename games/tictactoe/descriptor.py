@@ -2,6 +2,7 @@
 
 from engine.descriptor import GameDescriptor
 from engine.i18n import N_
+from games.tictactoe.levels import LADDER
 
 GAME = GameDescriptor(
     id="tictactoe",
@@ -22,9 +23,7 @@ GAME = GameDescriptor(
     aliases=("tic-tac-toe", "ttt"),
     seat_keys=("X", "O", "T"),
     default_kinds=("human", "human", "human"),
-    levels=("easy", "medium", "hard", "perfect"),
-    level_labels={"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
-                  "perfect": N_("Perfect")},
+    ladder=LADDER,
     default_level="hard",
     small=("3x3k3", "3x4k3", "4x3k3"),
     order=10,

@@ -52,6 +52,8 @@ BEAM_WIDTH = 10
 ROOT_WIDTH = 24
 # Cells this far (in rows and columns) from a mark are candidates.
 NEAR = 2
+# Hard's alpha-beta varies its games among moves scoring within this of the best.
+NEAR_BEST = 2
 
 
 @dataclass(frozen=True)
@@ -339,8 +341,11 @@ class HardSearchAgent:
     name = "hard"
 
     def __init__(self, time_budget: float = 0.25, seed: int | None = None,
-                 max_nodes: int | None = None, alpha_beta_only: bool = False) -> None:
+                 max_nodes: int | None = None, alpha_beta_only: bool = False,
+                 margin: int = NEAR_BEST) -> None:
         self.time_budget = time_budget
+        # The alpha-beta chooses at random among moves within this of the best score.
+        self.margin = margin
         # A node limit as well as the time (tests: the same move on any machine).
         self.max_nodes = max_nodes
         # The alpha-beta alone on every board: Hard as it was before the threat-space
@@ -361,6 +366,10 @@ class HardSearchAgent:
         if state.is_terminal():
             raise ValueError("no legal move: the game is over")
         start = time.monotonic()
+        opening = opening_cells(state)
+        if opening:
+            self.last_depth, self.last_reason = 0, "opening"
+            return self._rng.choice(opening)
         if uses_threat_search(state.config) and not self.alpha_beta_only:
             return self._threat_move(state, cancel, start)
         hs = HeuristicMNKState.from_rules(state)
@@ -383,11 +392,12 @@ class HardSearchAgent:
         # Keep ~15 % of the budget back: the last iteration overruns by up to one poll.
         nm = Negamax(remoteness=True, cancel=cancel,
                      deadline=start + self.time_budget * 0.85, poll_interval=64)
-        result = nm.iterative_deepening(hs, max_depth=hs.n_empty, moves=cand)
+        result = nm.iterative_deepening(hs, max_depth=hs.n_empty, moves=cand,
+                                        margin=self.margin)
         self.last_depth = result.depth
         self.nodes = nm.nodes
         self.last_reason = "search"
-        return result.move
+        return self._rng.choice(result.near) if result.near else result.move
 
     def _threat_move(self, state: TicTacToeState, cancel: threading.Event,
                      start: float) -> int:
@@ -410,6 +420,18 @@ class HardSearchAgent:
         self.nodes = report.nodes
         self.last_reason = report.reason
         return report.move
+
+
+def opening_cells(state: TicTacToeState) -> list[int]:
+    """On an empty board of at least 5×5, the cells within one step of the centre (all
+    about as good an opening, so games vary from the first move); else none."""
+    cfg = state.config
+    if any(cell != EMPTY for cell in state.board) or min(cfg.rows, cfg.cols) < 5:
+        return []
+    def middle(n: int) -> range:  # the centre line and its neighbours; the two central
+        return range(n // 2 - 1, n // 2 + 2) if n % 2 else range(n // 2 - 1, n // 2 + 1)
+
+    return [r * cfg.cols + c for r in middle(cfg.rows) for c in middle(cfg.cols)]
 
 
 def uses_threat_search(config: MNKConfig) -> bool:

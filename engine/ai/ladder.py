@@ -1,0 +1,176 @@
+"""The difficulty ladder every two-player game offers: graded levels built from real
+skill, each a little stronger than the one below.
+
+A family lists its rungs (weakest first) as :class:`Rung` s and builds each rung's
+player from its own agents. The engine adds what every ladder shares:
+
+* :class:`ReflexAgent` — the levels from the middle up take a win in one move and block
+  the opponent's win in one at once, before any search spends its budget;
+* :class:`BlendAgent` — a rung between two skills: the stronger player, except that a
+  given share of its moves is the weaker player's (a controlled mistake of the kind a
+  weaker player really makes, not a random blunder);
+* :func:`elo_ratings` — the ladder benchmark's ratings from a round robin.
+
+No pygame here: agents run on the AI runner's worker thread and in tests.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.ai.agent import Agent, BlendAgent, checked_moves
+from engine.rules import GameState, Move
+
+__all__ = ["BlendAgent", "LookaheadAgent", "ReflexAgent", "Rung", "elo_ratings",
+           "level_names"]
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One level of a ladder: its stored name, what the set-up calls it (an ``N_()``
+    text) and what it does, in a few words for the help text."""
+
+    level: str
+    label: str
+    how: str
+
+
+def level_names(rungs: Sequence[Rung]) -> tuple[str, ...]:
+    """The rungs' stored names, weakest first (a descriptor's ``levels``)."""
+    return tuple(rung.level for rung in rungs)
+
+
+# wins(state) / blocks(state): the mover's winning moves now, and the moves that stop the
+# opponent's win on their next move (empty when there is none).
+MoveList = Callable[[GameState], Sequence[Move]]
+
+
+class ReflexAgent:
+    """``inner``, except that a win in one move is taken and an opponent's win in one is
+    blocked at once, without asking ``inner`` (no budget spent on a move any decent
+    player sees). Ties are broken at random with its own generator."""
+
+    def __init__(self, inner: Agent, wins: MoveList, blocks: MoveList,
+                 seed: int | None = None) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self._wins, self._blocks = wins, blocks
+        self._rng = random.Random(seed)
+        # Whether the latest move was a reflex (tests and the benchmark read it).
+        self.reflex = False
+
+    def __getattr__(self, name: str) -> object:
+        # The seat's card and the status line ask the inner player for its notes.
+        delegate = self.__dict__.get("inner")
+        if delegate is None:  # not built yet (a copy, a half-made object)
+            raise AttributeError(name)
+        return getattr(delegate, name)
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """A win now, else the block of the opponent's win now, else ``inner``'s move."""
+        checked_moves(state, cancel)
+        for found in (self._wins, self._blocks):
+            moves = list(found(state))
+            if moves:
+                self.reflex = True
+                return self._rng.choice(moves)
+        self.reflex = False
+        return self.inner.choose_move(state, cancel)
+
+
+class LookaheadAgent:
+    """Sees ``plies`` moves ahead and no further, in any game: a move that wins within
+    that many plies against every defence first, then one that loses within them against
+    no attack, a forced loss last; at random among equals. The skill of a player who
+    knows no theory and counts a few moves (``plies`` 1 takes a win in one, 2 also
+    avoids handing one over). Nodes are capped at ``max_nodes`` per move: a wide
+    position is looked at one ply less deep rather than slowly."""
+
+    def __init__(self, plies: int, name: str, seed: int | None = None,
+                 max_nodes: int = 20_000) -> None:
+        if plies < 1:
+            raise ValueError(f"plies must be at least 1, not {plies!r}")
+        self.plies, self.name, self.max_nodes = plies, name, max_nodes
+        self._rng = random.Random(seed)
+        self._nodes = 0
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """A random one of the moves whose outcome within the horizon is best."""
+        moves = checked_moves(state, cancel)
+        me = state.current_player()
+        for plies in range(self.plies, 0, -1):
+            self._nodes = 0
+            try:
+                scores = {move: self._value(state.play(move), me, plies - 1, cancel)
+                          for move in moves}
+            except _TooWide:
+                continue
+            best = max(scores.values())
+            return self._rng.choice([m for m in moves if scores[m] == best])
+        return self._rng.choice(moves)
+
+    def _value(self, state: GameState, me: int, plies: int, cancel: threading.Event) -> int:
+        """+1 if ``me`` wins within ``plies`` more plies whatever the other does, -1 if
+        ``me`` loses so, else 0 (not decided within the horizon)."""
+        self._nodes += 1
+        if self._nodes > self.max_nodes:
+            raise _TooWide
+        if self._nodes % 256 == 0 and cancel.is_set():
+            from engine.ai.agent import Cancelled
+
+            raise Cancelled
+        if state.is_terminal():
+            result = state.returns()[me]
+            return (result > 0) - (result < 0)
+        if plies == 0:
+            return 0
+        mine = state.current_player() == me
+        best = -1 if mine else 1
+        for move in state.legal_moves():
+            value = self._value(state.play(move), me, plies - 1, cancel)
+            best = max(best, value) if mine else min(best, value)
+            if best == (1 if mine else -1):
+                break  # the mover can do no better
+        return best
+
+
+class _TooWide(Exception):
+    """A lookahead passed its node cap."""
+
+
+def elo_ratings(scores: Mapping[tuple[str, str], tuple[float, int]],
+                anchor: str | None = None, anchor_rating: float = 1000.0,
+                rounds: int = 2000) -> dict[str, float]:
+    """Elo-style ratings from pairings' results: ``scores[(a, b)] = (points of a, games)``
+    (a win 1, a draw ½). The maximum-likelihood fit of the logistic model (the rating
+    difference D gives an expected score 1 / (1 + 10^(-D/400))), found by gradient steps,
+    with ``anchor`` (default: the first level named) held at ``anchor_rating``. A level
+    that won or lost every game gets a rating 400 points beyond its opponents' rather than
+    an infinite one (half a game is moved to the other side: the usual correction)."""
+    levels: list[str] = []
+    for a, b in scores:
+        levels += [x for x in (a, b) if x not in levels]
+    if not levels:
+        return {}
+    anchor = anchor if anchor in levels else levels[0]
+    rating = dict.fromkeys(levels, 0.0)
+    games = [(a, b, min(max(points, 0.5), n - 0.5) if n > 1 else points, n)
+             for (a, b), (points, n) in scores.items() if n > 0]
+    scale = math.log(10) / 400
+    for _ in range(rounds):
+        gradient = dict.fromkeys(levels, 0.0)
+        for a, b, points, n in games:
+            expected = n / (1 + math.exp(-scale * (rating[a] - rating[b])))
+            gradient[a] += points - expected
+            gradient[b] -= points - expected
+        step = 400.0 / max(1, max(n for *_, n in games))
+        for level in levels:
+            rating[level] += step * gradient[level] / 4
+        shift = rating[anchor] - anchor_rating
+        for level in levels:
+            rating[level] -= shift
+    return rating

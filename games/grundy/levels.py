@@ -1,0 +1,16 @@
+"""The Grundy games' difficulty ladder, weakest first (the players: games/grundy/agents.py)."""
+
+from __future__ import annotations
+
+from engine.ai.ladder import Rung
+from engine.i18n import N_
+
+LADDER = (
+    Rung("beginner", N_("Beginner"), N_("any move at random")),
+    Rung("easy", N_("Easy"), N_("takes a winning last move, else any move")),
+    Rung("medium", N_("Medium"), N_("looks two moves ahead")),
+    Rung("strong", N_("Strong"), N_("looks four moves ahead")),
+    Rung("hard", N_("Hard"), N_("knows the theory, but now and then only looks two moves "
+                                "ahead")),
+    Rung("perfect", N_("Perfect"), N_("the Sprague–Grundy theory: never misses a win")),
+)

@@ -1,0 +1,324 @@
+"""The difficulty ladder (issue 16): graded levels in every two-player game, the old level
+names still read, no budget spent on a win or a block in one, varied games, the engine's
+ladder parts (reflexes, blends, counting a few moves ahead, near-best moves, ratings)
+against independent checks, and the ladder benchmark's command-line contract."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.ai.agent import BlendAgent, RandomAgent
+from engine.ai.ladder import LookaheadAgent, ReflexAgent, elo_ratings
+from engine.ai.negamax import Negamax
+from engine.registry import all_games
+from engine.seats import Seat
+
+TWO_PLAYER = [g for g in all_games() if g.kind == "two-player"]
+OLD_LEVELS = {"tictactoe": ("easy", "medium", "hard", "perfect"),
+              "connect4": ("easy", "medium", "hard", "perfect"),
+              "grundy": ("easy", "perfect")}
+NO_CANCEL = threading.Event()
+
+
+def test_every_two_player_game_has_a_graded_ladder_that_reads_the_old_names() -> None:
+    assert {g.id for g in TWO_PLAYER} >= set(OLD_LEVELS)
+    for game in TWO_PLAYER:
+        assert len(game.levels) >= 5, game.id
+        assert set(game.level_labels) == set(game.levels), game.id
+        assert game.levels[0] == "beginner" and game.levels[-1] == "perfect", game.levels
+        for old in OLD_LEVELS.get(game.id, ()):
+            # A level saved in settings before the ladder is still that level.
+            assert Seat.parse("computer", old, game.levels, game.default_level).level == old
+            assert Seat.parse("computer", f"{old}@0.1", game.levels,
+                              game.default_level).mistakes == 0.1
+
+
+def _wins_now(state: Any) -> list[Any]:
+    me = state.current_player()
+    return [m for m in state.legal_moves()
+            if (after := state.play(m)).is_terminal() and after.returns()[me] > 0]
+
+
+def _threats_after(state: Any, move: Any) -> bool:
+    """Whether the opponent can win at once after ``move``."""
+    after = state.play(move)
+    return not after.is_terminal() and bool(_wins_now(after))
+
+
+def _positions(game: Any, params: Any, want: str, count: int, seed: int) -> list[Any]:
+    """Random positions where the mover can win at once ("win"), or cannot but the
+    opponent threatens to, and exactly one move stops it ("block")."""
+    rng = random.Random(seed)
+    found: list[Any] = []
+    while len(found) < count:
+        state = game.new_game(params, rng)
+        for _ in range(rng.randrange(4, 40)):
+            if state.is_terminal():
+                break
+            wins = _wins_now(state)
+            if want == "win" and wins:
+                found.append(state)
+                break
+            if want == "block" and not wins:
+                safe = [m for m in state.legal_moves() if not _threats_after(state, m)]
+                if len(safe) == 1 and len(list(state.legal_moves())) > 2:
+                    found.append(state)
+                    break
+            state = state.play(rng.choice(list(state.legal_moves())))
+    return found
+
+
+class _NeverAsked:
+    """An inner player that fails the test if a reflex should have answered."""
+
+    name = "never"
+
+    def choose_move(self, state: Any, cancel: Any) -> Any:
+        raise AssertionError("the search was asked for a move a reflex answers")
+
+
+BOARDS = [("tictactoe", "7x6k4"), ("tictactoe", "6x6k4"), ("connect4", "7x6")]
+
+
+@pytest.mark.parametrize(("game_id", "board"), BOARDS)
+@pytest.mark.parametrize("want", ["win", "block"])
+def test_levels_from_the_middle_take_a_win_or_block_at_once(game_id: str, board: str,
+                                                             want: str) -> None:
+    """Every level from the middle of the ladder up, in a position with a win in one (or
+    a single move that stops the opponent's), plays it at once: its search is never
+    asked, and the answer comes in well under any search budget."""
+    game = next(g for g in TWO_PLAYER if g.id == game_id)
+    params = game.param_spec().from_variant_id(board)
+    upper = game.levels[len(game.levels) // 2:]
+    for i, state in enumerate(_positions(game, params, want, 4, seed=len(board))):
+        for level in upper:
+            player = game.make_agent(params, Seat("computer", level), seed=i)
+            assert isinstance(player, ReflexAgent), level
+            player.inner = _NeverAsked()
+            start = time.perf_counter()
+            move = player.choose_move(state, NO_CANCEL)
+            assert time.perf_counter() - start < 0.1
+            if want == "win":
+                assert move in _wins_now(state), (level, state)
+            else:
+                assert not _threats_after(state, move), (level, state)
+
+
+@pytest.mark.parametrize("want", ["win", "block"])
+def test_gomoku_levels_from_the_middle_take_a_win_or_block_at_once(want: str) -> None:
+    """The same on gomoku's 15×15 board: four in a row, open at one end, with the mover's
+    (a win in one) or the opponent's (one move stops it) marks."""
+    from games.tictactoe.rules import MNKConfig, TicTacToeState
+
+    game = next(g for g in TWO_PLAYER if g.id == "tictactoe")
+    gomoku = MNKConfig(15, 15, 5)
+    grid = [["."] * 15 for _ in range(15)]
+    four, other = ("X", "O") if want == "win" else ("O", "X")
+    for c in range(4, 8):
+        grid[7][c] = four
+    grid[7][3] = other  # closed at one end: exactly one cell completes it
+    for r, c in ((0, 0), (14, 14), (0, 14), (14, 0)):
+        grid[r][c] = other
+    spare = iter(((1, 1), (1, 13), (13, 1), (13, 13), (2, 2)))
+    while (xs := sum(row.count("X") for row in grid)) != (os := sum(
+            row.count("O") for row in grid)):  # X to move: as many marks each
+        r, c = next(spare)
+        grid[r][c] = "X" if xs < os else "O"
+    state = TicTacToeState.from_rows(["".join(row) for row in grid], gomoku)
+    assert state.to_move == 0
+    for level in game.levels[len(game.levels) // 2:]:
+        player = game.make_agent(gomoku, Seat("computer", level), seed=1)
+        player.inner = _NeverAsked()
+        start = time.perf_counter()
+        assert player.choose_move(state, NO_CANCEL) == 7 * 15 + 8, level
+        assert time.perf_counter() - start < 0.1
+
+
+def test_grundy_levels_from_the_middle_take_a_winning_last_move() -> None:
+    """Nim with one heap: Medium and above take it all."""
+    game = next(g for g in TWO_PLAYER if g.id == "grundy")
+    from games.grundy.variants import GrundySetup
+
+    params = GrundySetup(game="nim", nim_heaps=(6,))
+    state = game.new_game(params, random.Random(0))
+    for level in game.levels[2:]:
+        for seed in range(5):
+            move = game.make_agent(params, Seat("computer", level), seed=seed).choose_move(
+                state, NO_CANCEL)
+            assert state.play(move).is_terminal(), level
+
+
+# --- the engine's ladder parts -------------------------------------------------------------
+
+
+def _nim_value(heaps: tuple[int, ...], me: int, plies: int) -> int:
+    """Independent brute force: +1 if the player to move (``me`` when plies' parity says
+    so) forces taking the last pebble within ``plies`` plies, -1 if the other does, else
+    0; normal play."""
+    def value(h: tuple[int, ...], mover_is_me: bool, left: int) -> int:
+        if not any(h):
+            return -1 if mover_is_me else 1  # the player before took the last pebble
+        if left == 0:
+            return 0
+        results = [value(h[:i] + (h[i] - t,) + h[i + 1:], not mover_is_me, left - 1)
+                   for i in range(len(h)) for t in range(1, h[i] + 1)]
+        return max(results) if mover_is_me else min(results)
+    return value(heaps, True, plies)
+
+
+@pytest.mark.parametrize("plies", [1, 2, 3])
+def test_lookahead_chooses_by_its_horizon_like_a_brute_force(plies: int) -> None:
+    from games.grundy.variants import GrundySetup, new_game
+
+    rng = random.Random(plies)
+    for _ in range(25):
+        state = new_game(GrundySetup(game="nim", nim_heaps=tuple(rng.randrange(1, 4)
+                                                                  for _ in range(3))))
+        for _ in range(rng.randrange(3)):
+            if not state.is_terminal():
+                state = state.play(rng.choice(list(state.legal_moves())))
+        if state.is_terminal():
+            continue
+        heaps = tuple(state.heaps)
+        move = LookaheadAgent(plies, "look", seed=1).choose_move(state, NO_CANCEL)
+        after = state.play(move)
+        mine = -_nim_value(tuple(after.heaps), True, plies - 1) if not after.is_terminal() \
+            else 1
+        best = max((1 if (a := state.play(m)).is_terminal() else
+                    -_nim_value(tuple(a.heaps), True, plies - 1))
+                   for m in state.legal_moves())
+        assert mine == best, (heaps, move)
+
+
+def test_a_blend_plays_each_side_its_share_of_the_time() -> None:
+    from games.grundy.variants import GrundySetup, new_game
+
+    state = new_game(GrundySetup(game="nim", nim_heaps=(5, 5, 5)))
+
+    class Fixed:
+        def __init__(self, move: Any) -> None:
+            self.move, self.name = move, "fixed"
+
+        def choose_move(self, state: Any, cancel: Any) -> Any:
+            return self.move
+
+    strong, weak = list(state.legal_moves())[:2]
+    for share, low, high in ((0.0, 0, 0), (1.0, 400, 400), (0.3, 90, 150)):
+        blend = BlendAgent(Fixed(strong), Fixed(weak), share, "blend", seed=3)
+        weak_moves = sum(blend.choose_move(state, NO_CANCEL) == weak for _ in range(400))
+        assert low <= weak_moves <= high, (share, weak_moves)
+    with pytest.raises(ValueError):
+        BlendAgent(RandomAgent(), RandomAgent(), 1.5, "bad")
+
+
+def test_near_best_moves_are_exactly_those_within_the_margin() -> None:
+    """The deepening search's near-best moves at a fixed depth against each move's
+    full-window score at that depth."""
+    from games.tictactoe.hard_search import HeuristicMNKState
+    from games.tictactoe.rules import MNKConfig
+    from games.tictactoe.variants import new_game
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(12):
+        state = new_game(MNKConfig(7, 6, 4))
+        for _ in range(rng.randrange(2, 9)):
+            state = state.play(rng.choice(list(state.legal_moves())))
+        if state.is_terminal():
+            continue
+        hs = HeuristicMNKState.from_rules(state)
+        moves = hs.candidates()[:8]
+        for margin in (0, 2, 6):
+            result = Negamax(remoteness=True).iterative_deepening(hs, max_depth=2, moves=moves,
+                                                                   margin=margin)
+            if result.depth < 2 or abs(result.score) >= 10**6:
+                continue
+            scores = Negamax(remoteness=True).move_scores(hs, depth=2, moves=moves)
+            best = max(scores.values())
+            assert result.score == best
+            expected = {m for m, s in scores.items() if s >= best - margin}
+            assert set(result.near) == (expected if margin else {result.move}), margin
+            checked += 1
+    assert checked >= 10
+
+
+def test_elo_ratings_recover_known_differences() -> None:
+    """Scores made from an Elo model come back as its ratings (Beginner anchored)."""
+    truth = {"a": 1000.0, "b": 1150.0, "c": 1400.0, "d": 1400.0}
+    scores = {}
+    for x in truth:
+        for y in truth:
+            if x < y:
+                expected = 1 / (1 + 10 ** ((truth[y] - truth[x]) / 400))
+                scores[(x, y)] = (expected * 1000, 1000)
+    found = elo_ratings(scores, anchor="a")
+    for level, rating in truth.items():
+        assert math.isclose(found[level], rating, abs_tol=3), found
+    # A level that won every game is rated finitely, above the one it beat.
+    sweep = elo_ratings({("b", "a"): (100, 100)}, anchor="a")
+    assert 1500 < sweep["b"] < 2500 and sweep["a"] == 1000
+
+
+# --- variety -------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "board", "a", "b"), [
+    ("tictactoe", "7x6k4", "hard", "hard"), ("tictactoe", "15x15k5", "hard", "strong"),
+    ("connect4", "7x6", "hard", "hard"), ("connect4", "7x6", "strong", "medium")])
+def test_forty_games_between_two_levels_are_nearly_all_different(
+        game_id: str, board: str, a: str, b: str) -> None:
+    """At least 90 % of 40 games between the same two levels differ (the searching
+    levels at a short budget, so the test is quick: the choice among near-best moves and
+    openings is the same at any budget)."""
+    game = next(g for g in TWO_PLAYER if g.id == game_id)
+    params = game.param_spec().from_variant_id(board)
+    records = set()
+    for i in range(40):
+        players = [game.make_agent(params, Seat("computer", level), seed=100 * i + j)
+                   for j, level in enumerate((a, b) if i % 2 == 0 else (b, a))]
+        for player in players:
+            search = getattr(player, "inner", player)
+            search = getattr(search, "strong", search)
+            if hasattr(search, "time_budget"):
+                search.time_budget = 0.03
+        state = game.new_game(params, random.Random(i))
+        moves = []
+        while not state.is_terminal():
+            move = players[state.current_player()].choose_move(state, NO_CANCEL)
+            moves.append(move)
+            state = state.play(move)
+        records.add(tuple(moves))
+    assert len(records) >= 36, len(records)
+
+
+# --- the benchmark's contract ----------------------------------------------------------------
+
+
+def test_the_ladder_benchmark_writes_its_json_contract(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture) -> None:
+    from tests.benchmarks import bench_ladder
+
+    out = tmp_path / "ladder.json"
+    assert bench_ladder.main(["--board", "3x3", "--board", "nim", "--games", "4",
+                              "--adjacent", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    printed = capsys.readouterr().out
+    assert "Elo: beginner 1000" in printed and "tic-tac-toe 3×3" in printed
+    games = {"tictactoe": next(g for g in TWO_PLAYER if g.id == "tictactoe"),
+             "grundy": next(g for g in TWO_PLAYER if g.id == "grundy")}
+    assert [r["game"] for r in rows] == ["tictactoe"] * 5 + ["grundy"] * 5
+    for row in rows:
+        assert {"game", "a", "b", "wins", "draws", "losses"} <= set(row)
+        levels = games[row["game"]].levels
+        assert levels.index(row["a"]) == levels.index(row["b"]) + 1
+        assert row["wins"] + row["draws"] + row["losses"] == row["games"] == 4
+        assert row["score"] == pytest.approx(100 * (row["wins"] + row["draws"] / 2) / 4)
