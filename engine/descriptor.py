@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 import importlib
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,9 +208,12 @@ class GameDescriptor:
 
     def __post_init__(self) -> None:
         if self.ladder:
-            object.__setattr__(self, "levels", tuple(rung.level for rung in self.ladder))
-            object.__setattr__(self, "level_labels", {rung.level: rung.label
-                                                      for rung in self.ladder})
+            # The rungs, then "Match me", which plays one of them (see make_agent).
+            from engine.ai.ladder import MATCH_RUNG
+
+            rungs = (*self.ladder, MATCH_RUNG)
+            object.__setattr__(self, "levels", tuple(rung.level for rung in rungs))
+            object.__setattr__(self, "level_labels", {rung.level: rung.label for rung in rungs})
         if not self.id or self.id != self.id.strip().lower() or " " in self.id:
             raise ValueError(f"a game id is lower-case with no spaces, not {self.id!r}")
         if self.kind not in KINDS:
@@ -249,11 +252,24 @@ class GameDescriptor:
             params = spec.default()
         return load(self.rules)(params, rng or random.Random())
 
-    def make_agent(self, params: Any, seat: Any, seed: int | None = None) -> Any:
-        """The computer player for ``seat``."""
+    def make_agent(self, params: Any, seat: Any, seed: int | None = None,
+                   match_outcomes: Sequence[str] = ()) -> Any:
+        """The computer player for ``seat``; "Match me" plays the rung the player's
+        ``match_outcomes`` (their results against it, in order) have reached."""
         if self.agents is None:
             raise LookupError(f"{self.title} has no computer player")
+        level = self.match_level(match_outcomes) if seat.level == "match" else None
+        if level is not None:
+            seat = dataclasses.replace(seat, level=level)
         return load(self.agents)(params, seat, seed)
+
+    def match_level(self, outcomes: Sequence[str]) -> str | None:
+        """The rung "Match me" plays after ``outcomes``; None for a game with no ladder."""
+        if not self.ladder:
+            return None
+        from engine.ai.ladder import match_level
+
+        return match_level(tuple(rung.level for rung in self.ladder), outcomes)
 
     def hint_function(self) -> Any:
         """``hint_values(state, cancel, time_limit)``, or None where the game has no hints."""
@@ -309,8 +325,10 @@ class GameDescriptor:
         rules = text() if callable(text) else _(text)
         if not self.ladder:
             return rules
+        from engine.ai.ladder import MATCH_RUNG
+
         levels = "\n".join(_("{level}: {how}.").format(level=_(rung.label), how=_(rung.how))
-                           for rung in self.ladder)
+                           for rung in (*self.ladder, MATCH_RUNG))
         heading = _("The computer levels, weakest first:")
         return f"{rules}\n\n{heading}\n{levels}"
 

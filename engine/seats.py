@@ -44,9 +44,10 @@ class Seat:
         nxt = steps[(steps.index(rate) + 1) % len(steps)] if rate in steps else 0.0
         return replace(self, mistakes=nxt)
 
-    def level_text(self) -> str:
-        """``Hard`` or ``Hard, 10% mistakes``, in the current language."""
-        name = _(self.level.capitalize())
+    def level_text(self, name: str | None = None) -> str:
+        """``Hard`` or ``Hard, 10% mistakes``, in the current language (``name``, where
+        given, says the level)."""
+        name = _(self.level.capitalize()) if name is None else name
         if not self.mistakes:
             return name
         return _("{level}, {percent}% mistakes").format(level=name,

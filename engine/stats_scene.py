@@ -157,7 +157,12 @@ class StatsScene(Scene):
             played, won, lost, drawn = self.totals.get(row.game, (0, 0, 0, 0))
             self.totals[row.game] = (played + row.solved, won + row.solved - row.helped, lost,
                                      drawn + row.helped)
-        self.entries = build_entries(self.games, self.rows, self.puzzles)
+        # The rung "Match me" plays at now in each game with a ladder the player played.
+        played = {row.game for row in self.rows}
+        self.rungs = {game.id: game.level_title(game.match_level(
+            self.app.stats.match_outcomes(game.id))) for game in self.games
+            if game.ladder and game.id in played}
+        self.entries = build_entries(self.games, self.rows, self.puzzles, self.rungs)
         self.scroll_by(0)
 
     def resume(self) -> None:

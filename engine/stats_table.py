@@ -14,7 +14,7 @@ built again each time the statistics screen opens.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.descriptor import GameDescriptor
@@ -167,8 +167,10 @@ class _Names:
         return (self.order.get(game_id, len(self.order)), game_id)
 
 
-def _game_rows(names: _Names, rows: Iterable[GameSummary], section: str) -> list[TableEntry]:
-    """The section's lines: each game, its variants and one line per seating and level."""
+def _game_rows(names: _Names, rows: Iterable[GameSummary], section: str,
+               rungs: Mapping[str, str] | None = None) -> list[TableEntry]:
+    """The section's lines: each game (with the rung "Match me" plays at now, from
+    ``rungs``, where given), its variants and one line per seating and level."""
     entries: list[TableEntry] = []
     by_game: dict[str, list[GameSummary]] = {}
     for row in rows:
@@ -177,6 +179,9 @@ def _game_rows(names: _Names, rows: Iterable[GameSummary], section: str) -> list
         game = names.by_id.get(game_id)
         title = game_title(game, game_id)
         entries.append(TableEntry("game", title, section, detail=title))
+        if rungs and game_id in rungs:
+            rung = _("Match me plays at {level} now").format(level=rungs[game_id])
+            entries.append(TableEntry("note", rung, section, detail=f"{title}: {rung}."))
         by_variant: dict[str, list[GameSummary]] = {}
         for row in by_game[game_id]:
             by_variant.setdefault(row.variant, []).append(row)
@@ -223,8 +228,11 @@ def _puzzle_rows(names: _Names, puzzles: Iterable[PuzzleSummary]) -> list[TableE
 
 
 def build_entries(games: Sequence[GameDescriptor], rows: Iterable[GameSummary],
-                  puzzles: Iterable[PuzzleSummary]) -> list[TableEntry]:
-    """Every line of the table: the player's games, the puzzles, then computer-only games."""
+                  puzzles: Iterable[PuzzleSummary],
+                  rungs: Mapping[str, str] | None = None) -> list[TableEntry]:
+    """Every line of the table: the player's games (each with the level "Match me" plays
+    at now, ``rungs[game id]``, already in words), the puzzles, then computer-only
+    games."""
     names = _Names(games)
     rows = list(rows)
     puzzles = list(puzzles)
@@ -233,7 +241,7 @@ def build_entries(games: Sequence[GameDescriptor], rows: Iterable[GameSummary],
     entries = [TableEntry("section", _(SECTION_TITLES[PLAYER]), PLAYER,
                           detail=_(SECTION_TITLES[PLAYER]))]
     if mine:
-        entries += _game_rows(names, mine, PLAYER)
+        entries += _game_rows(names, mine, PLAYER, rungs)
     else:
         note = _("No games of yours recorded yet.")
         entries.append(TableEntry("note", note, PLAYER, detail=note))

@@ -17,6 +17,7 @@ import pygame
 from pygame import FRect
 
 from engine.ai.agent import Agent
+from engine.ai.ladder import MATCH
 from engine.ai.runner import AIResult, AIRunner
 from engine.animation import SWEEP
 from engine.descriptor import GameDescriptor
@@ -190,8 +191,14 @@ class TurnBasedScene(GameScene):
 
     # --- for subclasses ---------------------------------------------------------------
     def _make_agents(self, seats: tuple[Seat, ...]) -> list[Agent | None]:
-        """An agent (seeded from the scene's generator) for each computer seat."""
-        return [self.game.make_agent(self.params, s, self.rng.randrange(1 << 30))
+        """An agent (seeded from the scene's generator) for each computer seat; "Match
+        me" at the rung the player's recorded results against it have reached."""
+        outcomes: list[str] = []
+        if any(s.is_computer and s.level == MATCH for s in seats):
+            outcomes = self.app.stats.match_outcomes(self.game.id)
+        self.match_rung = self.game.match_level(outcomes)
+        return [self.game.make_agent(self.params, s, self.rng.randrange(1 << 30),
+                                     match_outcomes=outcomes)
                 if s.is_computer else None for s in seats]
 
     def variant_id(self) -> str:
@@ -381,6 +388,8 @@ class TurnBasedScene(GameScene):
                                              outcome)
         if warning:
             self.app.notify(warning, "warning")
+        if any(s.is_computer and s.level == MATCH for s in self.seats):
+            self.agents = self._make_agents(self.seats)  # the next game: a rung up or down
 
     # --- computer ------------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -703,6 +712,9 @@ class TurnBasedScene(GameScene):
         ``Perfect (plays as Hard here: board too big to solve)`` while a Perfect player
         could not solve the board and played its fallback's move."""
         seat = self.seats[player]
+        if seat.level == MATCH and self.match_rung is not None:
+            return seat.level_text(_("Match me: {level}").format(
+                level=self.game.level_title(self.match_rung)))
         agent: Any = self.agents[player] if player < len(self.agents) else None
         while agent is not None and hasattr(agent, "inner"):
             agent = agent.inner  # through a mistake-making wrapper to the player itself

@@ -100,7 +100,7 @@ def test_levels_and_factory() -> None:
     from engine.ai.ladder import ReflexAgent
 
     assert LEVELS == ("beginner", "easy", "medium", "strong", "hard", "perfect")
-    assert set(LEVEL_LABELS) == set(LEVELS)
+    assert set(LEVEL_LABELS) == {*LEVELS, "match"}  # "Match me" plays one of the rungs
     kinds = {"beginner": RandomAgent, "easy": EasyAgent, "medium": MediumAgent,
              "strong": HardAgent, "hard": HardAgent, "perfect": PerfectAgent}
     for level in LEVELS:

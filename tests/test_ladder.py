@@ -31,9 +31,9 @@ NO_CANCEL = threading.Event()
 def test_every_two_player_game_has_a_graded_ladder_that_reads_the_old_names() -> None:
     assert {g.id for g in TWO_PLAYER} >= set(OLD_LEVELS)
     for game in TWO_PLAYER:
-        assert len(game.levels) >= 5, game.id
+        assert len(game.ladder) >= 5 and game.levels[:-1] == tuple(r.level for r in game.ladder)
         assert set(game.level_labels) == set(game.levels), game.id
-        assert game.levels[0] == "beginner" and game.levels[-1] == "perfect", game.levels
+        assert game.levels[0] == "beginner" and game.levels[-2:] == ("perfect", "match")
         for old in OLD_LEVELS.get(game.id, ()):
             # A level saved in settings before the ladder is still that level.
             assert Seat.parse("computer", old, game.levels, game.default_level).level == old
@@ -97,7 +97,8 @@ def test_levels_from_the_middle_take_a_win_or_block_at_once(game_id: str, board:
     asked, and the answer comes in well under any search budget."""
     game = next(g for g in TWO_PLAYER if g.id == game_id)
     params = game.param_spec().from_variant_id(board)
-    upper = game.levels[len(game.levels) // 2:]
+    rungs = [rung.level for rung in game.ladder]
+    upper = rungs[len(rungs) // 2:]
     for i, state in enumerate(_positions(game, params, want, 4, seed=len(board))):
         for level in upper:
             player = game.make_agent(params, Seat("computer", level), seed=i)
@@ -134,7 +135,8 @@ def test_gomoku_levels_from_the_middle_take_a_win_or_block_at_once(want: str) ->
         grid[r][c] = "X" if xs < os else "O"
     state = TicTacToeState.from_rows(["".join(row) for row in grid], gomoku)
     assert state.to_move == 0
-    for level in game.levels[len(game.levels) // 2:]:
+    rungs = [rung.level for rung in game.ladder]
+    for level in rungs[len(rungs) // 2:]:
         player = game.make_agent(gomoku, Seat("computer", level), seed=1)
         player.inner = _NeverAsked()
         start = time.perf_counter()
@@ -149,7 +151,7 @@ def test_grundy_levels_from_the_middle_take_a_winning_last_move() -> None:
 
     params = GrundySetup(game="nim", nim_heaps=(6,))
     state = game.new_game(params, random.Random(0))
-    for level in game.levels[2:]:
+    for level in [rung.level for rung in game.ladder][2:]:
         for seed in range(5):
             move = game.make_agent(params, Seat("computer", level), seed=seed).choose_move(
                 state, NO_CANCEL)
@@ -322,3 +324,99 @@ def test_the_ladder_benchmark_writes_its_json_contract(tmp_path: Path,
         assert levels.index(row["a"]) == levels.index(row["b"]) + 1
         assert row["wins"] + row["draws"] + row["losses"] == row["games"] == 4
         assert row["score"] == pytest.approx(100 * (row["wins"] + row["draws"] / 2) / 4)
+
+
+# --- "Match me" ------------------------------------------------------------------------------
+
+
+def test_match_level_climbs_with_wins_and_steps_down_with_losses() -> None:
+    from engine.ai.ladder import match_level
+
+    levels = ("a", "b", "c", "d", "e", "f")
+    assert match_level(levels, []) == "c"  # the lower middle
+    assert match_level(levels, ["won"]) == "d"
+    assert match_level(levels, ["won", "drawn", "won"]) == "e"
+    assert match_level(levels, ["won"] * 9) == "f"  # never past the top
+    assert match_level(levels, ["lost"] * 9 + ["won"]) == "b"  # nor the bottom
+    rng = random.Random(1)
+    for _ in range(200):  # against an independent count of the steps, clamped each time
+        outcomes = [rng.choice(("won", "lost", "drawn")) for _ in range(rng.randrange(12))]
+        index = 2
+        for outcome in outcomes:
+            index = min(5, max(0, index + {"won": 1, "lost": -1, "drawn": 0}[outcome]))
+        assert match_level(levels, outcomes) == levels[index]
+
+
+def _play_as_human(app: Any, scene: Any) -> None:
+    """A whole game: the human clicks the first empty cell each turn."""
+    from tests.conftest import click, grid_centre, run_until
+
+    while not scene.state.is_terminal():
+        run_until(app, lambda: scene.state.is_terminal() or not scene.computer_to_move(),
+                  message="the computer did not answer")
+        if scene.state.is_terminal():
+            break
+        cell = scene.state.board.index(-1) if -1 in scene.state.board else next(
+            i for i, v in enumerate(scene.state.board) if v not in (0, 1))
+        row, col = divmod(cell, scene.config.cols)
+        click(app, *grid_centre(tuple(scene.layout()["board"]), scene.config.rows,
+                                scene.config.cols, row, col))
+
+
+def test_match_me_moves_up_after_a_win_and_shows_its_rung(app) -> None:
+    """Real games against "Match me": its rung follows the results recorded in the
+    statistics (a loss: a rung down, for the next game of the same scene), the seat's card
+    says the rung, and the statistics screen shows the rung per game."""
+    from engine.registry import find_game
+    from engine.stats_scene import StatsScene
+    from games.tictactoe.rules import CLASSIC
+
+    game = find_game("tictactoe")
+    for _ in range(2):  # two wins recorded earlier: Medium → Strong → Hard
+        app.stats.record_game("tictactoe", "3x3", "human-computer", "match", "won")
+    scene = app.push(game.open_scene(app, CLASSIC, seats=(Seat(), Seat("computer", "match")),
+                                     seed=3))
+    app.step([])
+    assert scene.match_rung == "hard"
+    assert scene.seat_level_text(1) == "Match me: Hard"
+    _play_as_human(app, scene)  # Hard never loses on 3×3: a draw or a loss
+    outcome = app.stats.match_outcomes("tictactoe")[-1]
+    assert outcome in ("drawn", "lost")
+    assert scene.match_rung == ("hard" if outcome == "drawn" else "strong")
+    stats = app.push(StatsScene(app))
+    lines = [entry.text for entry in stats.entries]
+    title = {"hard": "Hard", "strong": "Strong"}[scene.match_rung]
+    assert f"Match me plays at {title} now" in lines
+    # Connect Four was not played: no rung for it.
+    assert sum(line.startswith("Match me plays at") for line in lines) == 1
+
+
+def test_the_level_stepper_climbs_the_ladder_in_the_set_up(app) -> None:
+    """The set-up's level stepper: − and + move one rung, stop at either end (disabled
+    there), and Start keeps the level chosen."""
+    import pygame
+
+    from games.tictactoe.setup_scene import SetupOverlay
+    from tests.conftest import click_widget, key
+
+    click_widget(app, "tictactoe")
+    key(app, pygame.K_s)
+    overlay = app.top
+    assert isinstance(overlay, SetupOverlay)
+    click_widget(app, "O computer")
+    from engine.registry import find_game
+
+    levels = find_game("tictactoe").levels
+    for _ in range(len(levels)):
+        click_widget(app, "O level-")
+    assert overlay.seats[1].level == "beginner"
+    assert not overlay.ui.find("O level-").enabled and overlay.ui.find("O level+").enabled
+    seen = ["beginner"]
+    for _ in range(len(levels) + 2):
+        click_widget(app, "O level+")
+        if overlay.seats[1].level != seen[-1]:
+            seen.append(overlay.seats[1].level)
+    assert tuple(seen) == levels and not overlay.ui.find("O level+").enabled
+    click_widget(app, "O level-")
+    click_widget(app, "Start")
+    assert app.top.seats[1] == Seat("computer", "perfect")

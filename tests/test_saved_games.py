@@ -518,10 +518,12 @@ DAMAGE_TOLD = {
         "příznak pauzy: má být true nebo false, ale je 'no'"),
     "an unknown level": (
         "tictactoe", _set(("state", "seats", 1, "level"), "godlike"),
-        "seat 2's level: expected one of easy, medium, hard, perfect, found 'godlike'",
-        "a(z) 2. játékos szintje: ezek egyike (easy, medium, hard, perfect) kellene, de "
-        "'godlike' szerepel",
-        "úroveň hráče 2: má být jedna z hodnot easy, medium, hard, perfect, ale je 'godlike'"),
+        "seat 2's level: expected one of beginner, easy, medium, strong, hard, perfect, match, "
+        "found 'godlike'",
+        "a(z) 2. játékos szintje: ezek egyike (beginner, easy, medium, strong, hard, perfect, "
+        "match) kellene, de 'godlike' szerepel",
+        "úroveň hráče 2: má být jedna z hodnot beginner, easy, medium, strong, hard, perfect, "
+        "match, ale je 'godlike'"),
 }
 # Words the same in every language: the format's and the file's own.
 UNTRANSLATED = {"JSON", "UTF", "true", "false", "null", "text"}

@@ -9,7 +9,9 @@ player from its own agents. The engine adds what every ladder shares:
 * :class:`BlendAgent` — a rung between two skills: the stronger player, except that a
   given share of its moves is the weaker player's (a controlled mistake of the kind a
   weaker player really makes, not a random blunder);
-* :func:`elo_ratings` — the ladder benchmark's ratings from a round robin.
+* :func:`elo_ratings` — the ladder benchmark's ratings from a round robin;
+* "Match me" (:data:`MATCH`) — a level that climbs the ladder as the player wins and steps
+  down as they lose: :func:`match_level` reads it from their recorded results.
 
 No pygame here: agents run on the AI runner's worker thread and in tests.
 """
@@ -23,10 +25,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.ai.agent import Agent, BlendAgent, checked_moves
+from engine.phrase import N_
 from engine.rules import GameState, Move
 
-__all__ = ["BlendAgent", "LookaheadAgent", "ReflexAgent", "Rung", "elo_ratings",
-           "level_names"]
+__all__ = ["MATCH", "MATCH_RUNG", "BlendAgent", "LookaheadAgent", "ReflexAgent", "Rung",
+           "elo_ratings", "level_names", "match_level"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,24 @@ class Rung:
     level: str
     label: str
     how: str
+
+
+# The adaptive level: the set-up offers it after the strongest rung.
+MATCH = "match"
+MATCH_RUNG = Rung(MATCH, N_("Match me"), N_("starts in the middle of the ladder, a level up "
+                                            "after each game you win, down after each loss"))
+
+
+def match_level(levels: Sequence[str], outcomes: Sequence[str]) -> str:
+    """The rung "Match me" plays now: the middle of ``levels`` (weakest first; the lower
+    middle of an even count), then one up after each game the player ``"won"``, one down
+    after each ``"lost"``, a draw leaving it, never past either end. ``outcomes`` are the
+    player's results against "Match me" in the order played."""
+    index = (len(levels) - 1) // 2
+    for outcome in outcomes:
+        step = 1 if outcome == "won" else -1 if outcome == "lost" else 0
+        index = min(max(index + step, 0), len(levels) - 1)
+    return levels[index]
 
 
 def level_names(rungs: Sequence[Rung]) -> tuple[str, ...]:

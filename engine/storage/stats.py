@@ -156,7 +156,9 @@ def _reason(exc: BaseException) -> str:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    # Microseconds: games recorded within one second still sort in the order played
+    # (the level "Match me" plays is read from that order).
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def _require_text(name: str, value: object, *, allow_empty: bool = True) -> str:
@@ -800,6 +802,16 @@ class StatsStore:
             "AND o IS NOT NULL GROUP BY g, v, m, o ORDER BY g, v, m, o"
         )
         return [GameSummary(*row) for row in rows]
+
+    def match_outcomes(self, game: str) -> list[str]:
+        """The player's results (``"won"``, ``"drawn"``, ``"lost"``) in their games of
+        ``game`` against "Match me", in the order played: what its level is read from
+        (engine.ai.ladder.match_level). ``[]`` on a read error (reported in warnings)."""
+        rows = self._read(
+            "SELECT CAST(outcome AS TEXT) FROM all_games WHERE game IS ? "
+            "AND mode IS 'human-computer' AND (opponent IS 'match' OR opponent LIKE 'match@%') "
+            "ORDER BY played_at", (game,))
+        return [row[0] for row in rows if row[0] in OUTCOMES]
 
     def totals_by_game(self, players_only: bool = False) -> dict[str, tuple[int, int, int, int]]:
         """``{game: (played, won, lost, drawn)}`` over all variants and modes.

@@ -27,12 +27,13 @@ import time
 
 from engine.ai.agent import Agent, Cancelled, MistakeAgent, RandomAgent, checked_moves
 from engine.ai.agent import EasyAgent as GenericEasyAgent
-from engine.ai.ladder import ReflexAgent
+from engine.ai.ladder import ReflexAgent, level_names
 from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
 from engine.rules import GameState, Move
 from engine.seats import Seat
 from games.connect4.descriptor import GAME
+from games.connect4.levels import LADDER
 from games.connect4.rules import Connect4Config, Connect4State
 from games.connect4.solver import C4Search, ExactSolver, search_state
 
@@ -49,7 +50,7 @@ __all__ = [
 ]
 
 # Declared once, in the descriptor.
-LEVELS = GAME.levels
+LEVELS = level_names(LADDER)
 LEVEL_LABELS = GAME.level_labels
 # Seconds each searching level may think per move.
 HARD_BUDGET = 0.3
