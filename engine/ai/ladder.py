@@ -28,8 +28,8 @@ from engine.ai.agent import Agent, BlendAgent, checked_moves
 from engine.phrase import N_
 from engine.rules import GameState, Move
 
-__all__ = ["MATCH", "MATCH_RUNG", "BlendAgent", "LookaheadAgent", "ReflexAgent", "Rung",
-           "elo_ratings", "level_names", "match_level"]
+__all__ = ["MATCH", "MATCH_RUNG", "BlendAgent", "LookaheadAgent", "Recipe", "ReflexAgent",
+           "Rung", "blended", "elo_ratings", "level_names", "match_level"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,23 @@ class Rung:
     level: str
     label: str
     how: str
+
+
+# How a rung plays on a board: the skill it plays (a family's player, by name), the weaker
+# skill whose move it plays instead some of the time, and that share (None, 0: never).
+# The shares are set by measurement (tests/benchmarks/bench_ladder.py), so that each rung
+# beats the one below in about two games of three on every board.
+Recipe = tuple[str, "str | None", float]
+
+
+def blended(recipe: Recipe, skill: Callable[[str], Agent], name: str,
+            seed: int | None = None) -> Agent:
+    """The player of ``recipe``, its skills made by ``skill(name)``."""
+    strong, weak, share = recipe
+    agent = skill(strong)
+    if weak is not None and share > 0:
+        agent = BlendAgent(agent, skill(weak), share, name, seed=seed)
+    return agent
 
 
 # The adaptive level: the set-up offers it after the strongest rung.

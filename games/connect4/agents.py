@@ -1,19 +1,20 @@
 """Connect Four's computer players, Beginner to Perfect, and the factory for a seat.
 
-* Beginner: any column at random.
+* random: any column.
 * :class:`EasyAgent`: a random column, but it never misses a win in one move.
 * :class:`MediumAgent`: wins when it can, blocks a win in one, avoids a move
   that lets the opponent win at once (dropping a disc just below their
   winning cell), and otherwise leans to the centre at random.
-* Strong: :class:`HardAgent` four plies deep.
+* strong: :class:`HardAgent` four plies deep.
 * :class:`HardAgent`: the generic negamax, depth-limited with iterative
   deepening under a time budget (~0.3 s), on the solver's bitboard position
   with its threat-counting heuristic and threat-aware move ordering.
 * Perfect: :class:`engine.ai.perfect.PerfectAgent` on the solver's proven
   values; where they take longer than its 2 s budget it plays Hard and says so.
 
-From Medium up a win in one is taken and the opponent's win in one blocked at once,
-before any search (engine/ai/ladder.py).
+These are the skills; the levels are recipes of them (``RECIPES``). From Strong up a win
+in one is taken and the opponent's win in one blocked at once, before any search
+(engine/ai/ladder.py).
 
 Every agent raises Cancelled promptly once its cancel event is set. No pygame
 here: these run on the AI runner's worker thread and in tests.
@@ -27,7 +28,7 @@ import time
 
 from engine.ai.agent import Agent, Cancelled, MistakeAgent, RandomAgent, checked_moves
 from engine.ai.agent import EasyAgent as GenericEasyAgent
-from engine.ai.ladder import ReflexAgent, level_names
+from engine.ai.ladder import Recipe, ReflexAgent, blended, level_names
 from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
 from engine.rules import GameState, Move
@@ -182,10 +183,47 @@ def _empty_cells(state: GameState) -> int:
     return state.config.cells - len(state.moves)
 
 
+def _empty_cells(state: GameState) -> int:
+    if isinstance(state, C4Search):
+        return state.max_remaining_plies()
+    assert isinstance(state, Connect4State)
+    return state.config.cells - len(state.moves)
+
+
 def _reflex(agent: Agent, seed: int | None) -> Agent:
     """``agent``, taking a win in one and blocking the opponent's at once."""
     return ReflexAgent(agent, lambda state: immediate_threats(state)[0],  # type: ignore[arg-type]
                        lambda state: immediate_threats(state)[1], seed=seed)
+
+
+# Each rung's recipe (engine/ai/ladder.py): the skills are far apart (Medium beats Easy
+# in every game), so the rungs between play a stronger skill with a share of a weaker
+# one's moves, measured by tests/benchmarks/bench_ladder.py so that each rung beats the
+# one below in about two games of three.
+RECIPES: dict[str, Recipe] = {
+    "beginner": ("medium", "easy", 0.4), "easy": ("medium", None, 0.0),
+    "medium": ("strong", "medium", 0.5), "strong": ("strong", None, 0.0),
+    "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)}
+# The upper half of the ladder, from Strong up, takes a win and blocks a loss in one at
+# once, before any search.
+UPPER = LEVELS.index("strong")
+
+
+def _skill(skill: str, seed: int | None) -> Agent:
+    """One of the family's players (see the module's notes)."""
+    if skill == "random":
+        return RandomAgent(seed=seed)
+    if skill == "easy":
+        return EasyAgent(seed=seed)
+    if skill == "medium":
+        return MediumAgent(seed=seed)
+    if skill == "strong":
+        return HardAgent(seed=seed, max_depth=STRONG_DEPTH)
+    if skill == "hard":
+        return HardAgent(seed=seed)
+    return PerfectAgent(values=ExactSolver(), fallback=lambda: HardAgent(seed=seed),
+                        time_budget=PERFECT_BUDGET, seed=seed, fallback_label="Hard",
+                        remaining=_empty_cells)
 
 
 def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> Agent:
@@ -196,23 +234,12 @@ def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> A
     a player that sometimes plays a random column on purpose.
     """
     level = seat.level
-    agent: Agent
-    if level == "beginner":
-        agent = RandomAgent(seed=seed)
-    elif level == "easy":
-        agent = EasyAgent(seed=seed)
-    elif level == "medium":
-        agent = MediumAgent(seed=seed)
-    elif level == "strong":
-        agent = _reflex(HardAgent(seed=seed, max_depth=STRONG_DEPTH), seed)
-    elif level == "hard":
-        agent = _reflex(HardAgent(seed=seed), seed)
-    elif level == "perfect":
-        agent = _reflex(PerfectAgent(values=ExactSolver(), fallback=lambda: HardAgent(seed=seed),
-                                     time_budget=PERFECT_BUDGET, seed=seed,
-                                     fallback_label="Hard", remaining=_empty_cells), seed)
-    else:
+    if level not in RECIPES:
         raise ValueError(f"no Connect Four level {level!r}: choose one of {', '.join(LEVELS)}")
+    agent = blended(RECIPES[level], lambda skill: _skill(skill, seed), level, seed)
+    if LEVELS.index(level) >= UPPER:
+        agent = ReflexAgent(agent, lambda state: immediate_threats(state)[0],  # type: ignore[arg-type]
+                            lambda state: immediate_threats(state)[1], seed=seed)
     if seat.mistakes > 0:
         agent = MistakeAgent(agent, seat.mistakes, seed=seed)
     return agent

@@ -2,41 +2,44 @@
 
 The lower rungs count moves ahead (:class:`engine.ai.ladder.LookaheadAgent`); Perfect
 plays the theory (games/grundy/ai.py); Hard plays the theory except that some of its
-moves (``HARD_SLIPS``) are Medium's. The same for every game of the family.
+moves only look two ahead (``RECIPES``). The same for every game of the family.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.ai.agent import Agent, BlendAgent, MistakeAgent, RandomAgent
-from engine.ai.ladder import LookaheadAgent, level_names
+from engine.ai.agent import Agent, MistakeAgent, RandomAgent
+from engine.ai.ladder import LookaheadAgent, Recipe, blended, level_names
 from engine.seats import Seat
 from games.grundy.levels import LADDER
 
 LEVELS = level_names(LADDER)
-# Hard: the share of its moves that only look two moves ahead (one slip in a won game
-# usually hands it over, so a few are enough).
-HARD_SLIPS = 0.15
-# How far each counting level looks.
-PLIES = {"easy": 1, "medium": 2, "strong": 4}
+# Each rung's recipe (engine/ai/ladder.py) of the skills "random", "look<n>" (n moves
+# ahead) and "perfect", measured by tests/benchmarks/bench_ladder.py so that each rung
+# beats the one below in about two games of three. Strong and Hard know the theory but
+# some of their moves only look a few ahead (one slip in a won game usually hands it
+# over, so few).
+RECIPES: dict[str, Recipe] = {
+    "beginner": ("random", None, 0.0), "easy": ("look2", "random", 0.2),
+    "medium": ("look3", None, 0.0), "strong": ("perfect", "look3", 0.45),
+    "hard": ("perfect", "look2", 0.15), "perfect": ("perfect", None, 0.0)}
+
+
+def _skill(skill: str, seed: int | None) -> Agent:
+    if skill == "random":
+        return RandomAgent(seed=seed)
+    if skill.startswith("look"):
+        return LookaheadAgent(int(skill[4:]), skill, seed=seed)
+    from games.grundy.ai import ImpartialAgent
+
+    return ImpartialAgent(seed=seed)
 
 
 def make_agent(params: Any, seat: Seat, seed: int | None = None) -> Agent:
     """The player of ``seat``'s level; a mistake rate makes it blunder now and then."""
     level = seat.level
-    if level not in LEVELS:
+    if level not in RECIPES:
         raise ValueError(f"no Grundy level {level!r}: choose one of {', '.join(LEVELS)}")
-    agent: Agent
-    if level == "beginner":
-        agent = RandomAgent(seed=seed)
-    elif level in PLIES:
-        agent = LookaheadAgent(PLIES[level], level, seed=seed)
-    else:
-        from games.grundy.ai import ImpartialAgent
-
-        agent = ImpartialAgent(seed=seed)
-        if level == "hard":
-            agent = BlendAgent(agent, LookaheadAgent(PLIES["medium"], "medium", seed=seed),
-                               HARD_SLIPS, "hard", seed=seed)
+    agent = blended(RECIPES[level], lambda skill: _skill(skill, seed), level, seed)
     return MistakeAgent(agent, seat.mistakes, seed=seed) if seat.mistakes else agent

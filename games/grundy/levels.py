@@ -7,9 +7,10 @@ from engine.phrase import N_
 
 LADDER = (
     Rung("beginner", N_("Beginner"), N_("any move at random")),
-    Rung("easy", N_("Easy"), N_("takes a winning last move, else any move")),
-    Rung("medium", N_("Medium"), N_("looks two moves ahead")),
-    Rung("strong", N_("Strong"), N_("looks four moves ahead")),
+    Rung("easy", N_("Easy"), N_("looks two moves ahead, but not always")),
+    Rung("medium", N_("Medium"), N_("looks three moves ahead")),
+    Rung("strong", N_("Strong"), N_("knows the theory, but often only looks three moves "
+                                    "ahead")),
     Rung("hard", N_("Hard"), N_("knows the theory, but now and then only looks two moves "
                                 "ahead")),
     Rung("perfect", N_("Perfect"), N_("the Sprague–Grundy theory: never misses a win")),

@@ -1,42 +1,76 @@
 """Builds the computer player for a seat: level × board × mistake rate.
 
-The ladder, weakest first (engine/ai/ladder.py says what every ladder shares):
+Every level is a recipe (engine/ai/ladder.py) of the family's skills, weakest first:
 
-* Beginner — any empty square;
-* Easy — any square, but a win in one move is taken;
-* Medium — SPEC §2's weight grid: wins, blocks, else the square on most open lines;
-* Strong — half its moves Hard's (a shorter search, without the threat-space search),
-  half Medium's;
-* Hard — the rule player on 3×3, a timed threat-aware alpha-beta elsewhere, threat-space
-  search first on gomoku-sized boards;
-* Perfect — proven moves where they can be proven in its budget, else Hard (it says so).
+* ``random`` — any empty square; ``easy`` — any square, but a win in one is taken;
+* ``medium`` — SPEC §2's weight grid: wins, blocks, else the square on most open lines;
+* ``search`` — the timed threat-aware alpha-beta (the rule player on 3×3) at a short
+  budget; ``previous`` — the same at Hard's budget (Hard before its threat-space search);
+  ``hard`` — Hard: threat-space search first on gomoku-sized boards;
+* ``perfect`` — proven moves where they can be proven in its budget, else Hard (saying so).
 
-From Medium up a win in one is taken and a win in one of the opponent's is blocked at
-once, before any search.
+The skills are far apart on big boards (Medium beats Easy in every gomoku game), so the
+rungs between them play a stronger skill with a share of a weaker one's moves, the
+shares measured per board class by tests/benchmarks/bench_ladder.py so that each rung
+beats the one below in about two games of three. In the upper half of the ladder (from
+Strong up) a win in one is taken and a win in one of the opponent's blocked at once,
+before any search.
 """
 
 from __future__ import annotations
 
 from engine.ai.agent import Agent, MistakeAgent, RandomAgent
-from engine.ai.ladder import ReflexAgent, level_names
+from engine.ai.ladder import Recipe, ReflexAgent, blended, level_names
 from engine.seats import Seat
 from games.tictactoe.levels import LADDER
 from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 
 # Time each level may think per move on boards where it searches.
 HARD_BUDGET = 0.25
-STRONG_BUDGET = 0.1
+SEARCH_BUDGET = 0.1
 PERFECT_BUDGET = 2.0
-# Strong: the share of its moves that are Medium's.
-STRONG_MEDIUM_SHARE = 0.5
 
 LEVELS = level_names(LADDER)
+# The upper half of the ladder, from Strong up, takes a win and blocks a loss in one at
+# once, before any search.
+UPPER = LEVELS.index("strong")
+# Each rung's recipe per board class (see board_class).
+RECIPES: dict[str, dict[str, Recipe]] = {
+    "3x3": {"beginner": ("random", None, 0.0), "easy": ("easy", "random", 0.3),
+            "medium": ("medium", "easy", 0.5), "strong": ("medium", "easy", 0.5),
+            "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
+    "mnk": {"beginner": ("medium", "easy", 0.6), "easy": ("medium", "easy", 0.3),
+            "medium": ("search", "medium", 0.6), "strong": ("search", "medium", 0.25),
+            "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
+    "gomoku": {"beginner": ("depth1", "medium", 0.4), "easy": ("depth1", "medium", 0.1),
+               "medium": ("depth2", None, 0.0), "strong": ("previous", None, 0.0),
+               "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
+}
+
+
+def board_class(config: MNKConfig) -> str:
+    """Which recipes a board uses: the classic 3×3, gomoku-sized boards (where Hard
+    searches threat space first), or the boards between."""
+    from games.tictactoe.hard_search import uses_threat_search
+
+    if config == CLASSIC:
+        return "3x3"
+    return "gomoku" if uses_threat_search(config) else "mnk"
 
 
 def make_agent(config: MNKConfig, seat: Seat, seed: int | None = None) -> Agent:
-    """The agent that plays ``seat`` on ``config`` (see the module's ladder). A mistake
+    """The agent that plays ``seat`` on ``config`` (see the module's notes). A mistake
     rate wraps any level in a player that sometimes blunders on purpose."""
-    agent = _base_agent(config, seat.level, seed)
+    if seat.level not in LEVELS:
+        raise ValueError(f"no tic-tac-toe level {seat.level!r}: choose one of "
+                         f"{', '.join(LEVELS)}")
+    if config.players == 3:
+        agent = _three_player_agent(seat.level, seed)
+    else:
+        recipe = RECIPES[board_class(config)][seat.level]
+        agent = blended(recipe, lambda skill: _skill(config, skill, seed), seat.level, seed)
+        if LEVELS.index(seat.level) >= UPPER:
+            agent = ReflexAgent(agent, _wins, _blocks, seed=seed)  # type: ignore[arg-type]
     if seat.mistakes > 0:
         agent = MistakeAgent(agent, seat.mistakes, seed=seed)
     return agent
@@ -54,49 +88,45 @@ def _blocks(state: TicTacToeState) -> list[int]:
     return winning_moves(state, 1 - state.to_move)
 
 
-def _reflex(agent: Agent, seed: int | None) -> Agent:
-    return ReflexAgent(agent, _wins, _blocks, seed=seed)  # type: ignore[arg-type]
-
-
-def _base_agent(config: MNKConfig, level: str, seed: int | None) -> Agent:
-    if level not in LEVELS:
-        raise ValueError(f"no tic-tac-toe level {level!r}: choose one of {', '.join(LEVELS)}")
+def _three_player_agent(level: str, seed: int | None) -> Agent:
+    """Three players: Beginner at random, Strong as Hard with a shorter search, the
+    other levels the three-player agent's own."""
     if level == "beginner":
         return RandomAgent(seed=seed)
-    if config.players == 3:
-        from games.tictactoe.ai_three import ThreePlayerAgent
+    from games.tictactoe.ai_three import ThreePlayerAgent
 
-        # Three players: Strong plays as Hard with a shorter search.
-        return ThreePlayerAgent(level="hard" if level == "strong" else level, seed=seed,
-                                **({"time_budget": STRONG_BUDGET} if level == "strong" else {}))
-    if level == "easy":
+    if level == "strong":
+        return ThreePlayerAgent(level="hard", seed=seed, time_budget=SEARCH_BUDGET)
+    return ThreePlayerAgent(level=level, seed=seed)
+
+
+def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:
+    """One of the family's players (see the module's notes)."""
+    if skill == "random":
+        return RandomAgent(seed=seed)
+    if skill == "easy":
         from games.tictactoe.ai_simple import EasyAgent
 
         return EasyAgent(seed=seed)
-    from games.tictactoe.ai_simple import MediumAgent
+    if skill == "medium":
+        from games.tictactoe.ai_simple import MediumAgent
 
-    if level == "medium":
-        return _reflex(MediumAgent(seed=seed), seed)
-    if level == "strong":
-        from engine.ai.agent import BlendAgent
+        return MediumAgent(seed=seed)
+    if skill == "perfect":
+        from games.tictactoe.perfect import PerfectAgent
 
-        return _reflex(BlendAgent(_hard_agent(config, seed, strong=True), MediumAgent(seed=seed),
-                                  STRONG_MEDIUM_SHARE, "strong", seed=seed), seed)
-    hard = _hard_agent(config, seed)
-    if level == "hard":
-        return _reflex(hard, seed)
-    from games.tictactoe.perfect import PerfectAgent
-
-    return _reflex(PerfectAgent(time_budget=PERFECT_BUDGET, seed=seed, fallback=hard), seed)
-
-
-def _hard_agent(config: MNKConfig, seed: int | None, strong: bool = False) -> Agent:
+        return PerfectAgent(time_budget=PERFECT_BUDGET, seed=seed,
+                            fallback=_skill(config, "hard", seed))
     if config == CLASSIC:
         from games.tictactoe.ai_rules3 import RuleAgent
 
         return RuleAgent(seed=seed)
     from games.tictactoe.hard_search import HardSearchAgent
 
-    if strong:
-        return HardSearchAgent(time_budget=STRONG_BUDGET, seed=seed, alpha_beta_only=True)
+    if skill.startswith("depth"):  # the alpha-beta, so many plies ahead
+        return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed, alpha_beta_only=True,
+                               max_depth=int(skill[5:]))
+    if skill in ("search", "previous"):  # the previous Hard: no threat-space search
+        return HardSearchAgent(time_budget=SEARCH_BUDGET if skill == "search" else HARD_BUDGET,
+                               seed=seed, alpha_beta_only=True)
     return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed)

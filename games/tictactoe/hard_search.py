@@ -342,8 +342,10 @@ class HardSearchAgent:
 
     def __init__(self, time_budget: float = 0.25, seed: int | None = None,
                  max_nodes: int | None = None, alpha_beta_only: bool = False,
-                 margin: int = NEAR_BEST) -> None:
+                 margin: int = NEAR_BEST, max_depth: int | None = None) -> None:
         self.time_budget = time_budget
+        # The alpha-beta looks at most this many plies ahead (a lower rung of the ladder).
+        self.max_depth = max_depth
         # The alpha-beta chooses at random among moves within this of the best score.
         self.margin = margin
         # A node limit as well as the time (tests: the same move on any machine).
@@ -392,8 +394,8 @@ class HardSearchAgent:
         # Keep ~15 % of the budget back: the last iteration overruns by up to one poll.
         nm = Negamax(remoteness=True, cancel=cancel,
                      deadline=start + self.time_budget * 0.85, poll_interval=64)
-        result = nm.iterative_deepening(hs, max_depth=hs.n_empty, moves=cand,
-                                        margin=self.margin)
+        depth = hs.n_empty if self.max_depth is None else min(hs.n_empty, self.max_depth)
+        result = nm.iterative_deepening(hs, max_depth=depth, moves=cand, margin=self.margin)
         self.last_depth = result.depth
         self.nodes = nm.nodes
         self.last_reason = "search"
