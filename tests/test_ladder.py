@@ -420,3 +420,32 @@ def test_the_level_stepper_climbs_the_ladder_in_the_set_up(app) -> None:
     click_widget(app, "O level-")
     click_widget(app, "Start")
     assert app.top.seats[1] == Seat("computer", "perfect")
+
+
+@pytest.mark.slow
+def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
+    """Gomoku: Perfect spends its budget once, finds nothing proven, and from then on
+    probes briefly (PROOF_PROBE) before playing as Hard, with its note on the card."""
+    from games.tictactoe.agents import HARD_BUDGET, make_agent
+    from games.tictactoe.perfect import PERFECT_BUDGET, PROOF_PROBE
+    from games.tictactoe.rules import MNKConfig
+    from games.tictactoe.variants import new_game
+
+    gomoku = MNKConfig(15, 15, 5)
+    perfect = make_agent(gomoku, Seat("computer", "perfect"), seed=1)
+    other = make_agent(gomoku, Seat("computer", "medium"), seed=2)
+    state = new_game(gomoku)
+    times = []
+    for _ply in range(12):
+        player = perfect if state.to_move == 0 else other
+        start = time.perf_counter()
+        move = player.choose_move(state, NO_CANCEL)
+        if player is perfect:
+            times.append(time.perf_counter() - start)
+            if not perfect.reflex:
+                assert "Hard" in perfect.card_note, "it says it plays as Hard"
+        state = state.play(move)
+        if state.is_terminal():
+            break
+    assert times[0] <= PERFECT_BUDGET + 0.5
+    assert max(times[1:]) < PROOF_PROBE + HARD_BUDGET + 0.4, times

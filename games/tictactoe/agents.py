@@ -4,8 +4,9 @@ Every level is a recipe (engine/ai/ladder.py) of the family's skills, weakest fi
 
 * ``random`` — any empty square; ``easy`` — any square, but a win in one is taken;
 * ``medium`` — SPEC §2's weight grid: wins, blocks, else the square on most open lines;
-* ``search`` — the timed threat-aware alpha-beta (the rule player on 3×3) at a short
-  budget; ``previous`` — the same at Hard's budget (Hard before its threat-space search);
+* ``depth<n>`` — the threat-aware alpha-beta, ``n`` plies ahead (the rule player on 3×3);
+  ``previous`` — the same as deep as Hard's budget allows (Hard before its threat-space
+  search);
   ``hard`` — Hard: threat-space search first on gomoku-sized boards;
 * ``perfect`` — proven moves where they can be proven in its budget, else Hard (saying so).
 
@@ -27,7 +28,7 @@ from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 
 # Time each level may think per move on boards where it searches.
 HARD_BUDGET = 0.25
-SEARCH_BUDGET = 0.1
+SEARCH_BUDGET = 0.1  # three players: Strong's search
 PERFECT_BUDGET = 2.0
 
 LEVELS = level_names(LADDER)
@@ -39,8 +40,8 @@ RECIPES: dict[str, dict[str, Recipe]] = {
     "3x3": {"beginner": ("random", None, 0.0), "easy": ("easy", "random", 0.3),
             "medium": ("medium", "easy", 0.5), "strong": ("medium", "easy", 0.5),
             "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
-    "mnk": {"beginner": ("medium", "easy", 0.6), "easy": ("medium", "easy", 0.3),
-            "medium": ("search", "medium", 0.6), "strong": ("search", "medium", 0.25),
+    "mnk": {"beginner": ("medium", None, 0.0), "easy": ("depth1", "medium", 0.55),
+            "medium": ("depth1", None, 0.0), "strong": ("depth3", "depth1", 0.6),
             "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
     "gomoku": {"beginner": ("depth1", "medium", 0.4), "easy": ("depth1", "medium", 0.1),
                "medium": ("depth2", None, 0.0), "strong": ("previous", None, 0.0),
@@ -126,7 +127,6 @@ def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:
     if skill.startswith("depth"):  # the alpha-beta, so many plies ahead
         return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed, alpha_beta_only=True,
                                max_depth=int(skill[5:]))
-    if skill in ("search", "previous"):  # the previous Hard: no threat-space search
-        return HardSearchAgent(time_budget=SEARCH_BUDGET if skill == "search" else HARD_BUDGET,
-                               seed=seed, alpha_beta_only=True)
+    if skill == "previous":  # the previous Hard: no threat-space search
+        return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed, alpha_beta_only=True)
     return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed)

@@ -53,7 +53,7 @@ ROOT_WIDTH = 24
 # Cells this far (in rows and columns) from a mark are candidates.
 NEAR = 2
 # Hard's alpha-beta varies its games among moves scoring within this of the best.
-NEAR_BEST = 2
+NEAR_BEST = 5
 
 
 @dataclass(frozen=True)
@@ -425,11 +425,18 @@ class HardSearchAgent:
 
 
 def opening_cells(state: TicTacToeState) -> list[int]:
-    """On an empty board of at least 5×5, the cells within one step of the centre (all
-    about as good an opening, so games vary from the first move); else none."""
+    """On a board of at least 5×5 with no mark yet, the cells within one step of the centre;
+    with only the opponent's first mark, the empty cells next to it. All about as good as
+    each other, so games vary from their first moves; elsewhere none."""
     cfg = state.config
-    if any(cell != EMPTY for cell in state.board) or min(cfg.rows, cfg.cols) < 5:
+    marks = [i for i, cell in enumerate(state.board) if cell != EMPTY]
+    if len(marks) > 1 or min(cfg.rows, cfg.cols) < 5:
         return []
+    if marks:
+        r0, c0 = divmod(marks[0], cfg.cols)
+        return [r * cfg.cols + c for r in range(max(0, r0 - 1), min(cfg.rows, r0 + 2))
+                for c in range(max(0, c0 - 1), min(cfg.cols, c0 + 2)) if (r, c) != (r0, c0)]
+
     def middle(n: int) -> range:  # the centre line and its neighbours; the two central
         return range(n // 2 - 1, n // 2 + 2) if n % 2 else range(n // 2 - 1, n // 2 + 1)
 
