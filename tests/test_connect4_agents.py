@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from engine.ai.agent import Cancelled, MistakeAgent
+from engine.ai.agent import Cancelled, MistakeAgent, RandomAgent
 from engine.ai.perfect import PerfectAgent
 from engine.seats import Seat
 from games.connect4.agents import (
@@ -96,21 +96,27 @@ class RandomPlayer:
 
 
 def test_levels_and_factory() -> None:
-    from engine.ai.agent import RandomAgent
+    """Each level plays its recipe: the skill, blended with a weaker one where the recipe
+    says, inside the reflexes from Strong up; a mistake rate wraps any level."""
+    from engine.ai.agent import BlendAgent
     from engine.ai.ladder import ReflexAgent
+    from games.connect4.agents import RECIPES
 
     assert LEVELS == ("beginner", "easy", "medium", "strong", "hard", "perfect")
     assert set(LEVEL_LABELS) == {*LEVELS, "match"}  # "Match me" plays one of the rungs
-    kinds = {"beginner": RandomAgent, "easy": EasyAgent, "medium": MediumAgent,
+    kinds = {"random": RandomAgent, "easy": EasyAgent, "medium": MediumAgent,
              "strong": HardAgent, "hard": HardAgent, "perfect": PerfectAgent}
     for level in LEVELS:
         a = agent(level)
         reflexes = isinstance(a, ReflexAgent)
         assert reflexes == (level in ("strong", "hard", "perfect")), level
         player = a.inner if reflexes else a
-        assert isinstance(player, kinds[level]), level
-        assert a.name == ("random" if level == "beginner" else
-                          "hard" if level == "strong" else level)
+        strong, weak, share = RECIPES[level]
+        if weak is not None:
+            assert isinstance(player, BlendAgent) and player.share == share, level
+            assert isinstance(player.weak, kinds[weak]), level
+            player = player.strong
+        assert isinstance(player, kinds[strong]), level
         wrapped = agent(level, mistakes=0.2)
         assert isinstance(wrapped, MistakeAgent) and wrapped.inner.name == a.name
         assert wrapped.name == f"{a.name}, 20% mistakes"
@@ -232,7 +238,8 @@ def test_hard_beats_medium_and_medium_beats_easy_mostly() -> None:
     hard_wins = medium_wins = 0
     for seed in range(8):
         hard = HardAgent(time_budget=30, seed=seed, max_depth=4, margin=0)
-        medium, easy = agent("medium", seed=seed, cfg=cfg), agent("easy", seed=seed, cfg=cfg)
+        # The skills themselves (the levels blend them: see RECIPES).
+        medium, easy = MediumAgent(seed=seed), EasyAgent(seed=seed)
         pair = (hard, medium) if seed % 2 == 0 else (medium, hard)
         end = play_game(cfg, *pair)
         hard_wins += end.winner is not None and pair[end.winner] is hard
