@@ -86,10 +86,26 @@ class EasyAgent:
         return self._rng.choice(list(self._wins(state)) or moves)
 
 
-class BlendAgent:
+class Wrapper:
+    """A player around another one (``self.<delegate>``), which answers what the wrapper
+    does not know itself: the seat's card and the status line ask the player inside for
+    its notes (a Perfect player's fallback note, a search's depth)."""
+
+    delegate = "inner"
+
+    def __getattr__(self, name: str) -> object:
+        inside = self.__dict__.get(type(self).delegate)
+        if inside is None:  # not built yet (a copy, a half-made object)
+            raise AttributeError(name)
+        return getattr(inside, name)
+
+
+class BlendAgent(Wrapper):
     """Plays like ``strong``, except that with probability ``share`` a move is
     ``weak``'s: the rung between two skills. Only the player whose move is used is
     asked, so a weak move costs no search."""
+
+    delegate = "strong"
 
     def __init__(self, strong: Agent, weak: Agent, share: float, name: str,
                  seed: int | None = None) -> None:
@@ -97,12 +113,6 @@ class BlendAgent:
             raise ValueError(f"share must be 0 to 1, not {share!r}")
         self.strong, self.weak, self.share, self.name = strong, weak, share, name
         self._rng = random.Random(seed)
-
-    def __getattr__(self, name: str) -> object:
-        delegate = self.__dict__.get("strong")
-        if delegate is None:  # not built yet (a copy, a half-made object)
-            raise AttributeError(name)
-        return getattr(delegate, name)
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
         """``weak``'s move with probability ``share``, else ``strong``'s."""

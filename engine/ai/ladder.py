@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.ai.agent import Agent, BlendAgent, checked_moves
+from engine.ai.agent import Agent, BlendAgent, Wrapper, checked_moves
 from engine.phrase import N_
 from engine.rules import GameState, Move
 
@@ -87,7 +87,7 @@ def level_names(rungs: Sequence[Rung]) -> tuple[str, ...]:
 MoveList = Callable[[GameState], Sequence[Move]]
 
 
-class ReflexAgent:
+class ReflexAgent(Wrapper):
     """``inner``, except that a win in one move is taken and an opponent's win in one is
     blocked at once, without asking ``inner`` (no budget spent on a move any decent
     player sees). Ties are broken at random with its own generator."""
@@ -100,13 +100,6 @@ class ReflexAgent:
         self._rng = random.Random(seed)
         # Whether the latest move was a reflex (tests and the benchmark read it).
         self.reflex = False
-
-    def __getattr__(self, name: str) -> object:
-        # The seat's card and the status line ask the inner player for its notes.
-        delegate = self.__dict__.get("inner")
-        if delegate is None:  # not built yet (a copy, a half-made object)
-            raise AttributeError(name)
-        return getattr(delegate, name)
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
         """A win now, else the block of the opponent's win now, else ``inner``'s move."""
