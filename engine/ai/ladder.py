@@ -4,7 +4,7 @@ skill, each a little stronger than the one below.
 A family lists its rungs (weakest first) as :class:`Rung` s and builds each rung's
 player from its own agents. The engine adds what every ladder shares:
 
-* :class:`ReflexAgent` — the levels from the middle up take a win in one move and block
+* :class:`ReflexAgent` — the upper half of a ladder takes a win in one move and blocks
   the opponent's win in one at once, before any search spends its budget;
 * :class:`BlendAgent` — a rung between two skills: the stronger player, except that a
   given share of its moves is the weaker player's (a controlled mistake of the kind a
