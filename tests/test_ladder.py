@@ -425,9 +425,10 @@ def test_the_level_stepper_climbs_the_ladder_in_the_set_up(app) -> None:
 @pytest.mark.slow
 def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
     """Gomoku: Perfect spends its budget once, finds nothing proven, and from then on
-    probes briefly (PROOF_PROBE) before playing as Hard, with its note on the card."""
-    from games.tictactoe.agents import HARD_BUDGET, make_agent
-    from games.tictactoe.perfect import PERFECT_BUDGET, PROOF_PROBE
+    probes briefly (engine.ai.perfect.PROBE) before playing as Hard, with its note on the
+    card."""
+    from engine.ai.perfect import PROBE
+    from games.tictactoe.agents import HARD_BUDGET, PERFECT_BUDGET, make_agent
     from games.tictactoe.rules import MNKConfig
     from games.tictactoe.variants import new_game
 
@@ -448,4 +449,4 @@ def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
         if state.is_terminal():
             break
     assert times[0] <= PERFECT_BUDGET + 0.5
-    assert max(times[1:]) < PROOF_PROBE + HARD_BUDGET + 0.4, times
+    assert max(times[1:]) < PROBE + HARD_BUDGET + 0.4, times

@@ -27,7 +27,11 @@ from engine.i18n import _
 from engine.rules import GameState, Move
 from engine.values import MoveValue, best_moves
 
-__all__ = ["PerfectAgent", "ValueFunction", "negamax_values"]
+__all__ = ["PROBE", "PerfectAgent", "ValueFunction", "negamax_values"]
+
+# Seconds Perfect tries to prove a move after its last try ran out of time, before it plays
+# its fallback's move (with its note).
+PROBE = 0.25
 
 # value_function(state, cancel, deadline) -> every legal move's proven value; raises
 # SearchTimeout when the deadline (a time.monotonic() instant, or None) passes first,
@@ -75,6 +79,8 @@ class PerfectAgent:
         self._remaining = remaining
         self._rng = random.Random(seed)
         self._too_big_at: int | None = None
+        # Whether the latest try to prove a move ran out of time (the next one probes).
+        self._failed = False
         self.last_note: str | None = None
         # Whether the latest move was the fallback's (the board too big to solve then).
         self.fell_back = False
@@ -105,10 +111,16 @@ class PerfectAgent:
         left = self._remaining(state) if self._remaining is not None else None
         values: Mapping[Move, MoveValue] | None = None
         if left is None or self._too_big_at is None or left < self._too_big_at:
+            # After a move it could not prove, only a short probe: a proof may come within
+            # reach as the game goes on, but rarely at once, and a board too big to solve
+            # should cost little more per move than the fallback itself.
+            budget = min(self.time_budget, PROBE) if self._failed else self.time_budget
             try:
-                values = self._values(state, cancel, time.monotonic() + self.time_budget)
+                values = self._values(state, cancel, time.monotonic() + budget)
+                self._failed = False
             except SearchTimeout:
-                if left is not None:
+                self._failed = True
+                if left is not None and budget == self.time_budget:
                     self._too_big_at = left
         self.last_values = values
         self.fell_back = not values

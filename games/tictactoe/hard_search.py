@@ -437,8 +437,8 @@ def opening_cells(state: TicTacToeState) -> list[int]:
         return [r * cfg.cols + c for r in range(max(0, r0 - 1), min(cfg.rows, r0 + 2))
                 for c in range(max(0, c0 - 1), min(cfg.cols, c0 + 2)) if (r, c) != (r0, c0)]
 
-    def middle(n: int) -> range:  # the centre line and its neighbours; the two central
-        return range(n // 2 - 1, n // 2 + 2) if n % 2 else range(n // 2 - 1, n // 2 + 1)
+    def middle(n: int) -> range:  # the centre line, or the two central, and their neighbours
+        return range(n // 2 - 1, n // 2 + 2) if n % 2 else range(n // 2 - 2, n // 2 + 2)
 
     return [r * cfg.cols + c for r in middle(cfg.rows) for c in middle(cfg.cols)]
 

@@ -92,10 +92,6 @@ def position_value(state: TicTacToeState, cancel: threading.Event | None = None,
 # position's proven outcome until PROVEN_UNTIL, estimates for the rest.
 EXACT_SHARE = 2 / 3
 PROVEN_UNTIL = 0.9
-# Seconds Perfect tries (half for exact values, half for a proof) to prove a move after
-# its last try on the same board ran out of time, before it plays its fallback's move
-# (with its note).
-PROOF_PROBE = 0.2
 
 
 def move_values(state: TicTacToeState, cancel: threading.Event | None = None,
@@ -210,10 +206,6 @@ class PerfectAgent(GenericPerfectAgent):
         tables: dict[tuple[int, int, int], Negamax] = {}
         # Per board shape, the fewest empty cells at which the exact search ran out of time.
         too_big: dict[tuple[int, int, int], int] = {}
-        # Board shapes whose last proof ran out of time: the next one only gets a short
-        # probe (a proof may come within reach as the game goes on, but rarely at once), so
-        # a board too big to solve costs little more per move than its fallback.
-        unproven: set[tuple[int, int, int]] = set()
 
         def values(state: GameState, cancel: threading.Event,
                    deadline: float | None) -> dict[int, MoveValue]:
@@ -231,21 +223,12 @@ class PerfectAgent(GenericPerfectAgent):
                 # rest for the position's proven outcome and one move that achieves it.
                 third = None if deadline is None else time.monotonic() + (
                     deadline - time.monotonic()) / 3
-                if third is not None and shape in too_big:  # it failed before: a probe
-                    third = min(third, time.monotonic() + PROOF_PROBE / 2)
                 negamax.cancel, negamax.deadline = cancel, third
                 try:
                     return _exact_values(search, negamax)
                 except SearchTimeout:
                     too_big[shape] = search.n_empty
-            if shape in unproven and deadline is not None:
-                deadline = min(deadline, time.monotonic() + PROOF_PROBE / 2)
-            try:
-                values = proven_values(search, cancel, deadline)
-            except SearchTimeout:
-                unproven.add(shape)
-                raise
-            unproven.discard(shape)
+            values = proven_values(search, cancel, deadline)
             if next(iter(values.values())).outcome == "loss":
                 # Every move loses: the one likeliest to hold out (listed first).
                 first = next(iter(values))
