@@ -63,7 +63,8 @@ class PerfectAgent:
     :data:`ValueFunction`). ``remaining(state)``, where given, measures how much
     game is left (e.g. empty cells): once a position proved too big at some
     measure, positions with at least as much left go straight to the fallback,
-    since they can only be harder.
+    since they can only be harder. After a move it could not prove, the next try gets
+    only ``probe`` seconds (until one succeeds).
     """
 
     name = "perfect"
@@ -71,7 +72,8 @@ class PerfectAgent:
     def __init__(self, values: ValueFunction, fallback: Agent | Callable[[], Agent],
                  time_budget: float = 2.0, seed: int | None = None,
                  fallback_label: str = "Hard",
-                 remaining: Callable[[GameState], int] | None = None) -> None:
+                 remaining: Callable[[GameState], int] | None = None,
+                 probe: float = PROBE) -> None:
         self._values = values
         self._fallback = fallback
         self.time_budget = time_budget
@@ -79,6 +81,7 @@ class PerfectAgent:
         self._remaining = remaining
         self._rng = random.Random(seed)
         self._too_big_at: int | None = None
+        self.probe = probe
         # Whether the latest try to prove a move ran out of time (the next one probes).
         self._failed = False
         self.last_note: str | None = None
@@ -114,7 +117,7 @@ class PerfectAgent:
             # After a move it could not prove, only a short probe: a proof may come within
             # reach as the game goes on, but rarely at once, and a board too big to solve
             # should cost little more per move than the fallback itself.
-            budget = min(self.time_budget, PROBE) if self._failed else self.time_budget
+            budget = min(self.time_budget, self.probe) if self._failed else self.time_budget
             try:
                 values = self._values(state, cancel, time.monotonic() + budget)
                 self._failed = False

@@ -56,6 +56,9 @@ LEVEL_LABELS = GAME.level_labels
 # Seconds each searching level may think per move.
 HARD_BUDGET = 0.3
 PERFECT_BUDGET = 2.0
+# After a move it could not prove, Perfect tries the next for this long (the exact solver
+# often proves a middle-game position within a second, and Hard alone is no stronger).
+PERFECT_PROBE = 1.0
 # Strong looks this many plies ahead.
 STRONG_DEPTH = 4
 # Hard and Strong choose at random among the columns that score within this much of the
@@ -223,7 +226,7 @@ def _skill(skill: str, seed: int | None) -> Agent:
         return HardAgent(seed=seed)
     return PerfectAgent(values=ExactSolver(), fallback=lambda: HardAgent(seed=seed),
                         time_budget=PERFECT_BUDGET, seed=seed, fallback_label="Hard",
-                        remaining=_empty_cells)
+                        remaining=_empty_cells, probe=PERFECT_PROBE)
 
 
 def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> Agent:
