@@ -157,11 +157,13 @@ class StatsScene(Scene):
             played, won, lost, drawn = self.totals.get(row.game, (0, 0, 0, 0))
             self.totals[row.game] = (played + row.solved, won + row.solved - row.helped, lost,
                                      drawn + row.helped)
-        # The rung "Match me" plays at now in each game with a ladder the player played.
+        # The rung "Match me" plays at now, in each game where the player has played it.
         played = {row.game for row in self.rows}
-        self.rungs = {game.id: game.level_title(game.match_level(
-            self.app.stats.match_outcomes(game.id))) for game in self.games
-            if game.ladder and game.id in played}
+        outcomes = {game.id: self.app.stats.match_outcomes(game.id) for game in self.games
+                    if game.ladder and game.id in played}
+        by_id = {game.id: game for game in self.games}
+        self.rungs = {game_id: by_id[game_id].level_title(by_id[game_id].match_level(results))
+                      for game_id, results in outcomes.items() if results}
         self.entries = build_entries(self.games, self.rows, self.puzzles, self.rungs)
         self.scroll_by(0)
 

@@ -39,7 +39,12 @@ HINT_BUDGET = 3.0
 # The extras column: the variant's name, then the hint legend (its title, four rows
 # and a note, as engine.value_overlay.draw_value_legend draws them).
 VARIANT_H = 56.0
-LEGEND_H = 270.0
+LEGEND_H = 226.0
+# The same where the hint may rank squares instead (boards past 4×4, where the exact
+# values can run out of time): "Best moves", four rows of up to three lines, and a note.
+RANKED_LEGEND_H = 270.0
+# Boards of at most this many cells are always solved within the hint's budget.
+ALWAYS_EXACT_CELLS = 16
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
 # Under the ranked squares of a board too big to solve (their legend).
 ESTIMATE_NOTE = N_("Too big to solve: the best squares a search found.")
@@ -73,7 +78,13 @@ class TicTacToeScene(TurnBasedScene):
     # --- layout -----------------------------------------------------------------------
     def extras_height(self) -> float:
         # Under the board the label and legend stand side by side (extras_boxes).
-        return max(VARIANT_H, LEGEND_H) if self.hints_available() else VARIANT_H
+        return max(VARIANT_H, self.legend_height()) if self.hints_available() else VARIANT_H
+
+    def legend_height(self) -> float:
+        """The hint legend's design height: taller where the hint may rank squares."""
+        if self.config.rows * self.config.cols > ALWAYS_EXACT_CELLS:
+            return RANKED_LEGEND_H
+        return LEGEND_H
 
     def board_aspect(self) -> float:
         return self.config.cols / self.config.rows
@@ -81,8 +92,8 @@ class TicTacToeScene(TurnBasedScene):
     def layout_body(self, body: FRect) -> dict[str, FRect]:
         """The turn-based layout plus the variant label and hint legend in "extras"."""
         rects = super().layout_body(body)
-        rects["variant"], rects["legend"] = extras_boxes(rects["extras"], (VARIANT_H, LEGEND_H),
-                                                         EXTRAS_BOX_W)
+        rects["variant"], rects["legend"] = extras_boxes(
+            rects["extras"], (VARIANT_H, self.legend_height()), EXTRAS_BOX_W)
         return rects
 
     # --- TurnBasedScene hooks -------------------------------------------------------------
