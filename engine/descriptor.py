@@ -258,7 +258,9 @@ class GameDescriptor:
         ``match_outcomes`` (their results against it, in order) have reached."""
         if self.agents is None:
             raise LookupError(f"{self.title} has no computer player")
-        level = self.match_level(match_outcomes) if seat.level == "match" else None
+        from engine.ai.ladder import MATCH
+
+        level = self.match_level(match_outcomes) if seat.level == MATCH else None
         if level is not None:
             seat = dataclasses.replace(seat, level=level)
         return load(self.agents)(params, seat, seed)

@@ -15,13 +15,14 @@ with "…" (see :mod:`engine.widgets`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import pygame
 
+from engine.descriptor import GameDescriptor
 from engine.i18n import N_, _, error_text, localize
 from engine.overlays import Overlay
 from engine.seats import Seat
@@ -53,14 +54,15 @@ class SeatSetupOverlay(Overlay):
 
     seats: list[Seat]
 
-    def add_seat_rows(self, tags: Sequence[str], titles: Sequence[str], levels: Sequence[str],
-                      layout: SeatRowLayout, level_labels: Mapping[str, str] | None = None,
+    def add_seat_rows(self, tags: Sequence[str], titles: Sequence[str], game: GameDescriptor,
+                      layout: SeatRowLayout,
                       seat_shown: Callable[[int], bool] | None = None) -> None:
-        """The "Players" heading and a row per seat (one per tag), in rows 62 apart.
-
-        Levels read as ``level_labels[level]``, or capitalised where none are given;
-        ``seat_shown(seat)``, where given, says whether a seat's row is shown now.
+        """The "Players" heading and a row per seat (one per tag), in rows 62 apart: each
+        computer seat's level steps through ``game``'s levels, named as the game names
+        them (:meth:`GameDescriptor.level_title`). ``seat_shown(seat)``, where given, says
+        whether a seat's row is shown now.
         """
+        levels = game.levels
         x0, y0, _w, _h = self.panel
         ui = self.ui
         ui.add(Label((x0 + 24, y0 + 262, 300, 26), N_("Players"), size=18, bold=True))
@@ -78,7 +80,7 @@ class SeatSetupOverlay(Overlay):
             # − and + are "<tag> level-" and "<tag> level+").
             ui.add(Stepper((x0 + layout.level_x, sy, layout.mistakes_x - layout.level_x - 6,
                             44),
-                           lambda s=seat: self._level_title(s, level_labels),
+                           lambda s=seat: game.level_title(self.seats[s].level),
                            lambda sign, s=seat: self.step_level(s, levels, sign),
                            lambda sign, s=seat: self._can_step(levels, s, sign),
                            name=f"{tag} level", size=15, min_size=11,
@@ -117,11 +119,6 @@ class SeatSetupOverlay(Overlay):
         current = self.seats[seat].level
         index = levels.index(current) if current in levels else 0
         return 0 <= index + step < len(levels)
-
-    def _level_title(self, seat: int, level_labels: Mapping[str, str] | None) -> str:
-        level = self.seats[seat].level
-        return _(level_labels.get(level, level.capitalize()) if level_labels else
-                 level.capitalize())
 
     def next_mistakes(self, seat: int) -> None:
         """Step a computer seat's mistake rate through 0, 10, 20, 30, 50 %."""
@@ -176,11 +173,9 @@ class ParamsSetupOverlay(SeatSetupOverlay):
         for i, (label, name, low, high) in enumerate(getattr(spec, "steppers", ())):
             self._stepper(x0 + 24 + i * 280, y0 + 206, label, name, low, high)
         titles = [scene.player_name(i) for i in range(len(self.seats))]
-        levels = game.levels
-        self.add_seat_rows(game.seat_keys[:len(self.seats)], titles, levels,
+        self.add_seat_rows(game.seat_keys[:len(self.seats)], titles, game,
                            SeatRowLayout(title_width=40, title_size=24, kind_x=64, level_x=322,
-                                         level_step=98, mistakes_x=718, mistakes_width=138),
-                           level_labels=dict(game.level_labels) or None)
+                                         level_step=98, mistakes_x=718, mistakes_width=138))
         self.add_footer(self._message, size=15)
 
     def _stepper(self, x: float, y: float, label: str, name: str, low: int, high: int) -> None:

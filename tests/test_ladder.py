@@ -450,3 +450,28 @@ def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
             break
     assert times[0] <= PERFECT_BUDGET + 0.5
     assert max(times[1:]) < PROBE + HARD_BUDGET + 0.4, times
+
+
+def test_every_set_up_names_the_levels_as_its_game_does(app) -> None:
+    """The Grundy set-up's stepper (a set-up of its own) and the generic one name the
+    levels by the game's labels, "Match me" included, not by the stored word."""
+    import pygame
+
+    from engine.registry import find_game
+    from tests.conftest import click_widget, key
+
+    for game_id, seat in (("grundy", "2"), ("connect4", "O")):
+        click_widget(app, game_id)
+        key(app, pygame.K_s)
+        overlay = app.top
+        click_widget(app, f"{seat} computer")
+        game = find_game(game_id)
+        stepper = overlay.ui.find(f"{seat} level+")
+        for _ in game.levels:
+            click_widget(app, f"{seat} level+")
+        level = next(w for w in overlay.ui.widgets if getattr(w, "name", "") == f"{seat} level")
+        assert overlay.seats[1].level == "match" and level.text == "Match me", stepper
+        click_widget(app, f"{seat} level-")
+        assert level.text == "Perfect"
+        key(app, pygame.K_ESCAPE)
+        key(app, pygame.K_ESCAPE)

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.ai.agent import Agent, BlendAgent, Wrapper, checked_moves
+from engine.ai.agent import Agent, BlendAgent, Cancelled, Wrapper, checked_moves
 from engine.phrase import N_
 from engine.rules import GameState, Move
 
@@ -151,8 +151,6 @@ class LookaheadAgent:
         if self._nodes > self.max_nodes:
             raise _TooWide
         if self._nodes % 256 == 0 and cancel.is_set():
-            from engine.ai.agent import Cancelled
-
             raise Cancelled
         if state.is_terminal():
             result = state.returns()[me]

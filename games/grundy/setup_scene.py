@@ -10,11 +10,11 @@ from engine.seats import Seat
 from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.stepper import int_stepper
 from engine.widgets import Button, Label
+from games.grundy.descriptor import GAME
 from games.grundy.variants import (
     BOARD_GAMES,
     GAME_LABELS,
     GAMES,
-    LEVELS,
     MAX_SIDE,
     MIN_SIDE,
     NIM_MAX_HEAPS,
@@ -94,7 +94,7 @@ class GrundySetupOverlay(SeatSetupOverlay):
                       selected=lambda: self.choice.misere, visible=nim, name="misere"))
         ui.add(Button((x0 + 24, y0 + 160, 500, 42), self._graph_label, self.next_graph,
                       visible=lambda: self.choice.game == "graph", name="graph"))
-        self.add_seat_rows(("1", "2"), (N_("Player 1"), N_("Player 2")), LEVELS, SEAT_ROWS)
+        self.add_seat_rows(("1", "2"), (N_("Player 1"), N_("Player 2")), GAME, SEAT_ROWS)
         self.add_footer(lambda: self.choice.label(), size=16)
 
     def _stepper(self, kind: str, i: int, label: str, field: str, low: int, high: int,

@@ -9,10 +9,9 @@ from engine.seats import Seat
 from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.stepper import int_stepper
 from engine.widgets import Button, Label
+from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import SYMBOLS
 from games.tictactoe.variants import (
-    LEVEL_LABELS,
-    LEVELS,
     MAX_SIDE,
     MIN_SIDE,
     PRESETS,
@@ -77,7 +76,7 @@ class SetupOverlay(SeatSetupOverlay):
                 name=attr, label=label, label_w=STEPPER_LABEL_W, button_w=36,
                 enabled=lambda: self.players == 2))
         # The seat rows end 464 units down (three seats); the footer fits under them.
-        self.add_seat_rows(SYMBOLS, SYMBOLS, LEVELS, SEAT_ROWS, level_labels=LEVEL_LABELS,
+        self.add_seat_rows(SYMBOLS, SYMBOLS, GAME, SEAT_ROWS,
                            seat_shown=lambda seat: seat < self.players)
         ui.add(Label((x0 + 24, y0 + 472, w - 48, 44), self._message, size=15, role="muted",
                      fit_lines=2, min_size=13))

@@ -13,7 +13,6 @@ from games.tictactoe.rules import CLASSIC, MNKConfig
 MIN_SIDE, MAX_SIDE = 3, 15
 # The computer's levels are declared once, in the descriptor.
 LEVELS = GAME.levels
-LEVEL_LABELS = GAME.level_labels
 
 
 PRESETS: tuple[Preset, ...] = (
