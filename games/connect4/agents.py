@@ -186,13 +186,6 @@ def _empty_cells(state: GameState) -> int:
     return state.config.cells - len(state.moves)
 
 
-def _empty_cells(state: GameState) -> int:
-    if isinstance(state, C4Search):
-        return state.max_remaining_plies()
-    assert isinstance(state, Connect4State)
-    return state.config.cells - len(state.moves)
-
-
 def _reflex(agent: Agent, seed: int | None) -> Agent:
     """``agent``, taking a win in one and blocking the opponent's at once."""
     return ReflexAgent(agent, lambda state: immediate_threats(state)[0],  # type: ignore[arg-type]
@@ -241,8 +234,7 @@ def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> A
         raise ValueError(f"no Connect Four level {level!r}: choose one of {', '.join(LEVELS)}")
     agent = blended(RECIPES[level], lambda skill: _skill(skill, seed), level, seed)
     if LEVELS.index(level) >= UPPER:
-        agent = ReflexAgent(agent, lambda state: immediate_threats(state)[0],  # type: ignore[arg-type]
-                            lambda state: immediate_threats(state)[1], seed=seed)
+        agent = _reflex(agent, seed)
     if seat.mistakes > 0:
         agent = MistakeAgent(agent, seat.mistakes, seed=seed)
     return agent
