@@ -475,3 +475,18 @@ def test_every_set_up_names_the_levels_as_its_game_does(app) -> None:
         assert level.text == "Perfect"
         key(app, pygame.K_ESCAPE)
         key(app, pygame.K_ESCAPE)
+
+
+@pytest.mark.parametrize("argv", [["--levels", "hard,godlike"], ["--levels", "hard"],
+                                  ["--games", "0"], ["--board", "chess"]])
+def test_the_ladder_benchmark_refuses_bad_options(argv: list[str],
+                                                   capsys: pytest.CaptureFixture) -> None:
+    """A bad option stops the benchmark with its usage and a message (exit 2), before
+    any game is played."""
+    from tests.benchmarks import bench_ladder
+
+    with pytest.raises(SystemExit) as stop:
+        bench_ladder.main(["--board", "3x3", *argv])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage:") and "error:" in err

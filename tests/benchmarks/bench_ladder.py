@@ -208,12 +208,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    games = args.games or (20 if args.quick else 100)
+    games = args.games if args.games is not None else (20 if args.quick else 100)
     if games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     levels = tuple(args.levels.split(",")) if args.levels else None
+    boards = args.board or list(BOARDS)
+    for name in boards:  # every board must rank at least two of the levels named
+        known = _family(BOARDS[name].game)[2]
+        if levels is not None and (set(levels) - set(known) or len(set(levels)) < 2):
+            parser.error(f"--levels: name two or more of {', '.join(known)}")
     rows: list[dict[str, Any]] = []
-    for name in args.board or list(BOARDS):
+    for name in boards:
         rows += run_board(name, games, args.adjacent or args.quick, args.jobs, levels)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
