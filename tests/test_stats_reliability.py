@@ -267,6 +267,37 @@ def _writer(path: str, copy: int, count: int) -> None:
     store.close()
 
 
+def test_open_waits_when_another_copy_commits_while_it_opens(tmp_path: Path,
+                                                            monkeypatch) -> None:
+    """Regression: "database is locked" from open() itself (seen in CI, three copies).
+
+    The write probe's rollback unloads the connection's schema; when another
+    copy committed meanwhile, the start-up merge met the lock (and rightly put
+    itself off), and the session tables then had to read the schema again.
+    """
+    import threading
+
+    path = tmp_path / "statistics.sqlite3"
+    StatsStore(path).open()
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    recover = StatsStore._recover
+
+    def commit_meanwhile(store: StatsStore, conn: sqlite3.Connection) -> None:
+        holder.execute("BEGIN EXCLUSIVE")  # what a commit holds for its moment
+        threading.Timer(0.3, lambda: holder.execute("COMMIT")).start()
+        recover(store, conn)
+
+    monkeypatch.setattr(StatsStore, "_recover", commit_meanwhile)
+    store = StatsStore(path)
+    store.busy_timeout = 0.01
+    assert store.open() == []
+    assert store.persistent
+    store.record_game("connect4", "copy", "human-human", "", "won")
+    store.close()
+    holder.close()
+    assert live_rows(path) == (1, 0)
+
+
 def test_copies_writing_at_once_never_drop_a_result(tmp_path: Path) -> None:
     """Regression: a write that met "database is locked" was dropped (1 in 3,000-6,000)."""
     path = tmp_path / "statistics.sqlite3"

@@ -228,8 +228,29 @@ class StatsStore:
             # when SQLite's message quotes damaged, non-UTF-8 text.
             self._fall_back_to_memory(str(exc), code_of(exc) in TRANSIENT)
         self._inode = self._file_inode() if self.persistent else None
-        self._add_unsaved_tables(self._conn)
+        self._add_session_tables()
         return list(self.warnings)
+
+    def _add_session_tables(self) -> None:
+        """Create the session tables, waiting for the file as long as for the lock.
+
+        Preparing even a TEMP statement reads the file's schema, which takes a
+        moment's shared lock: another copy committing must not make this open
+        fail (it did, with a short busy timeout). A file still busy past the
+        wait sends the session to memory, its results written beside the file.
+        """
+        conn = self._conn
+        if conn is None:
+            return
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout * 1000)}")
+            self._add_unsaved_tables(conn)
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            self._disconnect()
+            self._inode = None
+            self._fall_back_to_memory(str(exc), code_of(exc) in TRANSIENT)
+            self._add_unsaved_tables(self._conn)
 
     def _open_file(self, locked: bool) -> tuple[sqlite3.Connection, bool]:
         """Open the on-disk database, setting aside anything unusable.
