@@ -41,6 +41,26 @@ def test_every_two_player_game_has_a_graded_ladder_that_reads_the_old_names() ->
                               game.default_level).mistakes == 0.1
 
 
+def test_grundy_recipes_cover_every_level_and_game() -> None:
+    """Token games on a board take the board recipes, heaps and graphs the others; each
+    set names every rung, and a level plays its own recipe's skills."""
+    from games.grundy.agents import LEVELS, RECIPES, make_agent, recipe_class
+    from games.grundy.variants import GAMES, GrundySetup
+
+    classes = {game: recipe_class(GrundySetup(game=game)) for game in GAMES}
+    assert classes == {"king": "board", "rook": "board", "queen": "board", "knight": "board",
+                       "bachet": "heaps", "nim": "heaps", "graph": "heaps"}
+    for recipes in RECIPES.values():
+        assert set(recipes) == set(LEVELS) - {"match"}
+    king, nim = GrundySetup(game="king"), GrundySetup(game="nim")
+    # Easy differs between the two: on a board it never plays a random move.
+    assert RECIPES["board"]["easy"] != RECIPES["heaps"]["easy"]
+    from engine.ai.agent import BlendAgent
+
+    assert isinstance(make_agent(king, Seat("computer", "easy"), seed=1), LookaheadAgent)
+    assert isinstance(make_agent(nim, Seat("computer", "easy"), seed=1), BlendAgent)
+
+
 def _wins_now(state: Any) -> list[Any]:
     me = state.current_player()
     return [m for m in state.legal_moves()

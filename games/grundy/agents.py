@@ -2,7 +2,8 @@
 
 The lower rungs count moves ahead (:class:`engine.ai.ladder.LookaheadAgent`); Perfect
 plays the theory (games/grundy/ai.py); Hard plays the theory except that some of its
-moves only look two ahead (``RECIPES``). The same for every game of the family.
+moves only look two ahead (``RECIPES``). Heaps and graphs share one set of recipes, the
+token games on a board another (see :func:`recipe_class`).
 """
 
 from __future__ import annotations
@@ -20,10 +21,21 @@ LEVELS = level_names(LADDER)
 # beats the one below in about two games of three. Strong and Hard know the theory but
 # some of their moves only look a few ahead (one slip in a won game usually hands it
 # over, so few).
-RECIPES: dict[str, Recipe] = {
-    "beginner": ("random", None, 0.0), "easy": ("look2", "random", 0.2),
-    "medium": ("look3", None, 0.0), "strong": ("perfect", "look3", 0.45),
-    "hard": ("perfect", "look2", 0.15), "perfect": ("perfect", None, 0.0)}
+# On a board (King's walk) a game is short and a turn has few moves, so counting one move
+# further ahead gains less than in Nim: the middle rungs there play more of the theory.
+RECIPES: dict[str, dict[str, Recipe]] = {
+    "heaps": {"beginner": ("random", None, 0.0), "easy": ("look2", "random", 0.2),
+              "medium": ("look3", None, 0.0), "strong": ("perfect", "look3", 0.45),
+              "hard": ("perfect", "look2", 0.15), "perfect": ("perfect", None, 0.0)},
+    "board": {"beginner": ("random", None, 0.0), "easy": ("look2", None, 0.0),
+              "medium": ("perfect", "look3", 0.75), "strong": ("perfect", "look3", 0.45),
+              "hard": ("perfect", "look2", 0.15), "perfect": ("perfect", None, 0.0)},
+}
+
+
+def recipe_class(params: Any) -> str:
+    """Which recipes ``params``' game uses: ``"board"`` for the token games, else ``"heaps"``."""
+    return "board" if getattr(params, "is_board", False) else "heaps"
 
 
 def _skill(skill: str, seed: int | None) -> Agent:
@@ -39,7 +51,8 @@ def _skill(skill: str, seed: int | None) -> Agent:
 def make_agent(params: Any, seat: Seat, seed: int | None = None) -> Agent:
     """The player of ``seat``'s level; a mistake rate makes it blunder now and then."""
     level = seat.level
-    if level not in RECIPES:
+    recipes = RECIPES[recipe_class(params)]
+    if level not in recipes:
         raise ValueError(f"no Grundy level {level!r}: choose one of {', '.join(LEVELS)}")
-    agent = blended(RECIPES[level], lambda skill: _skill(skill, seed), level, seed)
+    agent = blended(recipes[level], lambda skill: _skill(skill, seed), level, seed)
     return MistakeAgent(agent, seat.mistakes, seed=seed) if seat.mistakes else agent

@@ -43,7 +43,7 @@ RECIPES: dict[str, dict[str, Recipe]] = {
     "mnk": {"beginner": ("medium", None, 0.0), "easy": ("depth1", "medium", 0.55),
             "medium": ("depth1", "medium", 0.25), "strong": ("depth3", "depth1", 0.75),
             "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
-    "gomoku": {"beginner": ("depth1", "medium", 0.15), "easy": ("depth2", None, 0.0),
+    "gomoku": {"beginner": ("depth1", "medium", 0.08), "easy": ("depth2", None, 0.0),
                "medium": ("previous", "depth2", 0.5), "strong": ("previous", None, 0.0),
                "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
 }
