@@ -1,11 +1,9 @@
 """Connect Four's computer players, Beginner to Perfect, and the factory for a seat.
 
-* random: any column.
-* :class:`EasyAgent`: a random column, but it never misses a win in one move.
 * :class:`MediumAgent`: wins when it can, blocks a win in one, avoids a move
   that lets the opponent win at once (dropping a disc just below their
   winning cell), and otherwise leans to the centre at random.
-* strong: :class:`HardAgent` four plies deep.
+* depth<n>: :class:`HardAgent` capped at n plies (no time limit: the same on any machine).
 * :class:`HardAgent`: the generic negamax, depth-limited with iterative
   deepening under a time budget (~0.3 s), on the solver's bitboard position
   with its threat-counting heuristic and threat-aware move ordering.
@@ -26,8 +24,7 @@ import random
 import threading
 import time
 
-from engine.ai.agent import Agent, Cancelled, MistakeAgent, RandomAgent, checked_moves
-from engine.ai.agent import EasyAgent as GenericEasyAgent
+from engine.ai.agent import Agent, Cancelled, MistakeAgent, checked_moves
 from engine.ai.ladder import Recipe, ReflexAgent, blended, level_names
 from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
@@ -43,7 +40,6 @@ __all__ = [
     "LEVELS",
     "LEVEL_LABELS",
     "PERFECT_BUDGET",
-    "EasyAgent",
     "HardAgent",
     "MediumAgent",
     "immediate_threats",
@@ -59,8 +55,6 @@ PERFECT_BUDGET = 2.0
 # After a move it could not prove, Perfect tries the next for this long (the exact solver
 # often proves a middle-game position within a second, and Hard alone is no stronger).
 PERFECT_PROBE = 1.0
-# Strong looks this many plies ahead.
-STRONG_DEPTH = 4
 # Hard and Strong choose at random among the columns that score within this much of the
 # best (the threat-counting evaluation's units), so their games vary.
 NEAR_BEST = 1
@@ -87,13 +81,6 @@ def immediate_threats(state: Connect4State | C4Search) -> tuple[list[int], list[
         return [c for c in range(g.cols) if bits & g.col_mask[c]]
 
     return columns(mine & possible), columns(theirs & possible), columns(possible & (theirs >> 1))
-
-
-class EasyAgent(GenericEasyAgent):
-    """A random legal column, except that it always takes a win in one move."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed, wins=lambda state: immediate_threats(state)[0])
 
 
 class MediumAgent:
@@ -192,13 +179,14 @@ def _reflex(agent: Agent, seed: int | None) -> Agent:
                        lambda state: immediate_threats(state)[1], seed=seed)
 
 
-# Each rung's recipe (engine/ai/ladder.py): the skills are far apart (Medium beats Easy
-# in every game), so the rungs between play a stronger skill with a share of a weaker
-# one's moves, measured by tests/benchmarks/bench_ladder.py so that each rung beats the
-# one below in about two games of three.
+# Each rung's recipe (engine/ai/ladder.py): searches two, four, six and eight plies deep,
+# then Hard's timed search (about nine plies at first, deeper as the board fills); two
+# plies more win about two games of three. Beginner plays three moves in ten as the
+# Medium skill (one move ahead), Medium a quarter at four plies, so each rung beats the
+# one below in about two games of three (tests/benchmarks/bench_ladder.py).
 RECIPES: dict[str, Recipe] = {
-    "beginner": ("medium", "easy", 0.4), "easy": ("medium", None, 0.0),
-    "medium": ("strong", "medium", 0.5), "strong": ("strong", None, 0.0),
+    "beginner": ("depth2", "medium", 0.3), "easy": ("depth4", None, 0.0),
+    "medium": ("depth6", "depth4", 0.25), "strong": ("depth8", None, 0.0),
     "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)}
 # The upper half of the ladder, from Strong up, takes a win and blocks a loss in one at
 # once, before any search.
@@ -207,14 +195,10 @@ UPPER = LEVELS.index("strong")
 
 def _skill(skill: str, seed: int | None) -> Agent:
     """One of the family's players (see the module's notes)."""
-    if skill == "random":
-        return RandomAgent(seed=seed)
-    if skill == "easy":
-        return EasyAgent(seed=seed)
     if skill == "medium":
         return MediumAgent(seed=seed)
-    if skill == "strong":
-        return HardAgent(seed=seed, max_depth=STRONG_DEPTH)
+    if skill.startswith("depth"):  # the search, capped at so many plies
+        return HardAgent(seed=seed, max_depth=int(skill[5:]))
     if skill == "hard":
         return HardAgent(seed=seed)
     return PerfectAgent(values=ExactSolver(), fallback=lambda: HardAgent(seed=seed),

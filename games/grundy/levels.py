@@ -7,8 +7,9 @@ from engine.phrase import N_
 
 LADDER = (
     Rung("beginner", N_("Beginner"), N_("any move at random")),
-    Rung("easy", N_("Easy"), N_("looks two moves ahead, but not always")),
-    Rung("medium", N_("Medium"), N_("looks three moves ahead")),
+    Rung("easy", N_("Easy"), N_("looks two moves ahead (in the heap games not always)")),
+    Rung("medium", N_("Medium"), N_("looks three moves ahead (on a board it often knows the "
+                                    "theory)")),
     Rung("strong", N_("Strong"), N_("knows the theory, but often only looks three moves "
                                     "ahead")),
     Rung("hard", N_("Hard"), N_("knows the theory, but now and then only looks two moves "
