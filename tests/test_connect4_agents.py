@@ -129,6 +129,12 @@ def test_levels_and_factory() -> None:
         assert isinstance(wrapped, MistakeAgent) and wrapped.inner.name == a.name
         assert wrapped.name == f"{a.name}, 20% mistakes"
     assert agent("strong").inner.max_depth == 8 and agent("hard").inner.max_depth is None
+    # Where nothing is proven Perfect searches as Hard does, for longer than Hard.
+    from games.connect4.agents import HARD_BUDGET, PERFECT_FALLBACK_BUDGET
+
+    fallback = agent("perfect").inner.fallback
+    assert isinstance(fallback, HardAgent) and fallback.max_depth is None
+    assert fallback.time_budget == PERFECT_FALLBACK_BUDGET > HARD_BUDGET
     with pytest.raises(ValueError, match="no Connect Four level"):
         agent("expert")
 

@@ -8,7 +8,8 @@
   deepening under a time budget (~0.3 s), on the solver's bitboard position
   with its threat-counting heuristic and threat-aware move ordering.
 * Perfect: :class:`engine.ai.perfect.PerfectAgent` on the solver's proven
-  values; where they take longer than its 2 s budget it plays Hard and says so.
+  values; where they take longer than its 2 s budget it says so and plays Hard's
+  search, given a second instead of Hard's 0.3 s.
 
 These are the skills; the levels are recipes of them (``RECIPES``). From Strong up a win
 in one is taken and the opponent's win in one blocked at once, before any search
@@ -55,6 +56,9 @@ PERFECT_BUDGET = 2.0
 # After a move it could not prove, Perfect tries the next for this long (the exact solver
 # often proves a middle-game position within a second, and Hard alone is no stronger).
 PERFECT_PROBE = 1.0
+# Where nothing is proven, Perfect searches as Hard does but for this long: the rest of its
+# budget after a probe (a longer search than Hard's makes it the stronger of the two).
+PERFECT_FALLBACK_BUDGET = 1.0
 # Hard and Strong choose at random among the columns that score within this much of the
 # best (the threat-counting evaluation's units), so their games vary.
 NEAR_BEST = 1
@@ -201,7 +205,8 @@ def _skill(skill: str, seed: int | None) -> Agent:
         return HardAgent(seed=seed, max_depth=int(skill[5:]))
     if skill == "hard":
         return HardAgent(seed=seed)
-    return PerfectAgent(values=ExactSolver(), fallback=lambda: HardAgent(seed=seed),
+    return PerfectAgent(values=ExactSolver(),
+                        fallback=lambda: HardAgent(PERFECT_FALLBACK_BUDGET, seed=seed),
                         time_budget=PERFECT_BUDGET, seed=seed, fallback_label="Hard",
                         remaining=_empty_cells, probe=PERFECT_PROBE)
 
@@ -209,8 +214,8 @@ def _skill(skill: str, seed: int | None) -> Agent:
 def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> Agent:
     """The computer player for ``seat`` (its level and mistake rate) on ``params``.
 
-    Perfect plays proven moves where it can prove them within 2 s and Hard
-    (saying so in ``last_note``) elsewhere. A mistake rate wraps any level in
+    Perfect plays proven moves where it can prove them within 2 s and Hard's search
+    for a second (saying so in ``last_note``) elsewhere. A mistake rate wraps any level in
     a player that sometimes plays a random column on purpose.
     """
     level = seat.level

@@ -11,5 +11,6 @@ LADDER = (
     Rung("medium", N_("Medium"), N_("a search six moves deep, sometimes only four")),
     Rung("strong", N_("Strong"), N_("a search eight moves deep")),
     Rung("hard", N_("Hard"), N_("a timed search with a threat-counting evaluation")),
-    Rung("perfect", N_("Perfect"), N_("the exact solver where it answers in time, else Hard")),
+    Rung("perfect", N_("Perfect"), N_("the exact solver where it answers in time, else "
+                                      "Hard's search for longer")),
 )

@@ -7,8 +7,10 @@ Every level is a recipe (engine/ai/ladder.py) of the family's skills, weakest fi
 * ``depth<n>`` — the threat-aware alpha-beta, ``n`` plies ahead (the rule player on 3×3);
   ``previous`` — the same as deep as Hard's budget allows (Hard before its threat-space
   search);
-  ``hard`` — Hard: threat-space search first on gomoku-sized boards;
-* ``perfect`` — proven moves where they can be proven in its budget, else Hard (saying so).
+  ``hard`` — Hard: threat-space search first on gomoku-sized boards; ``longer`` — Hard
+  given a second instead of a quarter;
+* ``perfect`` — proven moves where they can be proven in its budget, else ``longer``
+  (saying it plays as Hard).
 
 The skills are far apart on big boards (Medium beats Easy in every gomoku game), so the
 rungs between them play a stronger skill with a share of a weaker one's moves, the
@@ -30,6 +32,9 @@ from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 HARD_BUDGET = 0.25
 SEARCH_BUDGET = 0.1  # three players: Strong's search
 PERFECT_BUDGET = 2.0
+# Where nothing is proven, Perfect searches as Hard does but for this long (a longer search
+# than Hard's makes it the stronger of the two where a proof is out of reach).
+PERFECT_FALLBACK_BUDGET = 1.0
 
 LEVELS = level_names(LADDER)
 # The upper half of the ladder, from Strong up, takes a win and blocks a loss in one at
@@ -117,7 +122,7 @@ def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:
         from games.tictactoe.perfect import PerfectAgent
 
         return PerfectAgent(time_budget=PERFECT_BUDGET, seed=seed,
-                            fallback=_skill(config, "hard", seed))
+                            fallback=_skill(config, "longer", seed))
     if config == CLASSIC:
         from games.tictactoe.ai_rules3 import RuleAgent
 
@@ -129,4 +134,5 @@ def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:
                                max_depth=int(skill[5:]))
     if skill == "previous":  # the previous Hard: no threat-space search
         return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed, alpha_beta_only=True)
-    return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed)
+    budget = PERFECT_FALLBACK_BUDGET if skill == "longer" else HARD_BUDGET
+    return HardSearchAgent(time_budget=budget, seed=seed)
