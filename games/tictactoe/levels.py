@@ -14,5 +14,6 @@ LADDER = (
                                     "boards")),
     Rung("strong", N_("Strong"), N_("a short search; takes a win and blocks a loss at once")),
     Rung("hard", N_("Hard"), N_("a timed search that sees threats (never loses on 3×3)")),
-    Rung("perfect", N_("Perfect"), N_("proven moves where the board can be solved, else Hard")),
+    Rung("perfect", N_("Perfect"), N_("proven moves where the board can be solved, else "
+                                      "Hard's search for longer")),
 )
