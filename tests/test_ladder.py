@@ -133,6 +133,28 @@ def test_levels_from_the_middle_take_a_win_or_block_at_once(game_id: str, board:
                 assert not _threats_after(state, move), (level, state)
 
 
+@pytest.mark.parametrize(("game_id", "board"), BOARDS)
+@pytest.mark.parametrize("want", ["win", "block"])
+def test_medium_finds_a_win_or_block_by_its_own_search(game_id: str, board: str,
+                                                       want: str) -> None:
+    """Medium, the rung just below the reflexes, plays the same moves through its own
+    searches (both of its skills look far enough), quickly: on these boards the middle of
+    the ladder by name misses no win or block in one either. (On 3×3 Medium's mistakes
+    are these misses: there the reflex is what makes Strong the stronger.)"""
+    game = next(g for g in TWO_PLAYER if g.id == game_id)
+    params = game.param_spec().from_variant_id(board)
+    for i, state in enumerate(_positions(game, params, want, 4, seed=len(board) + 1)):
+        for seed in range(5):
+            player = game.make_agent(params, Seat("computer", "medium"), seed=10 * i + seed)
+            start = time.perf_counter()
+            move = player.choose_move(state, NO_CANCEL)
+            assert time.perf_counter() - start < 0.5
+            if want == "win":
+                assert move in _wins_now(state), (seed, state)
+            else:
+                assert not _threats_after(state, move), (seed, state)
+
+
 @pytest.mark.parametrize("want", ["win", "block"])
 def test_gomoku_levels_from_the_middle_take_a_win_or_block_at_once(want: str) -> None:
     """The same on gomoku's 15×15 board: four in a row, open at one end, with the mover's
