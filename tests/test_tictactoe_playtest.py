@@ -346,8 +346,9 @@ def test_connect_four_perfect_says_so_on_its_card_too(app) -> None:
     game = find_game("connect4")
     scene = app.push(game.open_scene(app, Connect4Config(7, 6),
                                      seats=(Seat(), Seat("computer", "perfect"))))
-    scene.agents[1].time_budget = 0.2
-    scene.agents[1].fallback.time_budget = 0.1
+    perfect = scene.agents[1].inner  # inside the reflexes (win, block)
+    perfect.time_budget = 0.2
+    perfect.fallback.time_budget = 0.1
     app.step([])
     key(app, pygame.K_RIGHT)  # the keyboard picks a column and drops a disc in it
     key(app, pygame.K_RETURN)
