@@ -108,6 +108,18 @@ class _NeverAsked:
 BOARDS = [("tictactoe", "7x6k4"), ("tictactoe", "6x6k4"), ("connect4", "7x6")]
 
 
+def _answer(player: Any, state: Any, want: str, within: float, who: object) -> None:
+    """``player``'s move in ``state`` comes within ``within`` seconds and takes the win
+    in one (``want`` "win") or leaves the opponent none ("block")."""
+    start = time.perf_counter()
+    move = player.choose_move(state, NO_CANCEL)
+    assert time.perf_counter() - start < within, who
+    if want == "win":
+        assert move in _wins_now(state), (who, state)
+    else:
+        assert not _threats_after(state, move), (who, state)
+
+
 @pytest.mark.parametrize(("game_id", "board"), BOARDS)
 @pytest.mark.parametrize("want", ["win", "block"])
 def test_levels_from_the_middle_take_a_win_or_block_at_once(game_id: str, board: str,
@@ -124,13 +136,7 @@ def test_levels_from_the_middle_take_a_win_or_block_at_once(game_id: str, board:
             player = game.make_agent(params, Seat("computer", level), seed=i)
             assert isinstance(player, ReflexAgent), level
             player.inner = _NeverAsked()
-            start = time.perf_counter()
-            move = player.choose_move(state, NO_CANCEL)
-            assert time.perf_counter() - start < 0.1
-            if want == "win":
-                assert move in _wins_now(state), (level, state)
-            else:
-                assert not _threats_after(state, move), (level, state)
+            _answer(player, state, want, 0.1, level)
 
 
 @pytest.mark.parametrize(("game_id", "board"), BOARDS)
@@ -146,13 +152,7 @@ def test_medium_finds_a_win_or_block_by_its_own_search(game_id: str, board: str,
     for i, state in enumerate(_positions(game, params, want, 4, seed=len(board) + 1)):
         for seed in range(5):
             player = game.make_agent(params, Seat("computer", "medium"), seed=10 * i + seed)
-            start = time.perf_counter()
-            move = player.choose_move(state, NO_CANCEL)
-            assert time.perf_counter() - start < 0.5
-            if want == "win":
-                assert move in _wins_now(state), (seed, state)
-            else:
-                assert not _threats_after(state, move), (seed, state)
+            _answer(player, state, want, 0.5, seed)
 
 
 @pytest.mark.parametrize("want", ["win", "block"])
