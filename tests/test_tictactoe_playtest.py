@@ -15,6 +15,7 @@ import time
 import pygame
 import pytest
 
+from engine.ai.perfect import PerfectAgent
 from engine.board.draw import draw_mark
 from engine.registry import find_game
 from engine.seats import Seat
@@ -314,7 +315,9 @@ def test_perfect_playing_as_hard_says_so_on_its_card(app, mistakes) -> None:
     scene = app.push(TicTacToeScene(app, MNKConfig(9, 9, 5), seats, seed=3))
     label = card_label(scene, 1)
     assert label.text == seats[1].level_text()  # nothing to say before it has played
-    inner = getattr(scene.agents[1], "inner", scene.agents[1])
+    inner = scene.agents[1]
+    while not isinstance(inner, PerfectAgent):  # inside the mistakes and the reflexes
+        inner = inner.inner
     inner.time_budget = 0.3  # quicker to give up on the board (the real agent, sooner)
     if mistakes:
         scene.agents[1].mistake_rate = 0.0  # it must think, not blunder, this time

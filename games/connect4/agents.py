@@ -58,7 +58,7 @@ PERFECT_BUDGET = 2.0
 PERFECT_PROBE = 1.0
 # Where nothing is proven, Perfect searches as Hard does but for this long: the rest of its
 # budget after a probe (a longer search than Hard's makes it the stronger of the two).
-PERFECT_FALLBACK_BUDGET = 1.0
+PERFECT_FALLBACK_BUDGET = PERFECT_BUDGET - PERFECT_PROBE
 # Hard and Strong choose at random among the columns that score within this much of the
 # best (the threat-counting evaluation's units), so their games vary.
 NEAR_BEST = 1
