@@ -17,7 +17,7 @@ import pytest
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
-# The app speaks the system's language by default (engine/i18n.py); the tests read its
+# The app speaks the system's language by default (engine/core/i18n.py); the tests read its
 # English, whatever language the machine running them speaks.
 os.environ["LANGUAGE"] = "en"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
 
 import pygame  # noqa: E402
 
-from engine.app import App  # noqa: E402
-from engine.launcher import LauncherScene  # noqa: E402
+from engine.runtime.app import App  # noqa: E402
+from engine.screens.launcher import LauncherScene  # noqa: E402
 from engine.storage.settings import SettingsStore  # noqa: E402
 from engine.storage.stats import StatsStore  # noqa: E402
 

@@ -70,11 +70,11 @@ if str(ROOT) not in sys.path:
 import pygame  # noqa: E402
 
 from engine.ai.runner import WORKERS  # noqa: E402
-from engine.app import App  # noqa: E402
-from engine.launcher import LauncherScene  # noqa: E402
-from engine.memory import release_free_memory  # noqa: E402
-from engine.registry import all_games, prefetch  # noqa: E402
-from engine.widgets import Button  # noqa: E402
+from engine.core.memory import release_free_memory  # noqa: E402
+from engine.model.registry import all_games, prefetch  # noqa: E402
+from engine.runtime.app import App  # noqa: E402
+from engine.screens.launcher import LauncherScene  # noqa: E402
+from engine.ui.widgets import Button  # noqa: E402
 from tests.conftest import make_app  # noqa: E402  (the same headless app the tests use)
 
 HUNG_FRAME_MS = 250.0
@@ -454,7 +454,7 @@ def run_monkey(seed: int, events: int, profile: Path | None = None,
     try:
         with _SeededRandoms(seed):
             app = make_app(profile)
-            # As the real app does (engine/cli.py run_app): the games' modules load in
+            # As the real app does (engine/runtime/cli.py run_app): the games' modules load in
             # the background after the first frame.
             prefetch(all_games(), lambda: app.frames > 0)
             monkey = Monkey(app, rng)

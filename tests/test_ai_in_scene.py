@@ -13,8 +13,8 @@ import pygame
 import pytest
 
 from engine.ai.agent import Cancelled, RandomAgent
-from engine.launcher import LauncherScene
-from engine.seats import Seat
+from engine.model.seats import Seat
+from engine.screens.launcher import LauncherScene
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import click, key, near, run_until

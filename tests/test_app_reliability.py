@@ -76,7 +76,7 @@ def test_windows_larger_than_the_cap_are_brought_back(profile: Path) -> None:
 
 
 def test_the_cap_is_at_least_the_largest_screen() -> None:
-    from engine.app import WINDOW_CAP_FLOOR, window_cap
+    from engine.runtime.app import WINDOW_CAP_FLOOR, window_cap
 
     cap = window_cap()
     for w, h in pygame.display.get_desktop_sizes():

@@ -22,11 +22,11 @@ import numpy as np
 import pygame
 import pytest
 
-import engine.assets
-from engine.audio import SOUNDS, Audio, file_peak
-from engine.registry import all_games, find_game
-from engine.seats import Seat
+import engine.core.assets
+from engine.model.registry import all_games, find_game
+from engine.model.seats import Seat
 from engine.storage.settings import SettingsStore
+from engine.ui.audio import SOUNDS, Audio, file_peak
 
 ROOT = Path(__file__).resolve().parent.parent
 SOUND_DIR = ROOT / "assets" / "sounds"
@@ -187,10 +187,10 @@ def test_no_audio_device_the_game_is_silent_and_shows_no_error(tmp_path: Path) -
     code = """
 import json, pygame
 from pathlib import Path
-from engine.app import App
+from engine.runtime.app import App
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
-from engine.audio import SOUNDS
+from engine.ui.audio import SOUNDS
 profile = Path(__import__("os").environ["ARCADE_PROFILE"])
 settings = SettingsStore(profile / "settings.json"); settings.load()
 stats = StatsStore(profile / "stats.sqlite3"); stats.open()
@@ -229,7 +229,7 @@ def broken_assets(tmp_path: Path) -> Path:
 
 def test_missing_damaged_or_silent_files_never_crash_and_are_reported(
         profile, tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(engine.assets, "_SOURCE_ROOT", broken_assets(tmp_path))
+    monkeypatch.setattr(engine.core.assets, "_SOURCE_ROOT", broken_assets(tmp_path))
     audio = Audio(store(profile))
     for name in SOUNDS:
         audio.play(name)  # none of these may raise
@@ -248,8 +248,8 @@ def test_missing_damaged_or_silent_files_never_crash_and_are_reported(
 
 SMOKE = """
 import sys
-from engine.cli import run_smoke
-from engine.registry import find_game
+from engine.runtime.cli import run_smoke
+from engine.model.registry import find_game
 sys.exit(run_smoke(None, (find_game("tictactoe"),)))
 """
 
@@ -276,7 +276,7 @@ def test_smoke_plays_each_family_sound_and_fails_on_a_lost_one(tmp_path: Path) -
     (tmp_path / "bad").mkdir()
     moved = broken_assets(tmp_path / "bad")
     bad = run_smoke(tmp_path / "bad",
-                    f"import engine.assets as a\na._SOURCE_ROOT = a.Path({str(moved)!r})\n")
+                    f"import engine.core.assets as a\na._SOURCE_ROOT = a.Path({str(moved)!r})\n")
     assert bad.returncode == 1
     assert "smoke: FAILED" in bad.stderr
     assert "tictactoe: sound 'win'" in bad.stderr and "asset missing" in bad.stderr
@@ -329,9 +329,9 @@ DISK_GAME = """
 import json, os, sys, time
 from pathlib import Path
 import pygame
-from engine.app import App
-from engine.registry import find_game
-from engine.seats import Seat
+from engine.runtime.app import App
+from engine.model.registry import find_game
+from engine.model.seats import Seat
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
 
@@ -350,7 +350,7 @@ def click(pos):
 
 if os.environ.get("MUTE_IN_SETTINGS"):
     # Sound is on, so the device is open; switch it off in the settings screen.
-    from engine.settings_scene import SettingsOverlay
+    from engine.screens.settings_scene import SettingsOverlay
     overlay = app.push(SettingsOverlay(app))
     app.step([])
     click(app.viewport.map_rect(overlay.ui.find("Sound off").rect).center)
@@ -447,8 +447,8 @@ def test_a_won_game_really_sounds_and_muted_it_is_silent(tmp_path: Path) -> None
 
 
 def test_the_record_of_effects_stays_bounded_in_a_long_session(tmp_path) -> None:
-    from engine.audio import RECENT_MAX, Audio
     from engine.storage.settings import SettingsStore
+    from engine.ui.audio import RECENT_MAX, Audio
 
     settings = SettingsStore(tmp_path / "settings.json")
     settings.load()

@@ -11,7 +11,7 @@ import pytest
 
 from engine.ai.agent import Cancelled
 from engine.ai.bfs import SearchLimit, bfs_solve
-from engine.rules import GameState, IllegalMove
+from engine.model.rules import GameState, IllegalMove
 
 
 @dataclass(frozen=True)

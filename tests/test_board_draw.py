@@ -5,9 +5,9 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from engine.board.draw import draw_cell_text, draw_grid, draw_mark, draw_win_line, fill_cell
-from engine.board.geometry import BoardGeometry
-from engine.theme import Theme
+from engine.ui.board.draw import draw_cell_text, draw_grid, draw_mark, draw_win_line, fill_cell
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.theme import Theme
 
 BG = (0, 0, 0)
 INK = (250, 250, 250)

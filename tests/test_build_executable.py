@@ -155,7 +155,7 @@ def test_frozen_family_bundles_only_its_family(family_executable: Path) -> None:
     from PyInstaller.archive.readers import CArchiveReader
 
     modules = set(CArchiveReader(str(family_executable)).open_embedded_archive("PYZ.pyz").toc)
-    assert f"games.{FAMILY}.scene" in modules and "engine.cli" in modules
+    assert f"games.{FAMILY}.scene" in modules and "engine.runtime.cli" in modules
     assert not {m for m in modules if m.startswith(("games.grundy", "games.buttons"))}
     assert not {m for m in modules if m == "numpy" or m.startswith("numpy.")}
 

@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 from engine import __version__
-from engine.registry import all_games
+from engine.model.registry import all_games
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_SCRIPT = ROOT / "build" / "build.py"

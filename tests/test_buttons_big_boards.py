@@ -20,9 +20,9 @@ import numpy as np
 import pygame
 import pytest
 
-from engine.animation import FLASH
-from engine.board.geometry import Cell
-from engine.overlays import TextEntryDialog
+from engine.screens.overlays import TextEntryDialog
+from engine.ui.animation import FLASH
+from engine.ui.board.geometry import Cell
 from games.buttons.board import Board, format_code, parse_code
 from games.buttons.scene import (
     CODE_INLINE_MAX_N,

@@ -14,7 +14,7 @@ import numpy as np
 import pygame
 import pytest
 
-from engine.board.geometry import BoardGeometry
+from engine.ui.board.geometry import BoardGeometry
 from games.buttons.board import Board, generate
 from games.buttons.board_render import (
     PATCH_MAX,

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from engine.game_settings import load_params, remember
-from engine.registry import find_game
-from engine.rules import GameState, IllegalMove
+from engine.model.game_settings import load_params, remember
+from engine.model.registry import find_game
+from engine.model.rules import GameState, IllegalMove
 from games.buttons.board import Board, Cells
 from games.buttons.descriptor import DESCRIPTORS, GAME
 from games.buttons.params import SPEC, ButtonParams, new_game
@@ -20,7 +20,7 @@ def test_the_registry_finds_the_game_by_id_and_aliases() -> None:
         assert find_game(name) is GAME
     assert GAME.is_puzzle and GAME.param_spec() is SPEC
     assert GAME.help_text().startswith("Every button is solid red or ringed green.")
-    from engine.theme import DEFAULT
+    from engine.ui.theme import DEFAULT
     from games.buttons.wording import help_text, state_words
 
     # The screen words its help for the palette in use; the default's is the descriptor's.

@@ -467,7 +467,7 @@ def test_cli_help_states_the_limits(profile) -> None:
 
 
 def _frame_pixel(scene: ButtonMadnessScene, cell: tuple[int, int]) -> tuple[int, int]:
-    """A pixel on the left side of a cell's solution frame (see engine.board.draw)."""
+    """A pixel on the left side of a cell's solution frame (see engine.ui.board.draw)."""
     geom = scene.geometry()
     width = max(2, round(geom.cell_size / 10))
     rect = geom.cell_rect(*cell)

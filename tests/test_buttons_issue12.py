@@ -15,10 +15,10 @@ import re
 import pygame
 import pytest
 
-from engine.animation import FLASH, RIPPLE
-from engine.overlays import HelpOverlay, TextEntryDialog
-from engine.scene import Scene
-from engine.widgets import Label
+from engine.screens.overlays import TextEntryDialog
+from engine.screens.scene import HelpOverlay, Scene
+from engine.ui.animation import FLASH, RIPPLE
+from engine.ui.widgets import Label
 from games.buttons.board import Board, generate, parse_code
 from games.buttons.board_render import RING_MIN_PX, luminance, tiny_colours
 from games.buttons.descriptor import GAME

@@ -8,10 +8,10 @@ import numpy as np
 import pygame
 import pytest
 
-from engine.animation import FLASH, RIPPLE
-from engine.launcher import LauncherScene
-from engine.overlays import TextEntryDialog
-from engine.widgets import Button
+from engine.screens.launcher import LauncherScene
+from engine.screens.overlays import TextEntryDialog
+from engine.ui.animation import FLASH, RIPPLE
+from engine.ui.widgets import Button
 from games.buttons.board import Board, parse_code
 from games.buttons.board_render import tiny_colours
 from games.buttons.scene import ButtonMadnessScene, WinOverlay

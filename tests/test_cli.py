@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import __version__
-from engine.registry import all_games, find_game
+from engine.model.registry import all_games, find_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,7 +67,7 @@ def test_smoke_reports_failure_with_nonzero_exit(profile: Path, tmp_path: Path) 
     shadow = tmp_path / "shadow"
     shadow.mkdir()
     (shadow / "sitecustomize.py").write_text(
-        "import engine.assets as a\n"
+        "import engine.core.assets as a\n"
         "a._SOURCE_ROOT = a.Path('/nonexistent')\n")
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", ARCADE_PROFILE=str(profile),
                PYTHONPATH=os.pathsep.join([str(shadow), str(ROOT)]))
@@ -90,8 +90,8 @@ def test_profile_option_beats_environment(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_play_opens_the_game_directly(profile: Path, monkeypatch) -> None:
     """``play ttt`` starts on the game, with the launcher underneath for Back."""
-    from engine import cli
-    from engine.app import App
+    from engine.runtime import cli
+    from engine.runtime.app import App
 
     seen: list[list[str]] = []
 
@@ -112,8 +112,8 @@ def test_family_entry_opens_its_game_and_back_leads_to_its_own_launcher(
     launcher with only that family's tile (statistics, palette and Quit stay reachable)."""
     import pygame
 
-    from engine import cli
-    from engine.app import App
+    from engine.runtime import cli
+    from engine.runtime.app import App
 
     seen: list[object] = []
 
@@ -135,8 +135,8 @@ def test_family_entry_opens_its_game_and_back_leads_to_its_own_launcher(
 
 
 def test_family_command_line_has_its_own_commands_only() -> None:
-    from engine.cli import build_parser
-    from engine.registry import find_game
+    from engine.model.registry import find_game
+    from engine.runtime.cli import build_parser
 
     def commands(parser) -> set[str]:
         sub = next(a for a in parser._actions if a.dest == "command")  # argparse internals

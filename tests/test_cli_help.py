@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
-from engine import cli, registry
-from engine.descriptor import GameDescriptor
+from engine.model import registry
+from engine.model.descriptor import GameDescriptor
+from engine.runtime import cli
 from engine.storage.paths import PROFILE_ENV, ProfileError, profile_folder, resolve_profile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -326,7 +327,7 @@ def test_profile_file_relative_to_the_working_folder(tmp_path: Path) -> None:
 def test_profile_variable_that_is_a_file_names_the_variable(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.app import App
+    from engine.runtime.app import App
 
     file = tmp_path / "profile.txt"
     file.write_text("x")

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import cli
-from engine.numbers import parse_decimal, parse_whole
+from engine.core.numbers import parse_decimal, parse_whole
+from engine.runtime import cli
 from engine.storage import paths as paths_module
 from engine.storage.paths import (
     APP_NAME,
@@ -193,7 +193,7 @@ def test_fallback_folder_is_not_one_someone_else_prepared(homeless: Path) -> Non
 def test_closed_standard_fds_are_not_reused_for_files(tmp_path: Path) -> None:
     """With fd 1 closed the next file opened would become "standard output"."""
     code = ("import os, sys\n"
-            "from engine.cli import _reserve_standard_fds\n"
+            "from engine.runtime.cli import _reserve_standard_fds\n"
             "_reserve_standard_fds()\n"
             "fd = os.open(os.devnull, os.O_RDONLY)\n"
             "print(fd, sys.stdout is None, file=sys.stderr)\n")
@@ -217,7 +217,7 @@ def test_any_platformdirs_failure_falls_back(monkeypatch: pytest.MonkeyPatch,
 
 def test_app_and_smoke_show_the_no_home_notice(homeless: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.app import App
+    from engine.runtime.app import App
 
     seen: list[list[str]] = []
 
@@ -358,7 +358,7 @@ def test_launch_as_a_user_id_without_passwd_entry(tmp_path: Path) -> None:
 @pytest.mark.parametrize("blank", ["", "   "])
 def test_blank_profile_option_means_the_default_folders(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, blank: str) -> None:
-    from engine.app import App
+    from engine.runtime.app import App
 
     monkeypatch.setattr(App, "run", lambda self, max_frames=None: self.quit())
     cwd = tmp_path / "cwd"
@@ -646,7 +646,7 @@ def test_run_command_interrupted_is_exit_130_without_traceback(
 
 
 def test_say_never_raises(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.console import say
+    from engine.core.console import say
 
     monkeypatch.setattr(sys, "stderr", None)
     say("nowhere to go")

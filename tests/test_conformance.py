@@ -1,6 +1,6 @@
 """One suite for every registered game, found by discovery (OpenSpiel's RandomSimTest idea).
 
-Nothing here names a game: each test is parametrised over ``engine.registry.all_games()``
+Nothing here names a game: each test is parametrised over ``engine.model.registry.all_games()``
 and uses only what the descriptor declares (parameters, rules factory, agents, hints).
 A new game gets all of these checks by adding its ``descriptor.py``.
 """
@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from engine.ai.negamax import Negamax, SearchTimeout
-from engine.descriptor import GameDescriptor
-from engine.history import History
-from engine.registry import all_games
-from engine.rules import IllegalMove
-from engine.seats import Seat
-from engine.values import MoveValue
+from engine.model.descriptor import GameDescriptor
+from engine.model.history import History
+from engine.model.registry import all_games
+from engine.model.rules import IllegalMove
+from engine.model.seats import Seat
+from engine.model.values import MoveValue
 
 GAMES = all_games()
 IDS = [g.id for g in GAMES]
@@ -253,7 +253,7 @@ def test_smoke_opens_every_registered_game() -> None:
 
 def test_search_budgets_are_bounded() -> None:
     """No declared hint function may be asked to run without a limit by the scenes."""
-    from engine.turn_scene import TurnBasedScene
+    from engine.screens.turn_scene import TurnBasedScene
 
     assert math.isfinite(TurnBasedScene.hint_budget) and TurnBasedScene.hint_budget > 0
 
@@ -265,7 +265,7 @@ PUZZLES = [g for g in GAMES if g.is_puzzle]
 def test_puzzles_round_trip_through_the_midend(game: GameDescriptor) -> None:
     """Random moves, Restart and a new puzzle on the midend; undo all the way back and redo
     all the way forward give the same positions; help survives Restart."""
-    from engine.puzzle import PuzzleMidend
+    from engine.model.puzzle import PuzzleMidend
 
     params = small_params(game)[-1]
     rng = random.Random(5)
@@ -293,7 +293,7 @@ def test_puzzles_round_trip_through_the_midend(game: GameDescriptor) -> None:
     assert forward == seen
 
 
-# --- saved games (engine.saved_games) -----------------------------------------------------------
+# --- saved games (engine.storage.saved_games) -----------------------------------------------------
 
 # Data that is no position of any game.
 JUNK: list[Any] = [None, 0, -1, True, 1.5, "", "x" * 10_000, [], [[]], {}, {"no such key": 1},

@@ -16,7 +16,7 @@ import pytest
 
 from engine.ai.agent import Cancelled, MistakeAgent, RandomAgent
 from engine.ai.perfect import PerfectAgent
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.connect4.agents import (
     LEVEL_LABELS,
     LEVELS,

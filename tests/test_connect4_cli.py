@@ -1,6 +1,6 @@
 """``solve connect4``: every line of its contract (games/connect4/cli.py).
 
-Most tests call the handler through a parser built the way engine/cli.py
+Most tests call the handler through a parser built the way engine/runtime/cli.py
 builds the shared ``solve`` group, so they do not depend on the registry.
 The last ones run ``python main.py solve connect4`` in a real subprocess, as
 another tool would (they need the descriptor that wires the game in).
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import PROG, ArgumentParser
+from engine.runtime.cli import PROG, ArgumentParser
 from games.connect4.cli import DEFAULT_TIME_LIMIT, add_solve_parsers
 from games.connect4.rules import Connect4Config, Connect4State
 from tests.test_connect4_solver import brute_move_values, sensible_game

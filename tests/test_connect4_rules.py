@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from engine.rules import GameState, IllegalMove
+from engine.model.rules import GameState, IllegalMove
 from games.connect4.params import PRESETS, SPEC, Connect4Params
 from games.connect4.rules import (
     EMPTY,

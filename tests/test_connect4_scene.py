@@ -5,8 +5,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from engine.registry import find_game
-from engine.seats import Seat
+from engine.model.registry import find_game
+from engine.model.seats import Seat
 from games.connect4.rules import Connect4Config, Connect4State
 from games.connect4.scene import Connect4Scene
 from tests.conftest import click, click_widget, grid_centre, key, near, run_until, wait_hints

@@ -26,8 +26,8 @@ import pytest
 
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import SearchTimeout
-from engine.rules import IllegalMove
-from engine.values import MoveValue
+from engine.model.rules import IllegalMove
+from engine.model.values import MoveValue
 from games.connect4.rules import Connect4Config, Connect4State
 from games.connect4.solver import (
     C4Search,

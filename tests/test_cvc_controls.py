@@ -9,7 +9,7 @@ import time
 import pygame
 import pytest
 
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import run_until

@@ -7,7 +7,7 @@ import weakref
 
 import pytest
 
-from engine.overlays import TextEntryDialog
+from engine.screens.overlays import TextEntryDialog
 
 
 @pytest.mark.slow

@@ -10,12 +10,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from engine import assets
 from engine.ai.agent import Cancelled, RandomAgent
 from engine.ai.runner import AIRunner, WorkerPool
-from engine.board.geometry import BoardGeometry
-from engine.history import History
-from engine.viewport import MIN_AREA, MIN_SCALE, Viewport
+from engine.core import assets
+from engine.model.history import History
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.viewport import MIN_AREA, MIN_SCALE, Viewport
 from games.tictactoe.rules import TicTacToeState
 
 # --- history ---------------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_viewport_scales_and_centres(size) -> None:
 def test_the_window_is_never_smaller_than_the_minimum(profile: Path, asked) -> None:
     """Asking for a window under 640×480 gets the minimum on that side; the design area
     shown is then never under 800×600 units."""
-    from engine.viewport import MIN_AREA, MIN_WINDOW
+    from engine.ui.viewport import MIN_AREA, MIN_WINDOW
     from tests.conftest import make_app
 
     app = make_app(profile, asked)
@@ -284,7 +284,7 @@ def test_asset_path_from_source_and_from_bundle(monkeypatch, tmp_path: Path) -> 
 
 def test_no_system_font_is_used(monkeypatch) -> None:
     """The theme loads fonts only by path from assets (never SysFont / default font)."""
-    from engine.theme import Theme
+    from engine.ui.theme import Theme
 
     calls: list[object] = []
     real_font = pygame.font.Font

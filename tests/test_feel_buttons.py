@@ -8,8 +8,8 @@ import itertools
 import pygame
 import pytest
 
-from engine.animation import FLASH, RIPPLE
-from engine.widgets import Button
+from engine.ui.animation import FLASH, RIPPLE
+from engine.ui.widgets import Button
 from games.buttons.board import Board, parse_code
 from games.buttons.explorer_scene import ExplorerScene
 from games.buttons.scene import (
@@ -416,8 +416,8 @@ def test_the_explorer_fits_every_window(sized, size: tuple[int, int]) -> None:
                          ids=lambda s: f"{s[0]}x{s[1]}")
 def test_panel_layout_arithmetic_over_many_shapes(window: tuple[int, int]) -> None:
     """The layout alone (no window), over more shapes than the screen tests open."""
-    from engine.game_layout import bars
-    from engine.viewport import Viewport
+    from engine.ui.game_layout import bars
+    from engine.ui.viewport import Viewport
     from games.buttons.scene import CODE_LINES
     from games.buttons.scene_layout import INFO_NAMES, TOOL_NAMES, panel_layout
 

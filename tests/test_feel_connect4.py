@@ -8,10 +8,10 @@ import math
 import pygame
 import pytest
 
-from engine.animation import fall_time
-from engine.registry import find_game
-from engine.seats import Seat
-from engine.theme import PALETTES
+from engine.model.registry import find_game
+from engine.model.seats import Seat
+from engine.ui.animation import fall_time
+from engine.ui.theme import PALETTES
 from games.connect4.rules import Connect4Config
 from games.connect4.scene import DISC, Connect4Scene
 from tests.conftest import click, click_widget, key, make_app, near, run_until

@@ -13,7 +13,7 @@ import numpy as np
 import pygame
 import pytest
 
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.grundy.scene_board import GrundyBoardScene
 from games.grundy.scene_graph import GraphScene, edge_path, point_along
 from games.grundy.scenes import scene_for

@@ -8,9 +8,9 @@ import itertools
 import pygame
 import pytest
 
-from engine.animation import ease_out
-from engine.seats import Seat
-from engine.theme import PALETTES
+from engine.model.seats import Seat
+from engine.ui.animation import ease_out
+from engine.ui.theme import PALETTES
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from games.tictactoe.setup_scene import SetupOverlay

@@ -9,8 +9,8 @@ import itertools
 import pygame
 import pytest
 
-from engine.settings_scene import SettingsOverlay
-from engine.theme import PALETTES
+from engine.screens.settings_scene import SettingsOverlay
+from engine.ui.theme import PALETTES
 from tests.conftest import key
 
 MARGIN = 14  # screen pixels around the button that the snapshot takes in (the ring)

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from engine.overlays import printable
+from engine.screens.overlays import printable
 from games.buttons.board import Board, CodeError, format_code, parse_code
 
 # Fuzz: 20,000 inputs per target (ARCADE_FUZZ_COUNT) take minutes, so the quick run
@@ -82,7 +82,7 @@ def _parse(parser, argv: list[str]) -> tuple[int | None, str]:
 
 
 def test_command_line_arguments_get_usage_and_exit_2_or_parse() -> None:
-    from engine.cli import build_parser
+    from engine.runtime.cli import build_parser
 
     parser = build_parser()  # argparse keeps no state between parses
     rng = random.Random(2)

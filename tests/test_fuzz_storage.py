@@ -1267,7 +1267,7 @@ APP_CASES = {
 def test_app_starts_and_says_it_once(profile: Path, case: str) -> None:
     import pygame
 
-    from engine.stats_scene import StatsScene
+    from engine.screens.stats_scene import StatsScene
     from games.buttons.scene import ButtonMadnessScene
     from tests.conftest import make_app
 

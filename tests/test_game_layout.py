@@ -1,4 +1,4 @@
-"""The game screen's layout arithmetic (engine/game_layout.py), checked over many shapes."""
+"""The game screen's layout arithmetic (engine/ui/game_layout.py), checked over many shapes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 import pytest
 from pygame import FRect
 
-from engine.game_layout import (
+from engine.ui.game_layout import (
     BUTTON_H,
     CARD_H,
     CONTROLS_H,
@@ -18,7 +18,7 @@ from engine.game_layout import (
     split_body,
     toolbar,
 )
-from engine.viewport import MIN_WINDOW, Viewport
+from engine.ui.viewport import MIN_WINDOW, Viewport
 
 WINDOWS = [MIN_WINDOW, (800, 600), (960, 720), (1280, 720), (1920, 1080), (1080, 1920),
            (700, 1400), (2560, 600), (640, 1600)]
@@ -129,7 +129,7 @@ def test_the_arrangement_chosen_gives_the_bigger_board() -> None:
 @pytest.mark.parametrize("window", [MIN_WINDOW, (960, 720), (1920, 1080)],
                          ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_game_toolbar_reads_back_then_game_tools_then_new_undo_redo_help(profile, window) -> None:
-    from engine.registry import find_game
+    from engine.model.registry import find_game
     from tests.conftest import make_app
 
     app = make_app(profile, window)

@@ -1,13 +1,14 @@
-"""Per-game settings in one shape (engine.game_settings), and files of the previous version."""
+"""Per-game settings in one shape (engine.model.game_settings), and files of the previous
+version."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from engine.game_settings import load_params, load_seats, remember
-from engine.registry import find_game
-from engine.seats import Seat
+from engine.model.game_settings import load_params, load_seats, remember
+from engine.model.registry import find_game
+from engine.model.seats import Seat
 from engine.storage.settings import SettingsStore
 from tests.conftest import make_app
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from engine.ai.agent import Cancelled
-from engine.rules import IllegalMove
+from engine.model.rules import IllegalMove
 from games.grundy.ai import ImpartialAgent, move_rank
 from games.grundy.board import BoardConfig, TokenState, sum_remoteness
 from games.grundy.impartial import ImpartialState

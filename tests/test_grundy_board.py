@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules import GameState, IllegalMove
+from engine.model.rules import GameState, IllegalMove
 from games.grundy.board import (
     BoardConfig,
     TokenState,

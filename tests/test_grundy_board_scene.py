@@ -5,8 +5,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from engine.launcher import LauncherScene
-from engine.seats import Seat
+from engine.model.seats import Seat
+from engine.screens.launcher import LauncherScene
 from games.grundy.scene_board import GrundyBoardScene
 from games.grundy.scenes import scene_for
 from games.grundy.setup_scene import GrundySetupOverlay

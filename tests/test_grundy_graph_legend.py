@@ -15,8 +15,8 @@ import numpy as np
 import pygame
 import pytest
 
-from engine.seats import Seat
-from engine.theme import PALETTES
+from engine.model.seats import Seat
+from engine.ui.theme import PALETTES
 from games.grundy.colour_render import node_look, win_colour
 from games.grundy.graphs import BUILTIN
 from games.grundy.scene_graph import GraphScene

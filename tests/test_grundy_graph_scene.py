@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 import games.grundy.scene_graph as scene_graph
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.grundy.graphs import BUILTIN, Digraph, generalized_grundy
 from games.grundy.scene_graph import GraphScene, graph_geometry
 from games.grundy.scenes import scene_for

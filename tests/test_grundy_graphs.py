@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from engine.rules import GameState, IllegalMove
+from engine.model.rules import GameState, IllegalMove
 from games.grundy.graphs import (
     BUILTIN,
     DRAW,

@@ -7,7 +7,7 @@ from functools import cache
 import pygame
 import pytest
 
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.grundy.scene_heaps import HeapScene
 from games.grundy.scenes import scene_for
 from games.grundy.variants import GrundySetup

@@ -8,7 +8,7 @@ from operator import xor
 
 import pytest
 
-from engine.rules import GameState, IllegalMove
+from engine.model.rules import GameState, IllegalMove
 from games.grundy.heaps import (
     BACHET_DEFAULT,
     NIM_DEFAULT,

@@ -9,7 +9,7 @@ import math
 import pygame
 import pytest
 
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.grundy.board import BoardConfig
 from games.grundy.graphs import BUILTIN, GraphState, label_outcomes
 from games.grundy.scene_board import GrundyBoardScene
@@ -264,7 +264,7 @@ def open_setup(app, **setup):
 
 @pytest.mark.slow
 def test_nim_heaps_can_be_typed_and_are_checked(app) -> None:
-    from engine.overlays import TextEntryDialog
+    from engine.screens.overlays import TextEntryDialog
     from games.grundy.scene_heaps import HeapScene
     from tests.conftest import click_widget, type_text
 
@@ -289,7 +289,7 @@ def test_nim_heaps_can_be_typed_and_are_checked(app) -> None:
 
 @pytest.mark.slow
 def test_bachet_heap_is_one_stepper_disabled_at_its_limits(app) -> None:
-    from engine.overlays import TextEntryDialog
+    from engine.screens.overlays import TextEntryDialog
     from tests.conftest import click_widget, type_text
 
     _scene, overlay = open_setup(app, game="bachet")

@@ -8,9 +8,9 @@ import re
 import pygame
 import pytest
 
-from engine.launcher import LauncherScene
-from engine.overlays import HelpOverlay
-from engine.settings_scene import ROW_NAMES
+from engine.screens.launcher import LauncherScene
+from engine.screens.scene import HelpOverlay
+from engine.screens.settings_scene import ROW_NAMES
 from tests.conftest import click_widget, key, make_app
 
 SIZES = [(640, 480), (960, 720), (1920, 1080), (1080, 1920)]

@@ -21,8 +21,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from engine import i18n
-from engine.i18n import N_, _, ngettext, set_language, system_language, translate_filled
+from engine.core import i18n
+from engine.core.i18n import N_, _, ngettext, set_language, system_language, translate_filled
 from engine.storage.settings import LANGUAGES, SettingsStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,8 +169,8 @@ def test_each_language_writes_numbers_with_its_own_symbols(lang: str) -> None:
     made in English before the language was known, which stays English as text."""
     from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 
-    from engine.i18n import NUMBER_SYMBOLS, number_text
-    from engine.phrase import Number, Phrase, localize
+    from engine.core.i18n import NUMBER_SYMBOLS, localize, number_text
+    from engine.core.phrase import Number, Phrase
     from engine.storage.settings import size_text
 
     assert NUMBER_SYMBOLS[lang] == (get_decimal_symbol(lang), get_group_symbol(lang))
@@ -251,7 +251,7 @@ def test_the_language_setting_is_validated(tmp_path: Path) -> None:
 
 
 def test_choosing_a_language_on_the_settings_screen(app, profile: Path) -> None:
-    from engine.settings_scene import SettingsOverlay
+    from engine.screens.settings_scene import SettingsOverlay
 
     app.top.open_settings()
     overlay = app.top
@@ -394,7 +394,7 @@ MESSAGE_CALLS = {"ValueError", "CodeError", "Unusable", "_Unusable", "_SaveFaile
 # the attributes whose items are such messages (self._blocked[game_id] = ...).
 MESSAGE_KEYWORDS = {"problem"}
 MESSAGE_TARGETS = {"_blocked"}
-# The saved games' checks (engine/saved_data.py): what they check is their second argument,
+# The saved games' checks (engine/storage/saved_data.py): what they check is their second argument,
 # named in their messages ("heap 2: expected a whole number, ...").
 CHECK_CALLS = {"fields", "items", "whole", "flag", "number", "text"}
 # Functions whose messages the set-up's "⚠" line, a text-entry dialog or a saved game's
@@ -403,13 +403,13 @@ CHECK_CALLS = {"fields", "items", "whole", "flag", "number", "text"}
 # "*" is every function of the file (the stores).
 SHOWN_ERRORS = {
     **{str(path.relative_to(ROOT)): {"*"} for path in STORAGE},
-    "engine/saved_games.py": {"find", "_unreadable", "discard", "read_save",
+    "engine/storage/saved_games.py": {"find", "_unreadable", "discard", "read_save",
                               "_refuse_constant", "resume"},
-    "engine/saved_data.py": {"fields", "items", "whole", "flag", "number", "text",
+    "engine/storage/saved_data.py": {"fields", "items", "whole", "flag", "number", "text",
                              "move_from_data", "seat_from_data"},
-    "engine/descriptor.py": {"state_from_data"},
-    "engine/turn_scene.py": {"restore"},
-    "engine/puzzle.py": {"restore"},
+    "engine/model/descriptor.py": {"state_from_data"},
+    "engine/screens/turn_scene.py": {"restore"},
+    "engine/model/puzzle.py": {"restore"},
     "games/tictactoe/rules.py": {"load_state", "from_rows", "_check_one_winner"},
     "games/tictactoe/variants.py": {"validate_config", "decode"},
     "games/connect4/rules.py": {"__post_init__", "load_state", "play"},
@@ -503,7 +503,7 @@ def test_no_notice_or_shown_error_is_left_outside_the_catalogues() -> None:
     shows and every solving method the status line names is a Phrase (or an N_()-marked
     text), whatever the language at the time it was made."""
     problems = [p for where in SHOWN_ERRORS for p in _check_literals(where)]
-    assert not problems, "make these Phrase(N_(...)) (see engine/phrase.py):\n" + \
+    assert not problems, "make these Phrase(N_(...)) (see engine/core/phrase.py):\n" + \
         "\n".join(problems)
 
 
@@ -536,7 +536,8 @@ def test_the_message_scan_passes_phrases(source: str) -> None:
 
 
 def test_a_phrase_is_english_text_said_in_the_players_language() -> None:
-    from engine.phrase import Phrase, error_text, joined, localize
+    from engine.core.i18n import localize
+    from engine.core.phrase import Phrase, error_text, joined
 
     inner = Phrase(N_("it is a folder, not a file"))
     notice = Phrase(N_("Statistics file {path} could not be used ({reason}); it was kept as "
@@ -581,7 +582,7 @@ def test_a_hungarian_set_up_shows_its_error_in_hungarian(app) -> None:
 
 
 def test_the_code_dialog_shows_its_error_in_czech(app, monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine import overlays
+    from engine.screens import overlays
     from tests.test_layout import text_entry
 
     app.set_language("cs")

@@ -4,13 +4,13 @@ Each screen of tests/test_layout.py (the launcher, statistics, settings, help, e
 game with its set-up, help and result screens, the Grundy table, Button Madness's win
 screen, explorer and code entry) is opened in each language under the dummy video
 driver, at 960×720, and drawn. Every text widget fits its text with
-:func:`engine.widgets.fit_text`, which wraps and shrinks before it shortens: a widget
+:func:`engine.ui.widgets.fit_text`, which wraps and shrinks before it shortens: a widget
 whose text still had to be cut with "…" (``shortened``, a stepper's label or value, a
 launcher tile's title or blurb) is a clipped translation. A widget shortened in English
 too (a window too small for it anyway) is not the translation's fault and is left out.
 
 Text drawn straight with ``font.render`` is checked too, on the screens that draw it: the
-hint legend (engine.value_overlay.draw_value_legend: title, tag and meaning rows, note) of
+hint legend (engine.ui.value_overlay.draw_value_legend: title, tag and meaning rows, note) of
 a tic-tac-toe 3×3 game and of Connect Four, the ranked "Best moves" legend of a gomoku
 position (fitted with fit_text, which must not cut it with "…") and the result panel's
 headline. Each text drawn must lie within the box the scene's layout gives it, measured
@@ -26,10 +26,10 @@ from typing import Any
 import pygame
 import pytest
 
-from engine.app import App
-from engine.launcher import LauncherTile
-from engine.stepper import Stepper
-from engine.widgets import ELLIPSIS, Widget, wrap_text
+from engine.runtime.app import App
+from engine.screens.launcher import LauncherTile
+from engine.ui.stepper import Stepper
+from engine.ui.widgets import ELLIPSIS, Widget, wrap_text
 from tests.conftest import key, wait_hints
 from tests.test_layout import CASES, Case, app_at, finish_the_game
 
@@ -92,7 +92,7 @@ def test_every_screen_shows_its_text_whole_in_every_language(
 
 def test_the_check_sees_a_clipped_translation(profile: Path) -> None:
     """A caption far too long for its button is reported."""
-    from engine.widgets import Button
+    from engine.ui.widgets import Button
 
     with app_at(profile, SIZE) as app:
         app.top.ui.add(Button((10, 10, 40, 30), "an extremely long caption for a tiny button",
@@ -126,7 +126,7 @@ def outside(drawn: list[pygame.Rect], box: pygame.Rect, slack: int = 1) -> list[
 
 def watch_text_blocks(monkeypatch: pytest.MonkeyPatch, *modules: Any,
                       seen: list[str] | None = None) -> list[str]:
-    """Check every engine.widgets.draw_text_block call of ``modules`` (wrapped, not cut):
+    """Check every engine.ui.widgets.draw_text_block call of ``modules`` (wrapped, not cut):
     each line fits its rectangle's width and the lines its height. Returns the problems
     found (filled as the text is drawn); ``seen`` gets every text checked."""
     problems: list[str] = []
@@ -151,7 +151,7 @@ def watch_text_blocks(monkeypatch: pytest.MonkeyPatch, *modules: Any,
 def value_legend_problems(app: App, scene: Any, box: Any) -> list[str]:
     """What of ``scene``'s hint legend (draw_value_legend, with each note a hint can
     have) is drawn outside its box of the layout, in the current language."""
-    from engine.value_overlay import PROVEN_NOTE, REMOTENESS_NOTE, draw_value_legend
+    from engine.ui.value_overlay import PROVEN_NOTE, REMOTENESS_NOTE, draw_value_legend
 
     vp, problems = app.viewport, []
     room = vp.map_rect(tuple(box))
@@ -171,9 +171,9 @@ def test_the_hint_legends_fit_their_boxes_in_every_language(
         profile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tic-tac-toe 3×3 with hints on (the real legend, drawn by the scene) and Connect
     Four's legend box: title, rows and note inside the box, in en, hu and cs."""
-    import engine.value_overlay as value_overlay
-    from engine.registry import find_game
-    from engine.seats import Seat
+    import engine.ui.value_overlay as value_overlay
+    from engine.model.registry import find_game
+    from engine.model.seats import Seat
     from games.tictactoe.rules import MNKConfig
     from games.tictactoe.scene import TicTacToeScene
 
@@ -211,8 +211,8 @@ def test_the_ranked_legend_is_never_cut_in_any_language(
     or not: fit_text never has to end a row or the note with "…" in any language, and
     every text lies within the legend's box."""
     import games.tictactoe.scene as ttt_scene
-    from engine.seats import Seat
-    from engine.values import MoveValue
+    from engine.model.seats import Seat
+    from engine.model.values import MoveValue
     from games.tictactoe.advice import Candidate
     from games.tictactoe.rules import MNKConfig, TicTacToeState
     from games.tictactoe.threats import REASONS
@@ -271,9 +271,9 @@ def test_the_result_headline_fits_its_panel_in_every_language(
     """A finished game's result panel, with every headline it can have (draw, you win,
     the computer wins, X wins, X (computer, each level) wins) in en, hu and cs: one line
     in the headline's box, the detail line in its own."""
-    import engine.result_overlay as result_overlay
-    from engine.registry import all_games
-    from engine.seats import Seat
+    import engine.screens.result_overlay as result_overlay
+    from engine.model.registry import all_games
+    from engine.model.seats import Seat
     from tests.test_layout import open_game
 
     seen: list[str] = []
@@ -311,7 +311,7 @@ def test_the_result_headline_fits_its_panel_in_every_language(
 def test_the_text_checks_see_text_out_of_its_box(profile: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A headline too long for the panel, and a blit reaching out of a box, are reported."""
-    import engine.result_overlay as result_overlay
+    import engine.screens.result_overlay as result_overlay
 
     blocks = watch_text_blocks(monkeypatch, result_overlay)
     with app_at(profile, SIZE) as app:

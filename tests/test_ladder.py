@@ -18,8 +18,8 @@ import pytest
 from engine.ai.agent import BlendAgent, RandomAgent
 from engine.ai.ladder import LookaheadAgent, ReflexAgent, elo_ratings
 from engine.ai.negamax import Negamax
-from engine.registry import all_games
-from engine.seats import Seat
+from engine.model.registry import all_games
+from engine.model.seats import Seat
 
 TWO_PLAYER = [g for g in all_games() if g.kind == "two-player"]
 OLD_LEVELS = {"tictactoe": ("easy", "medium", "hard", "perfect"),
@@ -409,8 +409,8 @@ def test_match_me_moves_up_after_a_win_and_shows_its_rung(app) -> None:
     """Real games against "Match me": its rung follows the results recorded in the
     statistics (a loss: a rung down, for the next game of the same scene), the seat's card
     says the rung, and the statistics screen shows the rung per game."""
-    from engine.registry import find_game
-    from engine.stats_scene import StatsScene
+    from engine.model.registry import find_game
+    from engine.screens.stats_scene import StatsScene
     from games.tictactoe.rules import CLASSIC
 
     game = find_game("tictactoe")
@@ -446,7 +446,7 @@ def test_the_level_stepper_climbs_the_ladder_in_the_set_up(app) -> None:
     overlay = app.top
     assert isinstance(overlay, SetupOverlay)
     click_widget(app, "O computer")
-    from engine.registry import find_game
+    from engine.model.registry import find_game
 
     levels = find_game("tictactoe").levels
     for _ in range(len(levels)):
@@ -499,7 +499,7 @@ def test_every_set_up_names_the_levels_as_its_game_does(app) -> None:
     levels by the game's labels, "Match me" included, not by the stored word."""
     import pygame
 
-    from engine.registry import find_game
+    from engine.model.registry import find_game
     from tests.conftest import click_widget, key
 
     for game_id, seat in (("grundy", "2"), ("connect4", "O")):

@@ -1,7 +1,7 @@
 """The launcher's grid: any number of games fit the window, reflow and are keyboard-driven.
 
 Runs the real app headless with test-only games registered through
-``engine.registry.override``: tiles of 1, 4, 6 and 9 games (and 20, on pages) at
+``engine.model.registry.override``: tiles of 1, 4, 6 and 9 games (and 20, on pages) at
 several window sizes, checked widget by widget on screen, driven by real key,
 mouse and resize events.
 """
@@ -17,13 +17,13 @@ from typing import Any
 import pygame
 import pytest
 
-from engine.app import App
-from engine.descriptor import GameDescriptor
-from engine.launcher import LauncherScene, LauncherTile, plan_layout
-from engine.registry import override
-from engine.scene import Scene
-from engine.viewport import Viewport, visible_design_rect
-from engine.widgets import Widget
+from engine.model.descriptor import GameDescriptor
+from engine.model.registry import override
+from engine.runtime.app import App
+from engine.screens.launcher import LauncherScene, LauncherTile, plan_layout
+from engine.screens.scene import Scene
+from engine.ui.viewport import Viewport, visible_design_rect
+from engine.ui.widgets import Widget
 from tests.conftest import click_widget, key, make_app
 
 PREVIEW_COLOUR = (13, 201, 97)  # no palette uses it: found on screen, it is the preview
@@ -337,7 +337,8 @@ def test_too_many_games_go_on_pages(profile: Path, size: tuple[int, int]) -> Non
 # --- settings -------------------------------------------------------------------------------
 @pytest.mark.parametrize("size", [(640, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_settings_button_opens_the_settings(profile: Path, size: tuple[int, int]) -> None:
-    pytest.importorskip("engine.settings_scene", reason="the settings overlay is not written yet")
+    pytest.importorskip("engine.screens.settings_scene",
+                        reason="the settings overlay is not written yet")
     with launcher(profile, 9, size) as app:
         row = [app.viewport.map_rect(app.top.ui.find(n).rect)
                for n in ("Statistics", "Palette", "Settings", "?", "Quit")]

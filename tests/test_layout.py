@@ -30,15 +30,15 @@ from typing import Any
 import pygame
 import pytest
 
-from engine.app import App
-from engine.game_scene import GameScene
-from engine.overlays import ConfirmDialog, HelpOverlay, Overlay
-from engine.registry import all_games
-from engine.scene import Scene
-from engine.seats import Seat
-from engine.stepper import Stepper
-from engine.turn_scene import TurnBasedScene
-from engine.widgets import Button, Label, Widget
+from engine.model.registry import all_games
+from engine.model.seats import Seat
+from engine.runtime.app import App
+from engine.screens.game_scene import GameScene
+from engine.screens.overlays import ConfirmDialog
+from engine.screens.scene import HelpOverlay, Overlay, Scene
+from engine.screens.turn_scene import TurnBasedScene
+from engine.ui.stepper import Stepper
+from engine.ui.widgets import Button, Label, Widget
 from tests.conftest import click_widget, key, make_app, run_until
 
 SIZES = [(640, 480), (960, 720), (1920, 1080), (1080, 1920)]
@@ -280,10 +280,10 @@ def cases() -> list[Case]:
         Case("launcher help", press(pygame.K_F1, HelpOverlay)),
         Case("confirm dialog", confirm),
     ]
-    settings = importlib.util.find_spec("engine.settings_scene") is not None
+    settings = importlib.util.find_spec("engine.screens.settings_scene") is not None
     found.append(Case("settings", click_button("Settings", "SettingsOverlay"),
-                      None if settings else "engine/settings_scene.py is not written yet"))
-    result = importlib.util.find_spec("engine.result_overlay") is not None
+                      None if settings else "engine/screens/settings_scene.py is not written yet"))
+    result = importlib.util.find_spec("engine.screens.result_overlay") is not None
     for game in all_games():
         if game.is_puzzle:
             found.append(Case(game.id, open_game(game.id)))
@@ -298,7 +298,7 @@ def cases() -> list[Case]:
             Case(f"{game.id} help", then(open_game(game.id, "hvc"),
                                          press(pygame.K_F1, HelpOverlay))),
             Case(f"{game.id} result", then(open_game(game.id, "hvh"), finish_the_game),
-                 None if result else "engine/result_overlay.py is not written yet"),
+                 None if result else "engine/screens/result_overlay.py is not written yet"),
         ]
     ids = {g.id for g in all_games()}
     if "grundy" in ids:

@@ -10,7 +10,7 @@ import pytest
 
 from engine.ai.agent import Cancelled
 from engine.ai.maxn import MaxnSearch
-from engine.rules import GameState
+from engine.model.rules import GameState
 
 # --- a three-player game tree with payoffs at the leaves -----------------------------
 # Player len(path) % 3 moves. Payoffs are ≥ 0 and sum to ≤ 10, so shallow pruning

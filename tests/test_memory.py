@@ -1,4 +1,4 @@
-"""Freed memory goes back to the OS: engine/memory.py and the app's use of it."""
+"""Freed memory goes back to the OS: engine/core/memory.py and the app's use of it."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
-from engine import memory
-from engine.launcher import LauncherScene
-from engine.seats import Seat
+from engine.core import memory
+from engine.model.seats import Seat
+from engine.screens.launcher import LauncherScene
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from tests.soak import rss_kb
@@ -50,7 +50,8 @@ def test_memory_freed_in_a_thread_is_returned() -> None:
 def test_leaving_a_game_releases_memory_but_closing_an_overlay_does_not(
         app, monkeypatch) -> None:
     calls: list[int] = []
-    monkeypatch.setattr("engine.app.release_free_memory", lambda **_: calls.append(1) or True)
+    monkeypatch.setattr("engine.runtime.app.release_free_memory",
+                        lambda **_: calls.append(1) or True)
     seats = (Seat("human"), Seat("human"))
     app.push(TicTacToeScene(app, MNKConfig(), seats))
     app.help()
@@ -79,7 +80,7 @@ def test_soak_settled_figures_count_no_screen_it_left(profile, monkeypatch) -> N
     """
     import gc
 
-    from engine.scene import Scene
+    from engine.screens.scene import Scene
     from tests import soak
 
     left_alive: list[list[str]] = []

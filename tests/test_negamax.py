@@ -13,7 +13,7 @@ import pytest
 
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout, score_to_value
-from engine.rules import IllegalMove
+from engine.model.rules import IllegalMove
 from games.tictactoe.rules import EMPTY, MNKConfig, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
 

@@ -15,7 +15,7 @@ import threading
 
 import pytest
 
-from engine.value_overlay import PROVEN_NOTE, REMOTENESS_NOTE, hint_note
+from engine.ui.value_overlay import PROVEN_NOTE, REMOTENESS_NOTE, hint_note
 from games.tictactoe.agents import PERFECT_BUDGET
 from games.tictactoe.ai_simple import EasyAgent, MediumAgent
 from games.tictactoe.hard_search import HardSearchAgent

@@ -1,4 +1,5 @@
-"""Games' modules load in the background once the launcher is drawn (engine.registry.prefetch)."""
+"""Games' modules load in the background once the launcher is drawn
+(engine.model.registry.prefetch)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.descriptor import GameDescriptor
-from engine.registry import prefetch
+from engine.model.descriptor import GameDescriptor
+from engine.model.registry import prefetch
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The one-player puzzle midend (engine.puzzle) on tiny puzzles, with a fake clock.
+"""The one-player puzzle midend (engine.model.puzzle) on tiny puzzles, with a fake clock.
 
 Undo/redo round trips, Restart and new puzzles as undoable steps, the move count, the
 timer and its pauses, one reported solve per attempt, the help flag that Restart and undo
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from engine.ai.bfs import bfs_solve
-from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Solved
-from engine.rules import GameState, IllegalMove
+from engine.model.puzzle import Change, PuzzleHelp, PuzzleMidend, Solved
+from engine.model.rules import GameState, IllegalMove
 from engine.storage.stats import StatsStore
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.registry import all_games
+from engine.model.registry import all_games
 from tests.workflow_support import (
     RELEASE,
     ROOT,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from engine.game_settings import load_seats
-from engine.history import History
-from engine.launcher import LauncherScene
-from engine.overlays import HelpOverlay
-from engine.result_overlay import ResultOverlay, result_headline, swapped
-from engine.seats import Seat
+from engine.model.game_settings import load_seats
+from engine.model.history import History
+from engine.model.seats import Seat
+from engine.screens.launcher import LauncherScene
+from engine.screens.result_overlay import ResultOverlay, result_headline, swapped
+from engine.screens.scene import HelpOverlay
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.scene import TicTacToeScene

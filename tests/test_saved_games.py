@@ -14,11 +14,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from engine.launcher import LauncherScene
-from engine.puzzle import PuzzleMidend
-from engine.registry import all_games, find_game
-from engine.saved_games import MAX_SAVE_BYTES, SAVE_VERSION, open_game
-from engine.seats import Seat
+from engine.model.puzzle import PuzzleMidend
+from engine.model.registry import all_games, find_game
+from engine.model.seats import Seat
+from engine.screens.launcher import LauncherScene
+from engine.storage.saved_games import MAX_SAVE_BYTES, SAVE_VERSION, open_game
 from games.buttons.board import Board, generate
 from games.buttons.board import load_state as load_board
 from games.buttons.board import save_state as save_board
@@ -432,7 +432,7 @@ def test_a_save_whose_game_id_cannot_be_read_is_told_in_czech(
         profile: Path, game_id: str, params: str, words: str) -> None:
     """The game ID's error, made in English by the game's parameters, is said in the
     player's language in the notice, with the notice around it: nothing left in English."""
-    from engine.i18n import set_language
+    from engine.core.i18n import set_language
 
     app = make_app(profile)
     open_tile(app, game_id)
@@ -531,7 +531,7 @@ UNTRANSLATED = {"JSON", "UTF", "true", "false", "null", "text"}
 
 def template_words(problem: object) -> set[str]:
     """The English words of a Phrase's templates, its own and its values' (not the data)."""
-    from engine.phrase import Phrase
+    from engine.core.phrase import Phrase
 
     if not isinstance(problem, Phrase):
         return set()
@@ -547,9 +547,8 @@ def test_why_a_save_cannot_be_resumed_is_told_in_hungarian_and_czech(
     """The reason, made in English as the save is read, is said in the player's language in
     the notice: the catalogue's translation, with no English word of its templates left
     (data stays: the JSON decoder's words, a value from the file)."""
-    from engine.i18n import set_language
-    from engine.phrase import localize
-    from engine.saved_games import SavedGames
+    from engine.core.i18n import localize, set_language
+    from engine.storage.saved_games import SavedGames
 
     game_id, damage, english, *said = DAMAGE_TOLD[kind]
     good = a_real_nim_save(profile) if game_id == "grundy" else a_real_save(profile)
@@ -587,7 +586,7 @@ def test_why_a_save_cannot_be_resumed_is_told_in_hungarian_and_czech(
 
 
 def test_a_huge_file_is_set_aside_unread(profile: Path, monkeypatch) -> None:
-    import engine.saved_games as saved_games
+    import engine.storage.saved_games as saved_games
 
     path = saved(profile, "tictactoe")
     path.parent.mkdir(parents=True)
@@ -628,7 +627,7 @@ def test_a_folder_in_the_place_of_a_save_is_set_aside(profile: Path) -> None:
 @pytest.mark.slow
 def test_an_unreadable_save_is_left_alone_and_not_written_over(profile: Path,
                                                               monkeypatch) -> None:
-    import engine.saved_games as saved_games
+    import engine.storage.saved_games as saved_games
 
     a_real_save(profile)
     path = saved(profile, "tictactoe")
@@ -664,7 +663,7 @@ def test_an_unreadable_save_is_left_alone_and_not_written_over(profile: Path,
 
 
 def test_a_full_disk_is_a_warning_and_the_game_stays_in_memory(profile, monkeypatch) -> None:
-    import engine.saved_games as saved_games
+    import engine.storage.saved_games as saved_games
 
     app = make_app(profile)
     try:
@@ -848,7 +847,7 @@ def test_a_scene_refuses_a_bad_snapshot_and_changes_nothing(app) -> None:
 
 
 def test_a_history_too_big_to_save_keeps_the_game_on_screen(app, monkeypatch) -> None:
-    import engine.saved_games as saved_games
+    import engine.storage.saved_games as saved_games
 
     scene = open_tile(app, "tictactoe")
     play(app, MOVES)

@@ -8,9 +8,10 @@ import time
 import pygame
 import pytest
 
-from engine.launcher import LauncherScene
-from engine.overlays import ConfirmDialog, HelpOverlay, TextEntryDialog
-from engine.stats_scene import StatsScene
+from engine.screens.launcher import LauncherScene
+from engine.screens.overlays import ConfirmDialog, TextEntryDialog
+from engine.screens.scene import HelpOverlay
+from engine.screens.stats_scene import StatsScene
 from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import (
     click,
@@ -50,7 +51,7 @@ X_WINS_DIAGONAL = [(0, 0), (1, 0), (1, 1), (2, 0), (2, 2)]
 
 
 def test_launcher_has_a_tile_per_registered_game_in_order(app) -> None:
-    from engine.registry import all_games
+    from engine.model.registry import all_games
 
     ids = [t["id"] for t in app.top.debug_state()["tiles"]]
     assert ids == [g.id for g in all_games()]

@@ -8,9 +8,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from engine.settings_scene import SettingsOverlay, settings_layout, stepped, volume_parts
+from engine.screens.settings_scene import SettingsOverlay, settings_layout, stepped, volume_parts
 from engine.storage.settings import SettingsStore
-from engine.theme import PALETTES
+from engine.ui.theme import PALETTES
 from tests.conftest import click_widget, key, make_app, near
 
 

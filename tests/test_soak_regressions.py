@@ -41,7 +41,7 @@ def test_button_madness_cursor_dropped_when_board_shrinks(profile: Path) -> None
 def test_font_cache_is_bounded_across_window_sizes() -> None:
     # soak seed 7, 50,000 inputs: resident memory grew 65 MB from input 10,000 on, as
     # Theme.font kept one pygame Font (~0.2 MB with glyphs) per pixel size ever drawn.
-    from engine.theme import FONT_CACHE_SIZE, Theme
+    from engine.ui.theme import FONT_CACHE_SIZE, Theme
 
     theme = Theme()
     recent = theme.font(20)

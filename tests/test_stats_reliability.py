@@ -344,7 +344,7 @@ def test_a_file_replaced_by_another_copy_gets_the_results(tmp_path: Path) -> Non
 
 def test_stale_save_temporaries_are_removed_at_start(profile: Path) -> None:
     """Regression: hidden ``.NAME.tmp`` files a kill left were never cleaned up."""
-    from engine.saved_games import SAVED_FOLDER
+    from engine.storage.saved_games import SAVED_FOLDER
     from tests.conftest import make_app
 
     saved = profile / SAVED_FOLDER

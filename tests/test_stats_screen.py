@@ -15,12 +15,12 @@ from typing import Any
 import pygame
 import pytest
 
-from engine.app import App
-from engine.launcher import LauncherScene
-from engine.registry import all_games, find_game
-from engine.seats import Seat
-from engine.stats_scene import StatsScene
-from engine.stats_table import (
+from engine.model.registry import all_games, find_game
+from engine.model.seats import Seat
+from engine.runtime.app import App
+from engine.screens.launcher import LauncherScene
+from engine.screens.stats_scene import StatsScene
+from engine.screens.stats_table import (
     COMPUTER,
     PLAYER,
     PUZZLES,

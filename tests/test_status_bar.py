@@ -8,9 +8,9 @@ from typing import Any
 import pygame
 import pytest
 
-from engine.registry import all_games
-from engine.seats import Seat
-from engine.widgets import ELLIPSIS
+from engine.model.registry import all_games
+from engine.model.seats import Seat
+from engine.ui.widgets import ELLIPSIS
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import click_widget, hover, make_app, run_until

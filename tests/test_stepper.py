@@ -5,10 +5,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from engine.overlays import Overlay
-from engine.seats import Seat
-from engine.settings_scene import SettingsOverlay
-from engine.stepper import Stepper, int_stepper
+from engine.model.seats import Seat
+from engine.screens.scene import Overlay
+from engine.screens.settings_scene import SettingsOverlay
+from engine.ui.stepper import Stepper, int_stepper
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import click_widget, hover, key, make_app, near

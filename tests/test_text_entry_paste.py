@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pygame
 import pytest
 
-from engine.overlays import EDIT_LIMIT, TextEntryDialog, printable, printable_prefix
+from engine.screens.overlays import EDIT_LIMIT, TextEntryDialog, printable, printable_prefix
 from games.buttons.board import Board, format_code, parse_code
 from games.buttons.scene import ButtonMadnessScene
 from tests.conftest import key

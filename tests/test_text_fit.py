@@ -14,11 +14,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from engine import launcher, widgets
-from engine.app import App
-from engine.overlays import HelpOverlay
-from engine.scene import Scene
-from engine.widgets import ELLIPSIS, Button, Label, Widget
+from engine.runtime.app import App
+from engine.screens import launcher
+from engine.screens.scene import HelpOverlay, Scene
+from engine.ui import widgets
+from engine.ui.widgets import ELLIPSIS, Button, Label, Widget
 from tests.conftest import click_widget, key, make_app
 
 LONG = ("A label whose text goes on and on, far longer than the narrow box it was given "
@@ -177,7 +177,7 @@ def test_one_ellipsis_helper_serves_the_launcher_and_the_widgets() -> None:
 @pytest.mark.parametrize("width", [1, 5, 40, 400])
 def test_ellipsize_fits_any_width(width: int) -> None:
     pygame.font.init()
-    from engine.theme import Theme
+    from engine.ui.theme import Theme
 
     font = Theme().font(16)
     cut = widgets.ellipsize(LONG, font, width)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from engine.launcher import LauncherScene
-from engine.seats import Seat
+from engine.model.seats import Seat
+from engine.screens.launcher import LauncherScene
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from games.tictactoe.setup_scene import SetupOverlay

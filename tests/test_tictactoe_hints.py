@@ -8,7 +8,7 @@ from functools import cache
 import pygame
 import pytest
 
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import click_widget, key, run_until
@@ -186,7 +186,7 @@ def test_7x6_hints_rank_the_book_win_first_and_say_the_rest_are_estimates(app) -
 def test_hints_in_a_proven_lost_7x6_position_mark_every_square_a_bare_loss(app) -> None:
     """After the book's winning first move, every reply is a proven loss (the book): the
     scene shows a bare L on every square and the legend's note explains it."""
-    from engine.value_overlay import PROVEN_NOTE, hint_note
+    from engine.ui.value_overlay import PROVEN_NOTE, hint_note
     from games.tictactoe.opening_book import book_for
     from games.tictactoe.search_state import MNKSearchState
 

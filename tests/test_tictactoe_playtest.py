@@ -16,9 +16,9 @@ import pygame
 import pytest
 
 from engine.ai.perfect import PerfectAgent
-from engine.board.draw import draw_mark
-from engine.registry import find_game
-from engine.seats import Seat
+from engine.model.registry import find_game
+from engine.model.seats import Seat
+from engine.ui.board.draw import draw_mark
 from games.connect4.rules import Connect4Config
 from games.tictactoe.advice import hint_report
 from games.tictactoe.bitboard import layout

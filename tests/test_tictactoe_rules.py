@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from engine.rules import GameState, IllegalMove
+from engine.model.rules import GameState, IllegalMove
 from games.tictactoe.rules import CLASSIC, EMPTY, MNKConfig, TicTacToeState
 
 LINES_3X3 = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from engine.launcher import LauncherScene
-from engine.seats import Seat
-from engine.toasts import INFO_SECONDS, REPEAT_SECONDS
+from engine.model.seats import Seat
+from engine.screens.launcher import LauncherScene
+from engine.ui.toasts import INFO_SECONDS, REPEAT_SECONDS
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import click, key, make_app, near

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import near, run_until

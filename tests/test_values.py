@@ -1,4 +1,4 @@
-"""The move-value model (engine.values), its overlay, and the generic perfect player."""
+"""The move-value model (engine.model.values), its overlay, and the generic perfect player."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from engine.ai.negamax import SearchTimeout
 from engine.ai.perfect import PerfectAgent
-from engine.values import INFINITE, MoveValue, all_exact, best_moves, ranked
+from engine.model.values import INFINITE, MoveValue, all_exact, best_moves, ranked
 
 NO_CANCEL = threading.Event()
 
@@ -120,7 +120,7 @@ def test_engine_names_no_game() -> None:
     """No engine file imports a game package or spells a game's id: games are discovered."""
     import re
 
-    from engine.registry import all_games
+    from engine.model.registry import all_games
 
     root = Path(__file__).resolve().parent.parent / "engine"
     names = {g.id for g in all_games()} | {a for g in all_games() for a in g.aliases}

@@ -3,7 +3,7 @@
 Three commands, each given a throw-away profile folder (never the player's own):
 
 ``loop``
-    Open the settings and statistics with ``engine.cli._open_stores`` (exactly as the app
+    Open the settings and statistics with ``engine.runtime.cli._open_stores`` (exactly as the app
     starts), then record game and puzzle results, change and save settings, and write saved
     games, over and over (or ``--ops`` times). Before each operation a ``try`` line goes to
     the journal; after an operation the store reported as done (no warning), an ``ok`` line
@@ -46,8 +46,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.cli import _open_stores  # noqa: E402
-from engine.saved_games import SAVE_FORMAT, SAVE_VERSION, SavedGames  # noqa: E402
+from engine.runtime.cli import _open_stores  # noqa: E402
+from engine.storage.saved_games import SAVE_FORMAT, SAVE_VERSION, SavedGames  # noqa: E402
 
 GAME = "crash-harness"            # the game name of every recorded game result
 PUZZLE = "crash-harness-puzzle"   # ... and of every puzzle result
@@ -141,7 +141,7 @@ def open_profile(profile: str, app: bool) -> tuple[Any, Any, list[str], SavedGam
     for name, value in (("SDL_VIDEODRIVER", "dummy"), ("SDL_AUDIODRIVER", "dummy"),
                         ("PYGAME_HIDE_SUPPORT_PROMPT", "1")):
         os.environ.setdefault(name, value)
-    from engine.app import App
+    from engine.runtime.app import App
 
     window = App(settings, stats, notices)
     told = list(notices) + [n for n in window.notices if n not in notices]

@@ -11,7 +11,7 @@ licence). The output is deterministic: the noise comes from a counter-based
 hash rather than a random generator, and the WAV header (stdlib ``wave``)
 holds no date, so running the script again gives byte-identical files.
 
-The game itself only loads the WAV files (through ``engine.assets``), so
+The game itself only loads the WAV files (through ``engine.core.assets``), so
 neither this script nor numpy is needed at run time.
 
 Format: 16-bit mono PCM at 44.1 kHz; 0.05 to 0.8 s long; raised-cosine fades
@@ -219,7 +219,7 @@ def computer() -> Signal:
     return _normalise(_mix(0.18, (0.0, first), (0.085, second)), 0.6)
 
 
-# The names must be engine.audio.SOUNDS (tests/test_audio.py checks it).
+# The names must be engine.ui.audio.SOUNDS (tests/test_audio.py checks it).
 EFFECTS: dict[str, Callable[[], Signal]] = {
     "place": place, "drop": drop, "slide": slide, "take": take, "flip": flip,
     "illegal": illegal, "win": win, "loss": loss, "draw": draw, "solved": solved,

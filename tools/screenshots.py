@@ -47,8 +47,8 @@ def _settle(app: Any, frames: int = 600) -> None:
 def _game(app: Any, game_id: str, moves: int, hints: bool = True, level: str = "medium",
           finish: bool = False) -> Any:
     """Open ``game_id`` against the computer and play ``moves`` seeded human moves."""
-    from engine.registry import find_game
-    from engine.seats import Seat
+    from engine.model.registry import find_game
+    from engine.model.seats import Seat
 
     game = find_game(game_id)
     seats = (Seat("human"), Seat("computer", level)) if game.kind != "puzzle" else None
@@ -75,7 +75,7 @@ def _game(app: Any, game_id: str, moves: int, hints: bool = True, level: str = "
 
 
 def _settings(app: Any) -> None:
-    from engine.settings_scene import SettingsOverlay
+    from engine.screens.settings_scene import SettingsOverlay
 
     app.push(SettingsOverlay(app))
     _settle(app)
@@ -102,8 +102,8 @@ def render(out: Path, names: list[str] | None = None) -> list[Path]:
         sys.path.insert(0, str(ROOT))
     import pygame
 
-    from engine.app import App
-    from engine.launcher import LauncherScene
+    from engine.runtime.app import App
+    from engine.screens.launcher import LauncherScene
     from engine.storage.settings import SettingsStore
     from engine.storage.stats import StatsStore
 

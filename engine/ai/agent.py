@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 
 
 class Cancelled(Exception):

@@ -7,7 +7,7 @@ puzzles only, since it keeps every position it has seen: ``max_states`` bounds
 that, and the search raises :class:`SearchLimit` rather than eat the machine's
 memory.
 
-Written against the one-player :class:`engine.rules.GameState` interface by
+Written against the one-player :class:`engine.model.rules.GameState` interface by
 default (``legal_moves``, ``play``, ``is_terminal`` meaning solved); every part
 can be replaced, so a puzzle held as a plain int with a move table searches just
 as well.
@@ -23,7 +23,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from engine.ai.agent import Cancelled
-from engine.rules import Move
+from engine.model.rules import Move
 
 S = TypeVar("S")
 

@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.ai.agent import Agent, BlendAgent, Cancelled, Wrapper, checked_moves
-from engine.phrase import N_
-from engine.rules import GameState, Move
+from engine.core.phrase import N_
+from engine.model.rules import GameState, Move
 
 __all__ = ["MATCH", "MATCH_RUNG", "BlendAgent", "LookaheadAgent", "Recipe", "ReflexAgent",
            "Rung", "blended", "elo_ratings", "level_names", "match_level"]

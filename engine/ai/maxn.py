@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.ai.agent import Cancelled
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 
 Values = tuple[float, ...]
 Evaluate = Callable[[GameState], Sequence[float]]

@@ -1,6 +1,6 @@
 """One negamax / alpha-beta search for every two-player zero-sum game.
 
-Written against the :class:`engine.rules.GameState` protocol, plus optional
+Written against the :class:`engine.model.rules.GameState` protocol, plus optional
 hooks a state class may define to make the search smarter (see
 :class:`SearchHooks`). Any state without them is still searched correctly,
 only more slowly.
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.ai.agent import Cancelled
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 
 __all__ = [
     "BYTES_PER_ENTRY",

@@ -44,7 +44,7 @@ from typing import Any
 
 from engine.ai.negamax import SearchTimeout
 from engine.ai.win_proof import proven_choice
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 
 __all__ = ["BOOK_FORMAT", "BookEntry", "BookError", "OpeningBook", "build_book", "load_book",
            "save_book"]

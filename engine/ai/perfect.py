@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping
 
 from engine.ai.agent import Agent, Cancelled
 from engine.ai.negamax import Negamax, SearchTimeout
-from engine.i18n import _
-from engine.rules import GameState, Move
-from engine.values import MoveValue, best_moves
+from engine.core.i18n import _
+from engine.model.rules import GameState, Move
+from engine.model.values import MoveValue, best_moves
 
 __all__ = ["PROBE", "PerfectAgent", "ValueFunction", "negamax_values"]
 

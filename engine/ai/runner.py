@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai.agent import Agent, Cancelled
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 
 
 class WorkerPool:

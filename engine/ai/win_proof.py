@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai.negamax import DEFAULT_MAX_ENTRIES, SearchClock, SearchTimeout
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 
 __all__ = ["DEEPENING_STEP", "ProvenChoice", "WinProver", "proven_choice", "solve_outcome"]
 

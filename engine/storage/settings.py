@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.phrase import N_, Number, Phrase, error_text, joined
+from engine.core.languages import CHOICES
+from engine.core.phrase import N_, Number, Phrase, error_text, joined
 
 from .atomic import (
     CORRUPT_MARKER,
@@ -51,8 +52,8 @@ SEAT_KINDS = ("human", "computer")
 WINDOW_MIN = 320
 VOLUME_MIN, VOLUME_MAX = 0, 100
 CVC_SPEEDS = ("slow", "normal", "fast")
-# The language setting: the system's, or one of the catalogues (see engine/i18n.py).
-LANGUAGES = ("system", "en", "hu", "cs")
+# The language setting: the system's, or one of the catalogues (engine/core/languages.py).
+LANGUAGES = CHOICES
 WINDOW_MAX = 7680
 BOARD_SIZE_MIN = 1
 BOARD_SIZE_MAX = 1000

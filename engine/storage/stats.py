@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.phrase import N_, Phrase, error_text
+from engine.core.phrase import N_, Phrase, error_text
 
 from . import stats_recovery as recovery
 from .atomic import _fsync_folder, move_aside

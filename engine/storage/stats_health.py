@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 
-from engine.phrase import N_, Phrase
+from engine.core.phrase import N_, Phrase
 
 SCHEMA_VERSION = 1
 

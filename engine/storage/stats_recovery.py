@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engine.phrase import N_, Phrase, joined
+from engine.core.phrase import N_, Phrase, joined
 
 from .atomic import CORRUPT_MARKER, atomic_write_text
 

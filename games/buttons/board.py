@@ -24,7 +24,7 @@ Python refuses to convert numbers longer than 4,300 digits to and from text, and
 does it in quadratic time anyway; a 1000×1000 code has 301,030 digits, so the
 conversions here split the number in halves (divide and conquer) instead.
 
-A :class:`Board` is also a one-player :class:`engine.rules.GameState` (a move is a
+A :class:`Board` is also a one-player :class:`engine.model.rules.GameState` (a move is a
 ``(row, column)`` pair, and ``is_terminal()`` means solved), which is what the puzzle
 midend, the generic breadth-first search and the conformance tests work with.
 
@@ -44,8 +44,8 @@ from typing import overload
 
 import numpy as np
 
-from engine.phrase import N_, Phrase
-from engine.rules import IllegalMove
+from engine.core.phrase import N_, Phrase
+from engine.model.rules import IllegalMove
 
 MAX_N = 1000
 
@@ -278,7 +278,7 @@ class Board:
             return Board(self.n, bits)
         return Board(self.n, self.bits ^ press_effect(self.n, presses_to_bits(self.n, cells)))
 
-    # --- the one-player GameState interface (engine.rules) --------------------------
+    # --- the one-player GameState interface (engine.model.rules) --------------------------
     @property
     def num_players(self) -> int:
         """One: a puzzle."""
@@ -544,7 +544,7 @@ def load_state(params: object, data: object) -> Board:
     Any side from 1 to :data:`MAX_N` (a board from a code need not be the menu's size),
     so ``params`` is not used.
     """
-    from engine.saved_data import fields, text, whole
+    from engine.storage.saved_data import fields, text, whole
 
     record = fields(data, Phrase(N_("the board")), ("n", "red"))
     n = whole(record["n"], Phrase(N_("the board side")), 1, MAX_N)

@@ -4,7 +4,7 @@ Boards over the scene's vector limit have buttons of a few pixels or less, so th
 drawn as one 8-bit picture of the board's screen rectangle (each pixel: the colour of
 the button under it) and a transparent layer of solution marks. Both are made with
 numpy from a per-axis map "screen pixel -> cell", worked out with the cell edges
-rounded as :class:`engine.board.geometry.BoardGeometry` rounds them, so the picture,
+rounded as :class:`engine.ui.board.geometry.BoardGeometry` rounds them, so the picture,
 the marks and clicks agree on which pixel is which button.
 
 The marks layer of a new solution is made on a worker thread (~4 ms alone, but up to
@@ -31,8 +31,8 @@ import pygame
 import pygame.surfarray  # (imported here: first used on a worker thread)
 
 from engine.ai.runner import AIRunner
-from engine.board.geometry import BoardGeometry
-from engine.i18n import _
+from engine.core.i18n import _
+from engine.ui.board.geometry import BoardGeometry
 from games.buttons.board import Board, bits_to_grid
 
 # A change of more buttons than this (a new board, undo of a generate) is drawn afresh.
@@ -201,7 +201,7 @@ class BoardPicture:
 def marks_layer(geom: BoardGeometry, grid: np.ndarray, colour: Colour) -> pygame.Surface:
     """A transparent picture of ``geom.rect``'s size with a frame in each marked cell.
 
-    The frame follows :func:`engine.board.draw.outline_cell`'s: a band ``width`` pixels
+    The frame follows :func:`engine.ui.board.draw.outline_cell`'s: a band ``width`` pixels
     wide inside each marked cell's edge; cells too small to hold a frame are filled.
     """
     n = geom.rows

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.cli import (
+from engine.core.numbers import RULE, parse_whole
+from engine.runtime.cli import (
     SECONDS_RANGE,
     int_in,
     positive_seconds,
@@ -21,7 +22,6 @@ from engine.cli import (
     stated_range,
     states_range,
 )
-from engine.numbers import RULE, parse_whole
 from games.buttons.search_limits import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT
 
 # A 1000×1000 code is "1000x1000:" and at most 301,030 digits: reading stops a bit past

@@ -1,7 +1,7 @@
-"""Button Madness declares itself to the engine (found by engine.registry)."""
+"""Button Madness declares itself to the engine (found by engine.model.registry)."""
 
-from engine.descriptor import GameDescriptor
-from engine.i18n import N_
+from engine.core.i18n import N_
+from engine.model.descriptor import GameDescriptor
 
 GAME = GameDescriptor(
     id="button-madness",

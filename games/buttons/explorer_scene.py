@@ -11,14 +11,14 @@ from pygame import FRect
 
 from engine.ai.agent import Cancelled
 from engine.ai.runner import AIRunner
-from engine.board.draw import hatch
-from engine.i18n import N_, _
-from engine.scene import Scene
-from engine.widgets import Button, Label, wrap_text
+from engine.core.i18n import N_, _
+from engine.screens.scene import Scene
+from engine.ui.board.draw import hatch
+from engine.ui.widgets import Button, Label, wrap_text
 from games.buttons.scene import fit_text
 
 if TYPE_CHECKING:
-    from engine.app import App
+    from engine.runtime.app import App
 
 SIZES = range(1, 65)
 # The theorems' column beside the chart (wide windows) or the band under it (tall ones).

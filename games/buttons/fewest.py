@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.phrase import N_, Number, Phrase
+from engine.core.phrase import N_, Number, Phrase
 from games.buttons.fewest_bounds import (
     BOUND_BYTES_PER_ENTRY,
     MAX_TABLE_BITS,

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ai.agent import Cancelled
-from engine.phrase import N_, Phrase
+from engine.core.phrase import N_, Phrase
 
 # Tables of more than 2^22 entries are never built, whatever the memory cap: one
 # transform of that size already takes ~0.2 s, and the searches they would feed could not

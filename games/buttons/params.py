@@ -1,6 +1,6 @@
 """Button Madness's parameters: the board side n, its game ID ``4x4`` and its start position.
 
-:data:`SPEC` is the engine's :class:`~engine.descriptor.ParamSpec` for :class:`ButtonParams`.
+:data:`SPEC` is the engine's :class:`~engine.model.descriptor.ParamSpec` for :class:`ButtonParams`.
 The stored form stays ``{"n": 7}`` (what settings held before parameters were generic),
 and the statistics id is ``"7x7"`` as it always was, so earlier results still count.
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_, Phrase, error_text
+from engine.core.i18n import N_, Phrase, error_text
+from engine.model.descriptor import ParamSpec, Preset
 from games.buttons.board import MAX_N, Board, CodeError, _parse_size, check_size, generate
 
 # The size menu (− and +) goes from 2×2 to 20×20; codes load any size up to MAX_N.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pygame
 
-from engine.board.geometry import BoardGeometry
-from engine.theme import Palette
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.theme import Palette
 
 
 def draw(surface: pygame.Surface, rect: pygame.Rect, palette: Palette) -> None:

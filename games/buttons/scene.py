@@ -2,8 +2,8 @@
 
 Everything that is not input or drawing lives elsewhere: the history, Restart, the
 move count, the clock, the "helped" flag and win detection in
-:class:`engine.puzzle.PuzzleMidend`; working out solutions and hints in
-:class:`engine.puzzle.PuzzleHelp`; the board code's cache and worker in
+:class:`engine.model.puzzle.PuzzleMidend`; working out solutions and hints in
+:class:`engine.model.puzzle.PuzzleHelp`; the board code's cache and worker in
 :mod:`games.buttons.codes`; the rules in :mod:`games.buttons.board`.
 """
 
@@ -18,18 +18,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pygame
 
-from engine.animation import FLASH, RIPPLE, ease_out, ease_out_back, lerp
-from engine.board.draw import draw_cell_text, outline_cell
-from engine.board.geometry import BoardGeometry, Cell
-from engine.board.pointer import GridPointer
-from engine.game_scene import GameScene
-from engine.game_settings import load_params, remember
-from engine.history import History
-from engine.i18n import N_, Phrase, _, error_text, localize, ngettext, number_text
-from engine.overlays import Overlay, TextEntryDialog
-from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
-from engine.stepper import Stepper
-from engine.widgets import Button, Label, wrap_text
+from engine.core.i18n import N_, Phrase, _, error_text, localize, ngettext, number_text
+from engine.model.game_settings import load_params, remember
+from engine.model.history import History
+from engine.model.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
+from engine.screens.game_scene import GameScene
+from engine.screens.overlays import TextEntryDialog
+from engine.screens.scene import Overlay
+from engine.ui.animation import FLASH, RIPPLE, ease_out, ease_out_back, lerp
+from engine.ui.board.draw import draw_cell_text, outline_cell
+from engine.ui.board.geometry import BoardGeometry, Cell
+from engine.ui.board.pointer import GridPointer
+from engine.ui.stepper import Stepper
+from engine.ui.widgets import Button, Label, wrap_text
 from games.buttons.board import Board, CodeError, generate, parse_code, press_mask
 from games.buttons.board_render import BoardPicture, MarksPicture, shows_rings, tiny_colours
 from games.buttons.codes import CODE_INLINE_MAX_N, BoardCodes, canonical_code
@@ -49,7 +50,7 @@ from games.buttons.wording import StateWords, help_text, state_words
 if TYPE_CHECKING:
     import threading
 
-    from engine.app import App
+    from engine.runtime.app import App
     from games.buttons.solver import GridSolution
 
 __all__ = ["CODE_INLINE_MAX_N", "CODE_LINES", "STATE_MARKS", "WORKING_OUT_CODE",
@@ -64,7 +65,7 @@ CODE_LINES = 7
 # debug_state lists at most this many marks (there are up to 500,000), and their count.
 STATE_MARKS = 1000
 WORKING_OUT_CODE = N_("working out the code…")
-# Animation tracks (engine.animation.Timeline keys). A press: the button flips at once,
+# Animation tracks (engine.ui.animation.Timeline keys). A press: the button flips at once,
 # a ring spreads and reaches its four neighbours RIPPLE_REACH of the way through, and
 # they flip then. A solve: the board flashes FLASH_TIMES times, then the win screen.
 RIPPLE_TRACK = "ripple"
@@ -161,7 +162,7 @@ class ButtonMadnessScene(GameScene):
 
     help_title = N_("Button Madness: rules")
     new_game_label = N_("Generate")
-    game = GAME  # what engine.saved_games saves this screen's puzzle as
+    game = GAME  # what engine.storage.saved_games saves this screen's puzzle as
     # A saved puzzle keeps at most this many hinted buttons (each is one click on Hint).
     max_saved_hints = 10_000
 
@@ -566,7 +567,7 @@ class ButtonMadnessScene(GameScene):
         self.puzzle.resume()
         self._best = None  # a screen above (win screen) may have recorded a result
 
-    # --- saving and resuming (engine.saved_games) -------------------------------------------
+    # --- saving and resuming (engine.storage.saved_games) -----------------------------------------
     @property
     def params(self) -> ButtonParams:
         """The parameters a resumed game opens with: the menu size nearest the board's."""
@@ -585,7 +586,7 @@ class ButtonMadnessScene(GameScene):
         """Resume a :meth:`snapshot`; ValueError, saying what is wrong, changes nothing.
 
         The clock stays paused until the board is on screen (see :meth:`update`)."""
-        from engine.saved_data import fields, flag, items, whole
+        from engine.storage.saved_data import fields, flag, items, whole
         from games.buttons.board import MAX_N
 
         record = fields(data, Phrase(N_("the saved puzzle")), ("puzzle", "showing", "hinted"))

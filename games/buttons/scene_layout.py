@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pygame import FRect
 
-from engine.game_layout import BUTTON_H, GAP, MARGIN
+from engine.ui.game_layout import BUTTON_H, GAP, MARGIN
 
 TOOLS_W = 188.0
 INFO_W = 180.0
@@ -35,7 +35,7 @@ LEGEND_ROW_H = 30.0
 
 # Layout entries of the side panel, top to bottom.
 TOOL_NAMES = ("size", "Show solution", "Hint", "Which sizes?", "Copy", "Enter code", "code")
-# The size stepper's row: its label "Size" and its − / + widths (engine.stepper).
+# The size stepper's row: its label "Size" and its − / + widths (engine.ui.stepper).
 SIZE_LABEL_W = 40.0
 SIZE_STEP_W = 36.0
 INFO_NAMES = ("stats", "legend")

@@ -78,7 +78,7 @@ import numpy as np
 
 from engine.ai.agent import Cancelled
 from engine.ai.bfs import bfs_solve
-from engine.phrase import N_, Phrase
+from engine.core.phrase import N_, Phrase
 from games.buttons import fewest
 from games.buttons.board import (
     MAX_N,

@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.i18n import _, ngettext
+from engine.core.i18n import _, ngettext
 
 
 class NamesColours(Protocol):
-    """What is needed of a palette (engine.theme.Palette): its word for a colour role."""
+    """What is needed of a palette (engine.ui.theme.Palette): its word for a colour role."""
 
     def colour_name(self, role: str) -> str:
         """The word for the colour of ``role`` ("good", "bad" …)."""

@@ -29,8 +29,8 @@ from engine.ai.agent import Agent, Cancelled, MistakeAgent, checked_moves
 from engine.ai.ladder import Recipe, ReflexAgent, blended, level_names
 from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
-from engine.rules import GameState, Move
-from engine.seats import Seat
+from engine.model.rules import GameState, Move
+from engine.model.seats import Seat
 from games.connect4.descriptor import GAME
 from games.connect4.levels import LADDER
 from games.connect4.rules import Connect4Config, Connect4State

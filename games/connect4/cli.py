@@ -23,7 +23,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.cli import SECONDS_RANGE, add_table_option, int_in, positive_seconds, stated_range
+from engine.runtime.cli import (
+    SECONDS_RANGE,
+    add_table_option,
+    int_in,
+    positive_seconds,
+    stated_range,
+)
 from games.connect4.rules import (
     DEFAULT_K,
     MAX_COLS,
@@ -75,7 +81,7 @@ def parse_moves(config: Connect4Config, text: str) -> Connect4State:
     is wrong and why.
 
     Only the ASCII digits 1-9 are columns (as everywhere on the command line, see
-    :mod:`engine.numbers`): ``str.isdigit`` would also take "٣" or "３".
+    :mod:`engine.core.numbers`): ``str.isdigit`` would also take "٣" or "３".
     """
     state = Connect4State.new(config)
     for number, ch in enumerate(text, start=1):

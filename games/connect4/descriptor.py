@@ -1,7 +1,7 @@
-"""Connect Four declares itself to the engine (found by engine.registry)."""
+"""Connect Four declares itself to the engine (found by engine.model.registry)."""
 
-from engine.descriptor import GameDescriptor
-from engine.i18n import N_
+from engine.core.i18n import N_
+from engine.model.descriptor import GameDescriptor
 from games.connect4.levels import LADDER
 
 GAME = GameDescriptor(

@@ -1,6 +1,6 @@
 """Connect Four's rules, as the help overlay shows them."""
 
-from engine.i18n import N_
+from engine.core.i18n import N_
 
 HELP = N_("""Two players take turns dropping a disc into a column: the disc falls to the lowest
 empty cell. X (a cross on each disc) moves first, then O (a ring). The first to line up four

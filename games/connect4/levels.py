@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.ai.ladder import Rung
-from engine.phrase import N_
+from engine.core.phrase import N_
 
 LADDER = (
     Rung("beginner", N_("Beginner"), N_("a search two moves deep, sometimes only one")),

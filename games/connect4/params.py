@@ -2,15 +2,15 @@
 
 The parameters are :class:`~games.connect4.rules.Connect4Config` itself
 (columns × rows, k in a row); :data:`SPEC` is the engine's
-:class:`~engine.descriptor.ParamSpec` for them. No pygame here.
+:class:`~engine.model.descriptor.ParamSpec` for them. No pygame here.
 """
 
 from __future__ import annotations
 
 import re
 
-from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_, Phrase, _, error_text
+from engine.core.i18n import N_, Phrase, _, error_text
+from engine.model.descriptor import ParamSpec, Preset
 from games.connect4.rules import DEFAULT_K, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS, Connect4Config
 
 __all__ = ["PRESETS", "SPEC", "Connect4ParamSpec", "Connect4Params"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pygame
 
-from engine.board.draw import draw_win_line
-from engine.board.geometry import BoardGeometry
-from engine.theme import Palette
+from engine.ui.board.draw import draw_win_line
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.theme import Palette
 
 # (row from the top, column) of each side's discs in the picture.
 _X = ((5, 2), (5, 3), (4, 3), (3, 4), (5, 4), (2, 5), (5, 1))

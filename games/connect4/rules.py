@@ -17,8 +17,8 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.phrase import N_, Phrase, error_text
-from engine.rules import IllegalMove
+from engine.core.phrase import N_, Phrase, error_text
+from engine.model.rules import IllegalMove
 
 __all__ = [
     "DEFAULT_K",
@@ -256,7 +256,7 @@ def load_state(config: Connect4Config, data: object) -> Connect4State:
     ValueError, saying what is wrong, for anything that is not a game's moves: a column off
     the board, a full column, a disc dropped after the game was won.
     """
-    from engine.saved_data import fields, items, whole
+    from engine.storage.saved_data import fields, items, whole
 
     record = fields(data, Phrase(N_("the position")), ("moves",))
     moves = items(record["moves"], Phrase(N_("the moves")), 0, config.cells)

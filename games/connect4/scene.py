@@ -8,28 +8,28 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.animation import SWEEP, ease_in, ease_out, fall_time, lerp
-from engine.board.draw import draw_win_line, outline_cell
-from engine.board.geometry import BoardGeometry
-from engine.board.pointer import GridPointer
-from engine.game_layout import extras_boxes
-from engine.game_settings import load_params
-from engine.i18n import _
-from engine.seats import Seat
-from engine.turn_scene import TurnBasedScene
-from engine.value_overlay import draw_value_legend, draw_values, hint_note, hint_status
-from engine.widgets import Label
+from engine.core.i18n import _
+from engine.model.game_settings import load_params
+from engine.model.seats import Seat
+from engine.screens.turn_scene import TurnBasedScene
+from engine.ui.animation import SWEEP, ease_in, ease_out, fall_time, lerp
+from engine.ui.board.draw import draw_win_line, outline_cell
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.board.pointer import GridPointer
+from engine.ui.game_layout import extras_boxes
+from engine.ui.value_overlay import draw_value_legend, draw_values, hint_note, hint_status
+from engine.ui.widgets import Label
 from games.connect4.descriptor import GAME
 from games.connect4.params import SPEC
 from games.connect4.rules import EMPTY, SYMBOLS, Connect4Config, Connect4State
 
 if TYPE_CHECKING:
-    from engine.app import App
+    from engine.runtime.app import App
 
 # Seconds a hint may search (exact where it can be proven in that time).
 HINT_BUDGET = 2.0
 # The extras column: the board's name, then the hint legend (its title, four rows and
-# a note, as engine.value_overlay.draw_value_legend draws them).
+# a note, as engine.ui.value_overlay.draw_value_legend draws them).
 VARIANT_H = 56.0
 LEGEND_H = 226.0
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
@@ -94,7 +94,7 @@ class Connect4Scene(TurnBasedScene):
 
     def open_setup(self) -> None:
         """Choose the board and seats (an overlay; Start replaces this game)."""
-        from engine.setup_scene import ParamsSetupOverlay
+        from engine.screens.setup_scene import ParamsSetupOverlay
 
         self.app.push(ParamsSetupOverlay(self.app, self))
 

@@ -33,7 +33,7 @@ Connect Four and written on plain ints, as Pons describes it
 
 :func:`column_scores` gives every legal column its exact score with one
 table; :func:`games.connect4.solver.exact_values` turns them into
-:class:`~engine.values.MoveValue` s. Tests compare every value with an
+:class:`~engine.model.values.MoveValue` s. Tests compare every value with an
 independent brute force (tests/test_connect4_score_search.py).
 
 No pygame here.
@@ -48,8 +48,8 @@ from typing import TYPE_CHECKING
 
 from engine.ai.negamax import SearchClock
 
-if TYPE_CHECKING:  # solver.py imports this module: no import cycle at run time
-    from games.connect4.solver import Geometry
+if TYPE_CHECKING:
+    from games.connect4.geometry import Geometry
 
 __all__ = [
     "DEFAULT_ENTRIES",
@@ -106,7 +106,7 @@ def _prime_at_most(n: int) -> int:
 class ScoreSearch(SearchClock):
     """Exact Pons scores of positions on one board shape, with one bounded table.
 
-    ``geometry`` is a :class:`games.connect4.solver.Geometry`. ``max_entries``
+    ``geometry`` is a :class:`games.connect4.geometry.Geometry`. ``max_entries``
     bounds the table (its length is the largest prime no larger). ``cancel``
     and ``deadline`` (a ``time.monotonic()`` instant) may be changed between
     calls; past the deadline :class:`SearchTimeout` is raised, once cancelled

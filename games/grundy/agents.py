@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.ai.agent import Agent, MistakeAgent, RandomAgent
 from engine.ai.ladder import LookaheadAgent, Recipe, blended, level_names
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.grundy.levels import LADDER
 
 LEVELS = level_names(LADDER)

@@ -23,8 +23,8 @@ from typing import Any
 
 from engine.ai.agent import Cancelled
 from engine.ai.perfect import PerfectAgent
-from engine.rules import Move
-from engine.values import INFINITE, MoveValue, ranked
+from engine.model.rules import Move
+from engine.model.values import INFINITE, MoveValue, ranked
 from games.grundy.impartial import ImpartialState
 
 _RANK = {"win": 0, "draw": 1, "loss": 2}

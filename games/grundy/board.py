@@ -22,8 +22,8 @@ from operator import xor
 
 import numpy as np
 
-from engine.i18n import N_, Phrase, _
-from engine.rules import IllegalMove
+from engine.core.i18n import N_, Phrase, _
+from engine.model.rules import IllegalMove
 from games.grundy.tables import (
     MAX_SIDE,
     PIECES,
@@ -377,7 +377,7 @@ def load_state(config: BoardConfig, data: object) -> TokenState:
     ValueError, saying what is wrong, unless there is one square on the board per token
     (tokens may be placed by hand on any square, so no square is out of reach).
     """
-    from engine.saved_data import fields, items, whole
+    from engine.storage.saved_data import fields, items, whole
 
     record = fields(data, Phrase(N_("the position")), ("tokens", "to_move"))
     squares = items(record["tokens"], Phrase(N_("the tokens")), config.tokens, config.tokens)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from engine.cli import int_in, stated_range
+from engine.runtime.cli import int_in, stated_range
 
 PIECES = ("king", "rook", "queen", "knight")
 #: The largest board side ``grundy`` prints a table for.

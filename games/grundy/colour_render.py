@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import pygame
 
-from engine.board.draw import hatch
-from engine.i18n import N_
-from engine.theme import Colour, Palette
+from engine.core.i18n import N_
+from engine.ui.board.draw import hatch
+from engine.ui.theme import Colour, Palette
 
 # A colour-blind-friendly sequential ramp (viridis, sampled): dark for small values,
 # light for large ones, so order is readable from lightness alone.

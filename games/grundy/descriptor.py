@@ -1,7 +1,7 @@
-"""The Grundy games declare themselves to the engine (found by engine.registry)."""
+"""The Grundy games declare themselves to the engine (found by engine.model.registry)."""
 
-from engine.descriptor import GameDescriptor
-from engine.i18n import N_
+from engine.core.i18n import N_
+from engine.model.descriptor import GameDescriptor
 from games.grundy.levels import LADDER
 
 GAME = GameDescriptor(

@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.game_layout import CARD_W, GAP, MARGIN
-from engine.i18n import _
-from engine.seats import Seat
-from engine.turn_scene import TurnBasedScene
+from engine.core.i18n import _
+from engine.model.seats import Seat
+from engine.screens.turn_scene import TurnBasedScene
+from engine.ui.game_layout import CARD_W, GAP, MARGIN
 from games.grundy.descriptor import GAME
 from games.grundy.variants import GAME_LABELS, GrundySetup
 
 if TYPE_CHECKING:
-    from engine.app import App
+    from engine.runtime.app import App
 
 # The extras column beside the board: never narrower than the standard column, and in a
 # wide window as wide as this when the board is already as tall as the window allows.

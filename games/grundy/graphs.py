@@ -31,8 +31,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.i18n import N_, Phrase, _
-from engine.rules import IllegalMove
+from engine.core.i18n import N_, Phrase, _
+from engine.model.rules import IllegalMove
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 # The same (node, player to move) for the third time ends the game in a draw.
@@ -575,7 +575,7 @@ def load_state(graph: Digraph, data: object) -> GraphState:
     count is 0 to the repetitions that end the game, and both the start (first player to
     move) and the position now have been visited.
     """
-    from engine.saved_data import fields, items, whole
+    from engine.storage.saved_data import fields, items, whole
 
     record = fields(data, Phrase(N_("the position")), ("node", "to_move", "visits"))
     node = whole(record["node"], Phrase(N_("the token's node")), 0, graph.size - 1)

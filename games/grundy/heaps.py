@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache, reduce
 from operator import xor
 
-from engine.i18n import N_, Phrase, _
-from engine.rules import IllegalMove
+from engine.core.i18n import N_, Phrase, _
+from engine.model.rules import IllegalMove
 
 KINDS = ("bachet", "nim")
 MAX_HEAP = 1000
@@ -434,7 +434,7 @@ def load_state(config: HeapConfig, data: object) -> HeapState:
     it started (pebbles are only ever taken) and the player to move fits: nobody has
     moved while nothing is taken, and exactly one move took a single pebble.
     """
-    from engine.saved_data import fields, items, whole
+    from engine.storage.saved_data import fields, items, whole
 
     record = fields(data, Phrase(N_("the position")), ("heaps", "to_move"))
     sizes = items(record["heaps"], Phrase(N_("the heaps")), len(config.heaps),

@@ -1,6 +1,6 @@
 """The Grundy games' rules, as the help overlays show them (one text per kind of game)."""
 
-from engine.i18n import N_, _
+from engine.core.i18n import N_, _
 
 BOARD_HELP = N_("""A token stands on a chessboard. Players take turns moving it, always towards the
 top-left corner (marked ★); the player who cannot move loses. With the King, the Rook and the

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 
 # Value of a position that is a draw with best play (a game with cycles): ∞.
 INFINITE = None

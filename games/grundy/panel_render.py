@@ -14,9 +14,9 @@ from functools import lru_cache
 import pygame
 from pygame import FRect
 
-from engine.theme import Colour, Theme
-from engine.viewport import Viewport
-from engine.widgets import fit_text, wrap_text
+from engine.ui.theme import Colour, Theme
+from engine.ui.viewport import Viewport
+from engine.ui.widgets import fit_text, wrap_text
 
 # Extras wider than this get more than one column of notes (design units).
 NOTE_COLUMN_MIN = 200.0
@@ -32,7 +32,7 @@ def _line_count(theme: Theme, text: str, size_px: int, bold: bool, width: int) -
 @lru_cache(maxsize=256)
 def _fitted(theme: Theme, text: str, box: tuple[int, int], size: float, min_size: float,
             scale: float, bold: bool) -> tuple[float, tuple[str, ...]]:
-    """:func:`engine.widgets.fit_text`'s font size and lines, remembered per box."""
+    """:func:`engine.ui.widgets.fit_text`'s font size and lines, remembered per box."""
     used, lines, _cut = fit_text(theme, text, box, size, min_size, scale, bold)
     return used, tuple(lines)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from engine.theme import Colour
+from engine.ui.theme import Colour
 
 
 def draw_piece(surface: pygame.Surface, rect: pygame.Rect, piece: str, fill: Colour,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pygame
 
-from engine.board.draw import draw_grid, fill_cell
-from engine.board.geometry import BoardGeometry
-from engine.theme import Palette
+from engine.ui.board.draw import draw_grid, fill_cell
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.theme import Palette
 
 
 def draw(surface: pygame.Surface, rect: pygame.Rect, palette: Palette) -> None:

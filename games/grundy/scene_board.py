@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from engine.animation import SLIDE, ease_out, lerp
-from engine.board.draw import draw_cell_text, fill_cell, hatch, outline_cell
-from engine.board.geometry import BoardGeometry
-from engine.board.pointer import GridPointer
-from engine.game_layout import BUTTON_H
-from engine.history import History
-from engine.i18n import N_, _
-from engine.seats import Seat
-from engine.value_overlay import draw_value_mark
-from engine.widgets import Button, Label
+from engine.core.i18n import N_, _
+from engine.model.history import History
+from engine.model.seats import Seat
+from engine.ui.animation import SLIDE, ease_out, lerp
+from engine.ui.board.draw import draw_cell_text, fill_cell, hatch, outline_cell
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.board.pointer import GridPointer
+from engine.ui.game_layout import BUTTON_H
+from engine.ui.value_overlay import draw_value_mark
+from engine.ui.widgets import Button, Label
 from games.grundy.family_scene import VARIANT_H, GrundyScene
 from games.grundy.help_text import BOARD_HELP
 from games.grundy.panel_render import (
@@ -33,7 +33,7 @@ from games.grundy.variants import GAME_LABELS, GrundySetup
 if TYPE_CHECKING:
     from pygame import FRect
 
-    from engine.app import App
+    from engine.runtime.app import App
 
 # Below this cell size (pixels) a player's number tag would hide the square: the frame
 # and the ring still mark the move.

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.animation import SLIDE, ease_out
-from engine.i18n import N_, _, pgettext
-from engine.seats import Seat
-from engine.theme import Colour
-from engine.value_overlay import draw_value_badge
-from engine.values import MoveValue
-from engine.widgets import Label, wrap_text
+from engine.core.i18n import N_, _, pgettext
+from engine.model.seats import Seat
+from engine.model.values import MoveValue
+from engine.ui.animation import SLIDE, ease_out
+from engine.ui.theme import Colour
+from engine.ui.value_overlay import draw_value_badge
+from engine.ui.widgets import Label, wrap_text
 from games.grundy.colour_render import (
     NodeLook,
     draw_look,
@@ -43,7 +43,7 @@ from games.grundy.panel_render import (
 from games.grundy.variants import GrundySetup
 
 if TYPE_CHECKING:
-    from engine.app import App
+    from engine.runtime.app import App
 
 Area = tuple[float, float, float, float]
 ARROW_LEN, ARROW_HALF = 13.0, 6.0  # arrowhead length and half width (design px)

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.animation import FADE_OUT
-from engine.board.draw import hatch
-from engine.game_layout import BUTTON_H, GAP, MARGIN
-from engine.i18n import N_, _, ngettext
-from engine.seats import Seat
-from engine.theme import Colour
-from engine.value_overlay import draw_value_badge
-from engine.values import MoveValue
-from engine.widgets import Button, Label
+from engine.core.i18n import N_, _, ngettext
+from engine.model.seats import Seat
+from engine.model.values import MoveValue
+from engine.ui.animation import FADE_OUT
+from engine.ui.board.draw import hatch
+from engine.ui.game_layout import BUTTON_H, GAP, MARGIN
+from engine.ui.theme import Colour
+from engine.ui.value_overlay import draw_value_badge
+from engine.ui.widgets import Button, Label
 from games.grundy.family_scene import GrundyScene
 from games.grundy.heaps import HeapConfig, HeapState
 from games.grundy.help_text import HEAPS_HELP
@@ -26,7 +26,7 @@ from games.grundy.panel_render import NoteFlow, draw_pill, draw_player_tag
 from games.grundy.variants import GrundySetup, heap_config
 
 if TYPE_CHECKING:
-    from engine.app import App
+    from engine.runtime.app import App
 
 Area = tuple[float, float, float, float]
 # Vertical bands of the board (design units): a line for the "take n" label at the

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.grundy.variants import GrundySetup
 
 if TYPE_CHECKING:
-    from engine.app import App
+    from engine.runtime.app import App
 
 
 def scene_for(app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
@@ -31,7 +31,7 @@ def open_scene(app: App, params: GrundySetup | None = None,
                seats: tuple[Seat, ...] | None = None, seed: int | None = None) -> Any:
     """The descriptor's entry: ``params``' screen, or the last Grundy game played (King 8×8
     the first time)."""
-    from engine.game_settings import load_params
+    from engine.model.game_settings import load_params
     from games.grundy.descriptor import GAME
 
     return scene_for(app, params or load_params(app.settings, GAME), seats, seed)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from engine.i18n import N_, _, error_text
-from engine.seats import Seat
-from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
-from engine.stepper import int_stepper
-from engine.widgets import Button, Label
+from engine.core.i18n import N_, _, error_text
+from engine.model.seats import Seat
+from engine.screens.setup_scene import SeatRowLayout, SeatSetupOverlay
+from engine.ui.stepper import int_stepper
+from engine.ui.widgets import Button, Label
 from games.grundy.descriptor import GAME
 from games.grundy.variants import (
     BOARD_GAMES,
@@ -24,13 +24,13 @@ from games.grundy.variants import (
 )
 
 if TYPE_CHECKING:
-    from engine.app import App
-    from games.grundy.family_scene import GrundyScene
+    from engine.runtime.app import App
+    from engine.screens.turn_scene import TurnBasedScene
 
 # Centred on the design space and small enough for the smallest window's area (800×600
 # design units, less the overlay margin), so it never has to shrink to fit.
 PANEL = (92.0, 72.0, 776.0, 576.0)
-# Number choosers (engine.stepper): label, −, value, +; three of them side by side.
+# Number choosers (engine.ui.stepper): label, −, value, +; three of them side by side.
 STEPPER_STEP, STEPPER_W, STEPPER_LABEL_W = 248.0, 236.0, 92.0
 GAME_STEP = 104.0  # the seven game buttons in one row
 SEAT_ROWS = SeatRowLayout(title_width=100, title_size=18, kind_x=130, level_x=390, level_step=110,
@@ -60,7 +60,7 @@ class GrundySetupOverlay(SeatSetupOverlay):
         "begins; Esc cancels."
     )
 
-    def __init__(self, app: App, game: GrundyScene) -> None:
+    def __init__(self, app: App, game: TurnBasedScene) -> None:
         super().__init__(app)
         self.game = game
         self.choice = game.setup
@@ -129,7 +129,7 @@ class GrundySetupOverlay(SeatSetupOverlay):
 
     def type_heaps(self) -> None:
         """Ask for any heap sizes, checked before anything changes."""
-        from engine.overlays import TextEntryDialog
+        from engine.screens.overlays import TextEntryDialog
 
         self.app.push(TextEntryDialog(
             self.app, _("Nim heaps: 1 to {heaps} sizes of 1 to {pebbles} pebbles, e.g. 3 5 7")
@@ -139,7 +139,7 @@ class GrundySetupOverlay(SeatSetupOverlay):
 
     def type_pebbles(self) -> None:
         """Ask for Bachet's heap size as a number."""
-        from engine.overlays import TextEntryDialog
+        from engine.screens.overlays import TextEntryDialog
 
         self.app.push(TextEntryDialog(
             self.app, _("Bachet: pebbles in the heap (1 to 1000)"),

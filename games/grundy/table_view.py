@@ -7,17 +7,17 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.board.draw import hatch
-from engine.board.geometry import BoardGeometry
-from engine.i18n import N_, _
-from engine.overlays import Overlay
-from engine.widgets import Button, Label
+from engine.core.i18n import N_, _
+from engine.screens.scene import Overlay
+from engine.ui.board.draw import hatch
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.widgets import Button, Label
 from games.grundy.colour_render import text_colour, value_colour
 from games.grundy.panel_render import NoteFlow
 from games.grundy.variants import GAME_LABELS
 
 if TYPE_CHECKING:
-    from engine.app import App
+    from engine.runtime.app import App
 
 # The largest panel (design units): a bigger window shows a bigger heatmap up to this.
 MAX_PANEL = (1120.0, 880.0)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_, Phrase, _
+from engine.core.i18n import N_, Phrase, _
+from engine.model.descriptor import ParamSpec, Preset
 from games.grundy.descriptor import GAME
 
 LEVELS = GAME.levels  # declared once, in the descriptor

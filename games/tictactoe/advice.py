@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass, replace
 
 from engine.ai.negamax import MATE_MIN
-from engine.i18n import N_
-from engine.values import MoveValue
+from engine.core.i18n import N_
+from engine.model.values import MoveValue
 from games.tictactoe.rules import TicTacToeState
 
 __all__ = ["MAX_CELLS", "MAX_RANKS", "Candidate", "HintReport", "forced_win_by_fours",

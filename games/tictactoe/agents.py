@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from engine.ai.agent import Agent, MistakeAgent, RandomAgent
 from engine.ai.ladder import Recipe, ReflexAgent, blended, level_names
-from engine.seats import Seat
+from engine.model.seats import Seat
 from games.tictactoe.levels import LADDER
 from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 

@@ -61,7 +61,7 @@ import threading
 from dataclasses import dataclass
 
 from engine.ai.agent import Cancelled
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 from games.tictactoe.rules import CLASSIC, EMPTY, TicTacToeState
 
 __all__ = [

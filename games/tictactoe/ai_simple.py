@@ -17,7 +17,7 @@ import threading
 
 from engine.ai.agent import EasyAgent as GenericEasyAgent
 from engine.ai.agent import checked_moves
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 from games.tictactoe.rules import EMPTY, TicTacToeState
 
 __all__ = [

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from engine.ai.agent import Cancelled
 from engine.ai.maxn import MaxnSearch
-from engine.rules import GameState, Move
+from engine.model.rules import GameState, Move
 from games.tictactoe.ai_simple import (
     best_weighted_cells,
     line_windows,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.cli import (
+from engine.core.console import say
+from engine.runtime.cli import (
     PROG,
     SECONDS_RANGE,
     add_table_option,
@@ -13,7 +14,6 @@ from engine.cli import (
     positive_seconds,
     stated_range,
 )
-from engine.console import say
 
 RESULTS = {1: "first player wins", 0: "draw", -1: "second player wins"}
 #: Seconds before ``solve mnk`` gives up. Without a limit an unsolvable size (4×15, k = 4)

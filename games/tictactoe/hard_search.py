@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING
 
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
-from engine.rules import GameState, IllegalMove, Move
+from engine.model.rules import GameState, IllegalMove, Move
 from games.tictactoe.rules import EMPTY, MNKConfig, TicTacToeState
 from games.tictactoe.search_state import Geometry, MNKSearchState, cells_of
 
 if TYPE_CHECKING:
-    from engine.values import MoveValue
+    from engine.model.values import MoveValue
 
 __all__ = ["HardSearchAgent", "HeuristicMNKState", "estimate_scores", "estimate_values",
            "symmetric_orbits", "uses_threat_search"]
@@ -247,7 +247,7 @@ def estimate_values(state: TicTacToeState, cancel: threading.Event | None = None
     found sequence is not a proof. Squares the position's symmetries map onto
     each other get equal values.
     """
-    from engine.values import MoveValue
+    from engine.model.values import MoveValue
 
     out: dict[int, MoveValue] = {}
     for m, (score, depth) in estimate_scores(state, cancel, time_limit).items():

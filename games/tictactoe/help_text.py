@@ -1,6 +1,6 @@
 """Tic-tac-toe's rules, as the help overlay shows them."""
 
-from engine.i18n import N_
+from engine.core.i18n import N_
 
 HELP = N_("""Players take turns putting their mark on an empty square: X first, then O (and △
 third in the three-player game).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.ai.ladder import Rung
-from engine.phrase import N_
+from engine.core.phrase import N_
 
 # What each level does, in a player's words (the recipes per board class, measured so that
 # each level beats the one below in about two games of three: games/tictactoe/agents.py).

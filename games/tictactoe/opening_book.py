@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.ai.opening_book import BookError, OpeningBook, build_book, load_book, save_book
-from engine.assets import asset_path
+from engine.core.assets import asset_path
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
 

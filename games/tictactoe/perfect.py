@@ -32,8 +32,8 @@ from engine.ai.negamax import Negamax, SearchTimeout, Value
 from engine.ai.perfect import PerfectAgent as GenericPerfectAgent
 from engine.ai.perfect import negamax_values
 from engine.ai.win_proof import proven_choice, solve_outcome
-from engine.rules import GameState
-from engine.values import MoveValue
+from engine.model.rules import GameState
+from engine.model.values import MoveValue
 from games.tictactoe.opening_book import book_for
 from games.tictactoe.rules import EMPTY, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState

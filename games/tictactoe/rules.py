@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.phrase import N_, Phrase
-from engine.rules import IllegalMove
+from engine.core.phrase import N_, Phrase
+from engine.model.rules import IllegalMove
 
 EMPTY = -1
 SYMBOLS = ("X", "O", "△")
@@ -272,7 +272,7 @@ def load_state(config: MNKConfig, data: object) -> TicTacToeState:
     unknown marks, marks out of turn (three more X than O), a last move that is not the
     mark of the player who moved last, a move after the game was won, two winners.
     """
-    from engine.saved_data import fields, items, show, text, whole
+    from engine.storage.saved_data import fields, items, show, text, whole
 
     record = fields(data, Phrase(N_("the position")), ("rows", "last"))
     rows = items(record["rows"], Phrase(N_("the board's rows")), config.rows, config.rows)

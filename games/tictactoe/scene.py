@@ -8,23 +8,23 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.animation import APPEAR, SWEEP, ease_out, ease_out_back
-from engine.board.draw import draw_grid, draw_mark, draw_win_line, fill_cell
-from engine.board.geometry import BoardGeometry
-from engine.board.pointer import GridPointer
-from engine.game_layout import extras_boxes
-from engine.game_settings import load_params
-from engine.i18n import N_, _, translate_filled
-from engine.seats import Seat
-from engine.turn_scene import TurnBasedScene
-from engine.value_overlay import (
+from engine.core.i18n import N_, _, translate_filled
+from engine.model.game_settings import load_params
+from engine.model.seats import Seat
+from engine.screens.turn_scene import TurnBasedScene
+from engine.ui.animation import APPEAR, SWEEP, ease_out, ease_out_back
+from engine.ui.board.draw import draw_grid, draw_mark, draw_win_line, fill_cell
+from engine.ui.board.geometry import BoardGeometry
+from engine.ui.board.pointer import GridPointer
+from engine.ui.game_layout import extras_boxes
+from engine.ui.value_overlay import (
     draw_value_legend,
     draw_values,
     hint_note,
     hint_status,
     outcome_colour,
 )
-from engine.widgets import Label, fit_text
+from engine.ui.widgets import Label, fit_text
 from games.tictactoe.advice import OUTLOOKS
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
@@ -32,12 +32,12 @@ from games.tictactoe.threats import REASONS
 from games.tictactoe.variants import variant_label
 
 if TYPE_CHECKING:
-    from engine.app import App
+    from engine.runtime.app import App
 
 # Long enough for exact hints from the empty 5×5 k4 board (about 1.5 s here).
 HINT_BUDGET = 3.0
 # The extras column: the variant's name, then the hint legend (its title, four rows
-# and a note, as engine.value_overlay.draw_value_legend draws them).
+# and a note, as engine.ui.value_overlay.draw_value_legend draws them).
 VARIANT_H = 56.0
 LEGEND_H = 226.0
 # The same where the hint may rank squares instead (boards past 4×4, where the exact

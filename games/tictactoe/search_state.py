@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import add
 
-from engine.rules import IllegalMove
+from engine.model.rules import IllegalMove
 from games.tictactoe.bitboard import layout
 from games.tictactoe.rules import EMPTY, MNKConfig, TicTacToeState
 

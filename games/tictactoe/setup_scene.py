@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.i18n import N_, _, error_text, localize
-from engine.seats import Seat
-from engine.setup_scene import SeatRowLayout, SeatSetupOverlay
-from engine.stepper import int_stepper
-from engine.widgets import Button, Label
+from engine.core.i18n import N_, _, error_text, localize
+from engine.model.seats import Seat
+from engine.screens.setup_scene import SeatRowLayout, SeatSetupOverlay
+from engine.ui.stepper import int_stepper
+from engine.ui.widgets import Button, Label
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import SYMBOLS
 from games.tictactoe.variants import (
@@ -19,8 +19,8 @@ from games.tictactoe.variants import (
 )
 
 if TYPE_CHECKING:
-    from engine.app import App
-    from games.tictactoe.scene import TicTacToeScene
+    from engine.runtime.app import App
+    from engine.screens.turn_scene import TurnBasedScene
 
 # Centred on the design space and as big as the smallest window shows (800×600 units,
 # less the overlays' margin), so it is never shrunk and fits every window.
@@ -47,7 +47,7 @@ class SetupOverlay(SeatSetupOverlay):
         "blunders on purpose. Start (Enter) begins a new game; Esc cancels and changes nothing."
     )
 
-    def __init__(self, app: App, game: TicTacToeScene) -> None:
+    def __init__(self, app: App, game: TurnBasedScene) -> None:
         super().__init__(app)
         self.game = game
         cfg = game.config

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.i18n import N_
+from engine.core.i18n import N_
 from games.tictactoe.bitboard import Layout, layout, to_bits
 from games.tictactoe.rules import EMPTY, TicTacToeState
 from games.tictactoe.search_state import cells_of
@@ -37,7 +37,7 @@ _WORDS = (N_("none"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"),
           N_("seven"), N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"),
           N_("thirteen"), N_("fourteen"), N_("fifteen"))
 # Every reason's wording, in English (the command line prints them so); the hint legend
-# shows them translated (engine.i18n.translate_filled).
+# shows them translated (engine.core.i18n.translate_filled).
 REASONS = (N_("wins now"), N_("blocks their win"), N_("open {four}: two ways to win"),
            N_("fork: two ways to win"), N_("blocks their open {four}"), N_("blocks their fork"),
            N_("makes {four}: threatens to win"), N_("makes an open {three}"),

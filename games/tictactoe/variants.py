@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.descriptor import ParamSpec, Preset
-from engine.i18n import N_, Phrase, _
+from engine.core.i18n import N_, Phrase, _
+from engine.model.descriptor import ParamSpec, Preset
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import CLASSIC, MNKConfig
 

@@ -24,8 +24,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from engine.app import FPS, App  # noqa: E402
-from engine.seats import Seat  # noqa: E402
+from engine.model.seats import Seat  # noqa: E402
+from engine.runtime.app import FPS, App  # noqa: E402
 from engine.storage.settings import SettingsStore  # noqa: E402
 from engine.storage.stats import StatsStore  # noqa: E402
 from games.tictactoe.rules import MNKConfig  # noqa: E402

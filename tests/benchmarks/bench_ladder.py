@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.ai.ladder import elo_ratings  # noqa: E402
-from engine.seats import Seat  # noqa: E402
+from engine.model.seats import Seat  # noqa: E402
 from tests.benchmarks.figures import percentile  # noqa: E402
 
 BAND = (65.0, 80.0)

@@ -59,9 +59,9 @@ def child(mode: str, seconds: float) -> None:
     """Runs inside a fresh process: one measurement, printed as JSON."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     sys.path.insert(0, str(ROOT))
-    from engine.app import App
-    from engine.launcher import LauncherScene
-    from engine.seats import Seat
+    from engine.model.seats import Seat
+    from engine.runtime.app import App
+    from engine.screens.launcher import LauncherScene
     from engine.storage.settings import SettingsStore
     from engine.storage.stats import StatsStore
 

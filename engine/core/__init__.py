@@ -1,0 +1,1 @@
+"""Foundations with no pygame: bundled files, translations, numbers, memory, console."""

@@ -1,0 +1,1 @@
+"""The game model, no pygame: descriptors, the registry, rules, values, seats, the midends."""

@@ -1,0 +1,107 @@
+"""One move-value model for every hint and every perfect player.
+
+A :class:`MoveValue` says what a move (or a position) is worth to the player
+to move, the GamesmanUni way: the outcome with best play, its remoteness,
+whether it is proven or an estimate, optionally the Grundy value it leads to,
+and a short explanation. Hint overlays draw it (``engine.ui.value_overlay``), the
+generic :class:`engine.ai.perfect.PerfectAgent` ranks moves by it, and tests
+compare it with the generic negamax.
+
+No pygame here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.model.rules import Move
+
+Outcome = Literal["win", "draw", "loss", "unknown"]
+OUTCOMES: tuple[Outcome, ...] = ("win", "draw", "loss", "unknown")
+_LETTER = {"win": "W", "draw": "D", "loss": "L", "unknown": "?"}
+_BY_SIGN: dict[int, Outcome] = {1: "win", 0: "draw", -1: "loss"}
+# A Grundy value of a position that is a draw with best play (games with cycles).
+INFINITE = -1
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """What playing a move leads to, from the mover's point of view.
+
+    ``remoteness``: plies from now to the end of the game with best play,
+    counting this move (a win on the spot is 1); None when unknown, for a draw
+    that has no natural length, and for a proven value whose distance was not
+    worked out. ``exact``: False for an estimate from a bounded search.
+    ``grundy``: the Grundy value of the position the move leads to (impartial
+    games; :data:`INFINITE` for ∞), else None. ``note``: a few words of why
+    ("blocks four", "3 ⊕ 5 = 6").
+    """
+
+    outcome: Outcome
+    remoteness: int | None = None
+    exact: bool = True
+    grundy: int | None = None
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, "
+                             f"not {self.outcome!r}")
+        if self.remoteness is not None and self.remoteness < 0:
+            raise ValueError(f"remoteness must be 0 or more, not {self.remoteness}")
+
+    @classmethod
+    def from_sign(cls, sign: int, remoteness: int | None = None, exact: bool = True,
+                  **extra: object) -> MoveValue:
+        """From a negamax-style sign: +1 win, 0 draw, -1 loss."""
+        return cls(_BY_SIGN[(sign > 0) - (sign < 0)], remoteness, exact, **extra)  # type: ignore[arg-type]
+
+    @property
+    def sign(self) -> int:
+        """+1 win, 0 draw or unknown, -1 loss."""
+        return {"win": 1, "loss": -1}.get(self.outcome, 0)
+
+    def label(self) -> str:
+        """``W3``, ``D``, ``L4``; ``W`` where the distance is not known; estimates get a
+        leading ``~`` (``~W``, ``~D``); ``?`` for unknown."""
+        letter = _LETTER[self.outcome]
+        if not self.exact:
+            return letter if self.outcome == "unknown" else f"~{letter}"
+        if self.outcome in ("win", "loss") and self.remoteness is not None:
+            return f"{letter}{self.remoteness}"
+        return letter
+
+    def rank(self) -> tuple[int, float]:
+        """Sort key, larger is better: proven wins (quickest first), estimated wins,
+        draws, unknowns, estimated losses, proven losses (longest first).
+
+        An unknown distance counts as endless: the slowest of wins, the longest of losses.
+        """
+        far = float("inf") if self.remoteness is None else float(self.remoteness)
+        if self.outcome == "win":
+            return (6, -far) if self.exact else (5, -far)
+        if self.outcome == "draw":
+            return (4, 0.0) if self.exact else (3, 0.0)
+        if self.outcome == "unknown":
+            return (2, 0.0)
+        return (0, far) if self.exact else (1, far)
+
+
+def best_moves(values: Mapping[Move, MoveValue]) -> list[Move]:
+    """The moves of the highest rank (ties all kept, in the mapping's order)."""
+    if not values:
+        return []
+    top = max(v.rank() for v in values.values())
+    return [m for m, v in values.items() if v.rank() == top]
+
+
+def ranked(values: Mapping[Move, MoveValue]) -> list[tuple[Move, MoveValue]]:
+    """Every move with its value, best first (stable among equals)."""
+    return sorted(values.items(), key=lambda item: item[1].rank(), reverse=True)
+
+
+def all_exact(values: Mapping[Move, MoveValue]) -> bool:
+    """Whether every value is proven (an empty mapping counts as exact)."""
+    return all(v.exact for v in values.values())

@@ -1,0 +1,1 @@
+"""The application: the window and frame loop, the command line, the smoke run."""

@@ -1,0 +1,1 @@
+"""The screens (scenes): launcher, game screens, overlays, settings, statistics."""

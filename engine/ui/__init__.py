@@ -1,0 +1,1 @@
+"""Drawing and widgets on pygame: theme, viewport, widgets, animation, sound, boards."""
