@@ -219,7 +219,7 @@ def computer() -> Signal:
     return _normalise(_mix(0.18, (0.0, first), (0.085, second)), 0.6)
 
 
-# The names must be engine.ui.audio.SOUNDS (tests/test_audio.py checks it).
+# The names must be engine.ui.audio.SOUNDS (tests/engine/ui/test_audio.py checks it).
 EFFECTS: dict[str, Callable[[], Signal]] = {
     "place": place, "drop": drop, "slide": slide, "take": take, "flip": flip,
     "illegal": illegal, "win": win, "loss": loss, "draw": draw, "solved": solved,

@@ -22,24 +22,13 @@ import math
 import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from engine.ai.agent import Agent, BlendAgent, Cancelled, Wrapper, checked_moves
-from engine.core.phrase import N_
+from engine.model.levels import MATCH, MATCH_RUNG, Rung, level_names, match_level
 from engine.model.rules import GameState, Move
 
 __all__ = ["MATCH", "MATCH_RUNG", "BlendAgent", "LookaheadAgent", "Recipe", "ReflexAgent",
            "Rung", "blended", "elo_ratings", "level_names", "match_level"]
-
-
-@dataclass(frozen=True)
-class Rung:
-    """One level of a ladder: its stored name, what the set-up calls it (an ``N_()``
-    text) and what it does, in a few words for the help text."""
-
-    level: str
-    label: str
-    how: str
 
 
 # How a rung plays on a board: the skill it plays (a family's player, by name), the weaker
@@ -57,29 +46,6 @@ def blended(recipe: Recipe, skill: Callable[[str], Agent], name: str,
     if weak is not None and share > 0:
         agent = BlendAgent(agent, skill(weak), share, name, seed=seed)
     return agent
-
-
-# The adaptive level: the set-up offers it after the strongest rung.
-MATCH = "match"
-MATCH_RUNG = Rung(MATCH, N_("Match me"), N_("starts in the middle of the ladder, a level up "
-                                            "after each game you win, down after each loss"))
-
-
-def match_level(levels: Sequence[str], outcomes: Sequence[str]) -> str:
-    """The rung "Match me" plays now: the middle of ``levels`` (weakest first; the lower
-    middle of an even count), then one up after each game the player ``"won"``, one down
-    after each ``"lost"``, a draw leaving it, never past either end. ``outcomes`` are the
-    player's results against "Match me" in the order played."""
-    index = (len(levels) - 1) // 2
-    for outcome in outcomes:
-        step = 1 if outcome == "won" else -1 if outcome == "lost" else 0
-        index = min(max(index + step, 0), len(levels) - 1)
-    return levels[index]
-
-
-def level_names(rungs: Sequence[Rung]) -> tuple[str, ...]:
-    """The rungs' stored names, weakest first (a descriptor's ``levels``)."""
-    return tuple(rung.level for rung in rungs)
 
 
 # wins(state) / blocks(state): the mover's winning moves now, and the moves that stop the

@@ -31,8 +31,8 @@ searched with. The window is also narrowed by what is known without search
 (the hooks' outcome bounds, mate-distance bounds, stored bounds); a result
 that meets one of those bounds is exact, which the flag records.
 
-Tests compare every value against plain minimax (tests/test_negamax.py and
-tests/test_perfect_solver.py).
+Tests compare every value against plain minimax (tests/engine/ai/test_negamax.py and
+tests/games/tictactoe/test_perfect_solver.py).
 """
 
 from __future__ import annotations

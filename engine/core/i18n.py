@@ -57,7 +57,7 @@ DOMAIN = "arcade"
 ENDONYMS = {"en": "English", "hu": "Magyar", "cs": "Čeština"}
 SYSTEM = "system"
 # How each language writes a number: its decimal mark and its thousands separator (the
-# CLDR's symbols, which tests/test_i18n.py checks against Babel's copy; a no-break space
+# CLDR's symbols, which tests/engine/core/test_i18n.py checks against Babel's copy; a no-break space
 # keeps "1 024" on one line).
 NUMBER_SYMBOLS = {"en": (".", ","), "hu": (",", "\u00a0"), "cs": (",", "\u00a0")}
 __all__ = ["CHOICES", "DOMAIN", "ENDONYMS", "LANGUAGES", "N_", "NUMBER_SYMBOLS", "SYSTEM",

@@ -1,1 +1,1 @@
-"""The game model, no pygame: descriptors, the registry, rules, values, seats, the midends."""
+"""The game model, no pygame: descriptors, the registry, rules, values, seats, levels."""

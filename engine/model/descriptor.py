@@ -195,7 +195,7 @@ class GameDescriptor:
     levels: tuple[str, ...] = ()
     level_labels: Mapping[str, str] = field(default_factory=dict)
     default_level: str = ""
-    # The difficulty ladder (engine.ai.ladder.Rung s, weakest first): where given, it
+    # The difficulty ladder (engine.model.levels.Rung s, weakest first): where given, it
     # names the levels, labels them and explains them at the end of the help text.
     ladder: tuple[Any, ...] = ()
     # Game IDs of variants small enough for the conformance suite to check exhaustively.
@@ -209,7 +209,7 @@ class GameDescriptor:
     def __post_init__(self) -> None:
         if self.ladder:
             # The rungs, then "Match me", which plays one of them (see make_agent).
-            from engine.ai.ladder import MATCH_RUNG
+            from engine.model.levels import MATCH_RUNG
 
             rungs = (*self.ladder, MATCH_RUNG)
             object.__setattr__(self, "levels", tuple(rung.level for rung in rungs))
@@ -258,7 +258,7 @@ class GameDescriptor:
         ``match_outcomes`` (their results against it, in order) have reached."""
         if self.agents is None:
             raise LookupError(f"{self.title} has no computer player")
-        from engine.ai.ladder import MATCH
+        from engine.model.levels import MATCH
 
         level = self.match_level(match_outcomes) if seat.level == MATCH else None
         if level is not None:
@@ -269,7 +269,7 @@ class GameDescriptor:
         """The rung "Match me" plays after ``outcomes``; None for a game with no ladder."""
         if not self.ladder:
             return None
-        from engine.ai.ladder import match_level
+        from engine.model.levels import match_level
 
         return match_level(tuple(rung.level for rung in self.ladder), outcomes)
 
@@ -327,7 +327,7 @@ class GameDescriptor:
         rules = text() if callable(text) else _(text)
         if not self.ladder:
             return rules
-        from engine.ai.ladder import MATCH_RUNG
+        from engine.model.levels import MATCH_RUNG
 
         levels = "\n".join(_("{level}: {how}.").format(level=_(rung.label), how=_(rung.how))
                            for rung in (*self.ladder, MATCH_RUNG))

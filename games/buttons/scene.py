@@ -2,8 +2,8 @@
 
 Everything that is not input or drawing lives elsewhere: the history, Restart, the
 move count, the clock, the "helped" flag and win detection in
-:class:`engine.model.puzzle.PuzzleMidend`; working out solutions and hints in
-:class:`engine.model.puzzle.PuzzleHelp`; the board code's cache and worker in
+:class:`engine.midend.puzzle.PuzzleMidend`; working out solutions and hints in
+:class:`engine.midend.puzzle.PuzzleHelp`; the board code's cache and worker in
 :mod:`games.buttons.codes`; the rules in :mod:`games.buttons.board`.
 """
 
@@ -21,7 +21,7 @@ import pygame
 from engine.core.i18n import N_, Phrase, _, error_text, localize, ngettext, number_text
 from engine.model.game_settings import load_params, remember
 from engine.model.history import History
-from engine.model.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
+from engine.midend.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.screens.game_scene import GameScene
 from engine.screens.overlays import TextEntryDialog
 from engine.screens.scene import Overlay

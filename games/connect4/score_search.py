@@ -34,7 +34,7 @@ Connect Four and written on plain ints, as Pons describes it
 :func:`column_scores` gives every legal column its exact score with one
 table; :func:`games.connect4.solver.exact_values` turns them into
 :class:`~engine.model.values.MoveValue` s. Tests compare every value with an
-independent brute force (tests/test_connect4_score_search.py).
+independent brute force (tests/games/connect4/test_connect4_score_search.py).
 
 No pygame here.
 """

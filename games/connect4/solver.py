@@ -39,7 +39,7 @@ built for speed:
 
 The transposition table is bounded (``max_entries``) and every entry point has
 a time limit by default. Tests compare every value (outcome and remoteness)
-with an independent brute-force minimax (tests/test_connect4_solver.py).
+with an independent brute-force minimax (tests/games/connect4/test_connect4_solver.py).
 
 No pygame here.
 """

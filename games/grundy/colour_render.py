@@ -44,7 +44,8 @@ def text_colour(background: Colour) -> Colour:
 # token, the last move: yellow), good (the ✓ of a winning move), bad (a loss's stripes) and
 # muted (∞, a draw) colours. Viridis runs through green into yellow, so value fills there
 # read as those marks; these fills stay in blue-violet, far from every mark colour of both
-# palettes (tests/test_grundy_graph_legend.py measures it), and a fill says one thing only.
+# palettes (tests/games/grundy/test_grundy_graph_legend.py measures it), and a fill says one
+# thing only.
 LOSS_FILL: Colour = (68, 1, 84)
 WIN_RAMP: tuple[Colour, ...] = ((40, 84, 178), (96, 72, 210), (150, 90, 240),
                                 (200, 130, 255))

@@ -45,7 +45,7 @@ from games.buttons.solver import (  # noqa: E402
     nullity,
     solve,
 )
-from tests.test_buttons_solver import dense_solve as dense_kernel  # noqa: E402
+from tests.support.oracles import dense_solve as dense_kernel  # noqa: E402
 
 T = TypeVar("T")
 

@@ -1,0 +1,130 @@
+"""The move-value model (engine.model.values), its overlay, and the generic perfect player."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from engine.ai.negamax import SearchTimeout
+from engine.ai.perfect import PerfectAgent
+from engine.model.values import INFINITE, MoveValue, all_exact, best_moves, ranked
+
+NO_CANCEL = threading.Event()
+
+
+def test_labels_say_outcome_distance_and_estimates() -> None:
+    assert MoveValue("win", 3).label() == "W3"
+    assert MoveValue("loss", 4).label() == "L4"
+    assert MoveValue("draw", 9).label() == "D"
+    assert MoveValue("win").label() == "W"  # proven, distance not worked out
+    assert MoveValue("win", 5, exact=False).label() == "~W"
+    assert MoveValue("draw", exact=False).label() == "~D"
+    assert MoveValue("unknown", exact=False).label() == "?"
+    assert MoveValue.from_sign(-7, 2) == MoveValue("loss", 2)
+    assert MoveValue("win", grundy=INFINITE).grundy == -1
+    with pytest.raises(ValueError):
+        MoveValue("victory")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        MoveValue("win", -1)
+
+
+def test_rank_orders_every_kind_of_value() -> None:
+    order = [MoveValue("win", 1), MoveValue("win", 5), MoveValue("win"),
+             MoveValue("win", 1, exact=False), MoveValue("draw"),
+             MoveValue("draw", exact=False), MoveValue("unknown", exact=False),
+             MoveValue("loss", 2, exact=False), MoveValue("loss"), MoveValue("loss", 9),
+             MoveValue("loss", 1)]
+    ranks = [v.rank() for v in order]
+    # Proven wins first (quickest first; an unknown distance last among them), then
+    # estimated wins, draws, unknowns, estimated losses, proven losses (longest first;
+    # an unknown distance counts as the longest).
+    assert ranks == sorted(ranks, reverse=True)
+    assert len(set(ranks)) == len(ranks)
+    values = {i: v for i, v in enumerate(reversed(order))}
+    assert [v for _, v in ranked(values)] == order
+    assert best_moves({"a": MoveValue("draw"), "b": MoveValue("win", 3),
+                       "c": MoveValue("win", 3)}) == ["b", "c"]
+    assert best_moves({}) == []
+    assert all_exact({1: MoveValue("win")}) and not all_exact({1: MoveValue("win", exact=False)})
+
+
+class _Line:
+    """A tiny game for the agent: a state is a number; moves are what the table says."""
+
+    num_players = 2
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def is_terminal(self) -> bool:
+        return self.n == 0
+
+    def legal_moves(self) -> list[int]:
+        return [1, 2, 3]
+
+
+class _Fallback:
+    name = "fallback"
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def choose_move(self, state: _Line, cancel: threading.Event) -> int:
+        self.asked += 1
+        return 3
+
+
+def test_perfect_agent_picks_among_the_best_at_random_with_its_seed() -> None:
+    table = {1: MoveValue("win", 5), 2: MoveValue("win", 1), 3: MoveValue("win", 1)}
+    picks = {PerfectAgent(lambda s, c, d: table, _Fallback, seed=seed).choose_move(
+        _Line(5), NO_CANCEL) for seed in range(30)}
+    assert picks == {2, 3}
+    again = {PerfectAgent(lambda s, c, d: table, _Fallback, seed=4).choose_move(
+        _Line(5), NO_CANCEL) for _ in range(5)}
+    assert len(again) == 1
+
+
+def test_perfect_agent_falls_back_with_a_note_and_remembers_the_size() -> None:
+    calls = []
+
+    def values(state: _Line, cancel: threading.Event, deadline: float | None) -> dict:
+        calls.append(state.n)
+        if state.n >= 10:
+            raise SearchTimeout
+        return {1: MoveValue("draw"), 2: MoveValue("loss", 2)}
+
+    fallback = _Fallback()
+    agent = PerfectAgent(values, fallback, time_budget=0.5, fallback_label="Hard",
+                         remaining=lambda s: s.n)
+    assert agent.choose_move(_Line(10), NO_CANCEL) == 3
+    assert agent.last_note and "too large to solve in 0.5 s" in agent.last_note
+    assert "Hard" in agent.last_note and fallback.asked == 1
+    # A bigger position goes straight to the fallback: no second search.
+    assert agent.choose_move(_Line(12), NO_CANCEL) == 3 and calls == [10]
+    # A smaller one is searched, and the note goes away.
+    assert agent.choose_move(_Line(4), NO_CANCEL) == 1
+    assert agent.last_note is None and calls == [10, 4]
+    cancel = threading.Event()
+    cancel.set()
+    from engine.ai.agent import Cancelled
+
+    with pytest.raises(Cancelled):
+        agent.choose_move(_Line(4), cancel)
+    with pytest.raises(ValueError):
+        agent.choose_move(_Line(0), NO_CANCEL)
+
+
+def test_engine_names_no_game() -> None:
+    """No engine file imports a game package or spells a game's id: games are discovered."""
+    import re
+
+    from engine.model.registry import all_games
+
+    root = Path(__file__).resolve().parents[3] / "engine"
+    names = {g.id for g in all_games()} | {a for g in all_games() for a in g.aliases}
+    pattern = re.compile(r"games\.[a-z_]+|[\"'](" + "|".join(map(re.escape, names)) + r")[\"']")
+    offenders = [str(path) for path in root.rglob("*.py")
+                 if pattern.search(path.read_text(encoding="utf-8"))]
+    assert offenders == []

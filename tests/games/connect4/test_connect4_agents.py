@@ -1,0 +1,345 @@
+"""Connect Four's computer players: what each level must do, and cancellation.
+
+Positions with a win in one, a threat to block, or a move that would hand
+the opponent a win are checked cell by cell against the rules (not against
+the solver), and the Perfect player against the brute-force reference of
+tests/games/connect4/test_connect4_solver.py.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from engine.ai.agent import Cancelled, MistakeAgent, RandomAgent
+from engine.ai.perfect import PerfectAgent
+from engine.model.seats import Seat
+from games.connect4.agents import (
+    LEVEL_LABELS,
+    LEVELS,
+    HardAgent,
+    MediumAgent,
+    immediate_threats,
+    make_agent,
+)
+from games.connect4.rules import Connect4Config, Connect4State
+from tests.support.oracles import brute_move_values, random_play
+
+CLASSIC = Connect4Config()
+
+
+def wins_now(state: Connect4State) -> list[int]:
+    return [c for c in state.legal_moves() if state.play(c).winner is not None]
+
+
+def opponent_wins_after(state: Connect4State, col: int) -> bool:
+    after = state.play(col)
+    return not after.is_terminal() and bool(wins_now(after))
+
+
+def positions(cfg: Connect4Config, want, count: int, seed: int) -> list[Connect4State]:
+    """``count`` unfinished positions from random play for which ``want(state)`` holds."""
+    rng = random.Random(seed)
+    out: list[Connect4State] = []
+    while len(out) < count:
+        state = random_play(cfg, rng.randrange(cfg.cells), rng)
+        if not state.is_terminal() and want(state):
+            out.append(state)
+    return out
+
+
+def agent(level: str, seed: int = 0, mistakes: float = 0.0, cfg: Connect4Config = CLASSIC):
+    return make_agent(cfg, Seat("computer", level, mistakes), seed=seed)
+
+
+def quick(level: str, seed: int):
+    """An agent of ``level`` on the board its tests use: Perfect on 5×4, where it proves
+    every value in time (so its own choice is tested, not its fallback's); the others on
+    7×6, Hard with a short budget."""
+    a = agent(level, seed=seed)
+    search = getattr(a, "inner", a)
+    if isinstance(search, HardAgent) and search.max_depth is None:
+        search.time_budget = 0.1
+    return a
+
+
+def board_for(level: str) -> Connect4Config:
+    return Connect4Config(5, 4) if level == "perfect" else CLASSIC
+
+
+def play_game(cfg: Connect4Config, first, second, start: Connect4State | None = None,
+              ) -> Connect4State:
+    state = start or Connect4State.new(cfg)
+    cancel = threading.Event()
+    players = (first, second)
+    while not state.is_terminal():
+        col = players[state.current_player()].choose_move(state, cancel)
+        assert col in state.legal_moves()
+        state = state.play(col)
+    return state
+
+
+class RandomPlayer:
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose_move(self, state: Connect4State, cancel: threading.Event) -> int:
+        return self.rng.choice(state.legal_moves())
+
+
+# --- the factory ---------------------------------------------------------------------------------
+
+
+def _check_depth(player: object, skill: str) -> None:
+    """A ``depth<n>`` skill is the search capped at n plies; Hard has no cap."""
+    if skill.startswith("depth") or skill == "hard":
+        cap = int(skill[5:]) if skill != "hard" else None
+        assert isinstance(player, HardAgent) and player.max_depth == cap, skill
+
+
+def test_levels_and_factory() -> None:
+    """Each level plays its recipe: the skill, blended with a weaker one where the recipe
+    says, inside the reflexes from Strong up; a mistake rate wraps any level."""
+    from engine.ai.agent import BlendAgent
+    from engine.ai.ladder import ReflexAgent
+    from games.connect4.agents import RECIPES
+
+    assert LEVELS == ("beginner", "easy", "medium", "strong", "hard", "perfect")
+    assert set(LEVEL_LABELS) == {*LEVELS, "match"}  # "Match me" plays one of the rungs
+    kinds = {"medium": MediumAgent, "hard": HardAgent, "perfect": PerfectAgent}
+    for level in LEVELS:
+        a = agent(level)
+        reflexes = isinstance(a, ReflexAgent)
+        assert reflexes == (level in ("strong", "hard", "perfect")), level
+        player = a.inner if reflexes else a
+        strong, weak, share = RECIPES[level]
+        if weak is not None:
+            assert isinstance(player, BlendAgent) and player.share == share, level
+            assert isinstance(player.weak, kinds.get(weak, HardAgent)), level
+            _check_depth(player.weak, weak)
+            player = player.strong
+        assert isinstance(player, kinds.get(strong, HardAgent)), level
+        _check_depth(player, strong)
+        wrapped = agent(level, mistakes=0.2)
+        assert isinstance(wrapped, MistakeAgent) and wrapped.inner.name == a.name
+        assert wrapped.name == f"{a.name}, 20% mistakes"
+    assert agent("strong").inner.max_depth == 8 and agent("hard").inner.max_depth is None
+    # Where nothing is proven Perfect searches as Hard does, for longer than Hard.
+    from games.connect4.agents import HARD_BUDGET, PERFECT_FALLBACK_BUDGET
+
+    fallback = agent("perfect").inner.fallback
+    assert isinstance(fallback, HardAgent) and fallback.max_depth is None
+    assert fallback.time_budget == PERFECT_FALLBACK_BUDGET > HARD_BUDGET
+    with pytest.raises(ValueError, match="no Connect Four level"):
+        agent("expert")
+
+
+@pytest.mark.slow
+def test_immediate_threats_agree_with_the_rules() -> None:
+    rng = random.Random(4)
+    for cfg in (CLASSIC, Connect4Config(5, 4), Connect4Config(8, 7, 5)):
+        for _ in range(150):
+            state = random_play(cfg, rng.randrange(cfg.cells), rng)
+            if state.is_terminal():
+                continue
+            me, other = state.current_player(), 1 - state.current_player()
+            legal = state.legal_moves()
+            wins, blocks, unsafe = immediate_threats(state)
+            assert wins == wins_now(state)
+            assert wins == [c for c in legal if completes(state, c, state.height(c), me)]
+            assert blocks == [c for c in legal if completes(state, c, state.height(c), other)]
+            assert unsafe == [c for c in legal if state.height(c) + 1 < cfg.rows
+                              and completes(state, c, state.height(c) + 1, other)]
+
+
+def completes(state: Connect4State, col: int, height: int, player: int) -> bool:
+    """Would a disc of ``player`` at (``col``, ``height`` from the bottom) complete a line
+    with ``player``'s discs already on the board?"""
+    cfg = state.config
+    discs = {(c, h) for c in range(cfg.cols) for h, who in enumerate(state.columns[c])
+             if who == player}
+    for dc, dh in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            step = 1
+            while (col + sign * step * dc, height + sign * step * dh) in discs:
+                run += 1
+                step += 1
+        if run >= cfg.k:
+            return True
+    return False
+
+
+# --- what each level must do ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_takes_a_win_in_one(level: str) -> None:
+    for i, state in enumerate(positions(board_for(level), wins_now, 8, seed=1)):
+        player = quick(level, seed=i)
+        col = player.choose_move(state, threading.Event())
+        assert col in wins_now(state), state
+        assert getattr(player, "last_note", None) is None
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "perfect"])
+def test_medium_and_up_block_a_single_threat(level: str) -> None:
+    def single_threat(state: Connect4State) -> bool:
+        if wins_now(state):
+            return False
+        return len(immediate_threats(state)[1]) == 1
+
+    for i, state in enumerate(positions(board_for(level), single_threat, 8, seed=2)):
+        player = quick(level, seed=i)
+        col = player.choose_move(state, threading.Event())
+        assert col == immediate_threats(state)[1][0], state
+        assert getattr(player, "last_note", None) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_and_hard_never_hand_over_a_win_they_can_avoid(level: str) -> None:
+    def tempting(state: Connect4State) -> bool:
+        if wins_now(state) or immediate_threats(state)[1]:
+            return False
+        moves = state.legal_moves()
+        bad = [c for c in moves if opponent_wins_after(state, c)]
+        return bool(bad) and len(bad) < len(moves)
+
+    for i, state in enumerate(positions(CLASSIC, tempting, 8, seed=3)):
+        for seed in range(2):
+            col = quick(level, seed=10 * i + seed).choose_move(state, threading.Event())
+            assert not opponent_wins_after(state, col), state
+
+
+def test_the_medium_skill_prefers_the_centre() -> None:
+    medium = MediumAgent(seed=5)  # the skill (Beginner plays some of its moves)
+    empty = Connect4State.new(CLASSIC)
+    picks = [medium.choose_move(empty, threading.Event()) for _ in range(600)]
+    counts = [picks.count(c) for c in range(7)]
+    assert counts[3] > counts[2] > counts[1] > counts[0]
+    assert counts[3] > counts[4] > counts[5] > counts[6]
+
+
+@pytest.mark.slow
+def test_hard_answers_within_its_budget() -> None:
+    hard = HardAgent(seed=1)
+    state = Connect4State.from_moves(CLASSIC, [3, 3, 2])
+    start = time.monotonic()
+    col = hard.choose_move(state, threading.Event())
+    assert time.monotonic() - start < hard.time_budget + 0.15
+    assert col in state.legal_moves() and hard.last_depth >= 4
+
+
+@pytest.mark.slow
+def test_hard_beats_medium_and_medium_beats_random_mostly() -> None:
+    # Hard capped at 4 plies (repeatable whatever the machine's speed); at its real budget
+    # it looks much deeper. Always its best column (no margin): the skill is measured, not
+    # the variety.
+    cfg = Connect4Config(6, 5)
+    hard_wins = medium_wins = 0
+    for seed in range(8):
+        hard = HardAgent(time_budget=30, seed=seed, max_depth=4, margin=0)
+        # The skills themselves (the levels blend them: see RECIPES).
+        medium, easy = MediumAgent(seed=seed), RandomAgent(seed=seed)
+        pair = (hard, medium) if seed % 2 == 0 else (medium, hard)
+        end = play_game(cfg, *pair)
+        hard_wins += end.winner is not None and pair[end.winner] is hard
+        pair = (medium, easy) if seed % 2 == 0 else (easy, medium)
+        end = play_game(cfg, *pair)
+        medium_wins += end.winner is not None and pair[end.winner] is medium
+    assert hard_wins >= 6 and medium_wins >= 7
+
+
+# --- Perfect -----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_perfect_never_loses_on_4x4_against_random_play() -> None:
+    cfg = Connect4Config(4, 4)  # a draw with best play
+    for seed in range(6):
+        perfect = agent("perfect", seed=seed, cfg=cfg)
+        pair = (perfect, RandomPlayer(seed)) if seed % 2 == 0 else (RandomPlayer(seed), perfect)
+        end = play_game(cfg, *pair)
+        assert end.winner is None or pair[end.winner] is perfect
+        assert perfect.last_note is None
+
+
+@pytest.mark.slow
+def test_perfect_wins_every_won_position_and_plays_best_moves() -> None:
+    """From positions the brute force proves won, Perfect wins against random play, and
+    every move it makes is a best move by the brute force (quickest win, else a draw,
+    else the longest loss)."""
+    cfg = Connect4Config(5, 4)
+    rng = random.Random(8)
+    won = 0
+    while won < 4:
+        start = random_play(cfg, rng.randrange(6, 12), rng)
+        if start.is_terminal():
+            continue
+        values = brute_move_values(start)
+        if max(o for o, _ in values.values()) != 1:
+            continue
+        won += 1
+        perfect = agent("perfect", seed=won, cfg=cfg)
+        me = start.current_player()
+        opponent = RandomPlayer(won)
+        state = start
+        while not state.is_terminal():
+            if state.current_player() == me:
+                values = brute_move_values(state)
+                best = max(values.values(), key=lambda v: (v[0], -v[1] if v[0] > 0 else v[1]))
+                col = perfect.choose_move(state, threading.Event())
+                assert values[col] == best, (state, col, values)
+            else:
+                col = opponent.choose_move(state, threading.Event())
+            state = state.play(col)
+        assert state.winner == me
+
+
+@pytest.mark.slow
+def test_perfect_falls_back_to_hard_on_big_boards() -> None:
+    perfect = agent("perfect", seed=1).inner  # inside the reflexes (win, block)
+    assert isinstance(perfect, PerfectAgent)
+    perfect.time_budget = 0.2
+    perfect.fallback.time_budget = 0.1  # type: ignore[attr-defined]
+    state = Connect4State.from_moves(CLASSIC, [3])
+    start = time.monotonic()
+    col = perfect.choose_move(state, threading.Event())
+    assert time.monotonic() - start < 0.6
+    assert col in state.legal_moves()
+    assert perfect.last_note is not None and "Hard" in perfect.last_note
+
+
+# --- cancellation --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_cancel_before_thinking(level: str) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    for a in (agent(level), agent(level, mistakes=0.5)):
+        with pytest.raises(Cancelled):
+            a.choose_move(Connect4State.from_moves(CLASSIC, [3]), cancel)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["hard", "perfect"])
+def test_cancel_while_thinking_stops_promptly(level: str) -> None:
+    a = agent(level)
+    # The search inside the level's reflexes: only a long budget makes the cancel, not
+    # the budget, end its thinking (with Hard's own 0.3 s the test raced the timer).
+    search = getattr(a, "inner", a)
+    assert isinstance(search, HardAgent | PerfectAgent)
+    search.time_budget = 30.0
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    start = time.monotonic()
+    with pytest.raises(Cancelled):
+        a.choose_move(Connect4State.from_moves(CLASSIC, [3]), cancel)
+    assert time.monotonic() - start < 0.8

@@ -1,0 +1,385 @@
+"""One suite for every registered game, found by discovery (OpenSpiel's RandomSimTest idea).
+
+Nothing here names a game: each test is parametrised over ``engine.model.registry.all_games()``
+and uses only what the descriptor declares (parameters, rules factory, agents, hints).
+A new game gets all of these checks by adding its ``descriptor.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from engine.ai.negamax import Negamax, SearchTimeout
+from engine.model.descriptor import GameDescriptor
+from engine.model.history import History
+from engine.model.registry import all_games
+from engine.model.rules import IllegalMove
+from engine.model.seats import Seat
+from engine.model.values import MoveValue
+
+GAMES = all_games()
+IDS = [g.id for g in GAMES]
+TWO_PLAYER = [g for g in GAMES if g.kind == "two-player"]
+
+
+def params(games: list[GameDescriptor], slow: tuple[str, ...] = ()) -> list[Any]:
+    """The games as parameters named by id; the games in ``slow`` take seconds there, so
+    they are marked ``slow`` (the full run has them, the quick ``-m "not slow"`` does not)."""
+    return [pytest.param(g, id=g.id, marks=pytest.mark.slow if g.id in slow else ())
+            for g in games]
+NO_CANCEL = threading.Event()
+
+
+def small_params(game: GameDescriptor) -> list[Any]:
+    """The game's declared small variants (its default where it declares none)."""
+    spec = game.param_spec()
+    if spec is None:
+        return [None]
+    return [spec.decode(text) for text in game.small] or [spec.default()]
+
+
+def playout(game: GameDescriptor, params: Any, seed: int, max_plies: int = 400) -> list[Any]:
+    """The positions of one random game from the start (at most ``max_plies`` moves)."""
+    rng = random.Random(seed)
+    state = game.new_game(params, random.Random(seed))
+    states = [state]
+    for _ in range(max_plies):
+        if state.is_terminal():
+            break
+        state = state.play(rng.choice(list(state.legal_moves())))
+        states.append(state)
+    return states
+
+
+def test_discovery_finds_every_game_package_with_a_descriptor() -> None:
+    from pathlib import Path
+
+    packages = {p.parent.name for p in (Path(__file__).resolve().parents[2] / "games").glob(
+        "*/descriptor.py")}
+    assert len(GAMES) >= len(packages) >= 3
+    assert len(set(IDS)) == len(IDS)
+    for game in GAMES:
+        assert game.title and game.blurb and game.help_text().strip()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_parameters_round_trip_through_game_ids_and_settings(game: GameDescriptor) -> None:
+    spec = game.param_spec()
+    if spec is None:
+        pytest.skip(f"{game.id} has no parameters")
+    candidates = [p.params for p in spec.presets] + small_params(game) + [spec.default()]
+    assert spec.presets, "a game with parameters offers presets"
+    for params in candidates:
+        assert spec.validate(params) == params
+        text = spec.encode(params)
+        assert text and len(text) <= 40 and text == text.strip()
+        assert spec.decode(text) == params, text
+        assert spec.decode(f"  {text.upper()} ") == params, "IDs are read leniently"
+        assert spec.from_settings(spec.to_settings(params)) == params
+        assert spec.label(params) and spec.variant_id(params)
+    for bad in ("", "nonsense", "x" * 500, "0x0", "-1", "٣x٣", "9999999999"):
+        with pytest.raises(ValueError):
+            spec.decode(bad)
+    # Settings may be hand-edited: anything invalid gives the default, never an error.
+    for junk in (None, {}, {"rows": "many"}, {"no such field": 1}, {"rows": 10**9}):
+        assert spec.validate(spec.from_settings(junk)) is not None
+
+
+@pytest.mark.parametrize("game", params(GAMES, slow=("button-madness",)))
+def test_random_playouts_keep_the_rules_interface(game: GameDescriptor) -> None:
+    for params in small_params(game):
+        for seed in range(12):
+            states = playout(game, params, seed)
+            for state in states:
+                hash(state)
+                terminal = state.is_terminal()
+                moves = list(state.legal_moves())
+                assert bool(moves) != terminal or game.is_puzzle, (state, moves)
+                if terminal:
+                    returns = state.returns()
+                    assert len(returns) == state.num_players
+                    assert all(r in (-1, 0, 1) for r in returns)
+                    if state.num_players == 2:
+                        assert sum(returns) == 0, "two-player games are zero-sum"
+                    continue
+                assert 0 <= state.current_player() < state.num_players
+                # Every legal move plays; the new state is a different object of the class.
+                rng = random.Random(seed)
+                for move in rng.sample(moves, min(6, len(moves))):
+                    after = state.play(move)
+                    assert type(after) is type(state)
+                assert state.play(moves[0]) == state.play(moves[0]), "play is deterministic"
+            if game.kind == "two-player" and len(states) > 1:
+                assert states[-1].is_terminal() or len(states) == 401
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_illegal_moves_are_refused(game: GameDescriptor) -> None:
+    state = game.new_game(small_params(game)[0], random.Random(1))
+    for junk in (object(), "move", (10**6, 10**6), -12345):
+        if junk in list(state.legal_moves()):
+            continue
+        with pytest.raises((IllegalMove, ValueError, TypeError)):
+            state.play(junk)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_undo_redo_round_trips_over_a_playout(game: GameDescriptor) -> None:
+    states = playout(game, small_params(game)[0], seed=3, max_plies=60)
+    history: History[Any] = History(states[0])
+    for state in states[1:]:
+        history.push(state)
+    while history.undo():
+        pass
+    assert history.current == states[0]
+    replay = [history.current]
+    while history.redo():
+        replay.append(history.current)
+    assert replay == states
+
+
+@pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("tictactoe", "connect4")))
+def test_hint_values_equal_the_generic_negamax_on_small_boards(game: GameDescriptor) -> None:
+    """Every hint the game gives on its small variants is what plain negamax proves."""
+    hints = game.hint_function()
+    if hints is None:
+        pytest.skip(f"{game.id} offers no hints")
+    checked = 0
+    for params in small_params(game):
+        # The start, and positions late in random games; a position plain negamax (no
+        # hooks, no symmetry) cannot prove in a couple of seconds is passed over.
+        picks = [game.new_game(params, random.Random(0))]
+        for seed in range(3):
+            picks += playout(game, params, seed)[-6:-1]
+        for state in picks:
+            try:
+                plain = Negamax(remoteness=True, time_limit=2.0).move_values(state)
+            except SearchTimeout:
+                continue
+            values = hints(state, None, 60.0)
+            assert set(values) == set(plain), state
+            for move, value in values.items():
+                expected = plain[move]
+                assert isinstance(value, MoveValue)
+                assert value.exact, (state, move)
+                assert value.sign == expected.outcome, (state, move, value, expected)
+                if value.remoteness is not None and value.outcome != "draw":
+                    assert value.remoteness == expected.plies, (state, move, value)
+                checked += 1
+    assert checked >= 20, checked
+
+
+@pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("connect4",)))
+def test_every_level_plays_legal_moves_to_the_end(game: GameDescriptor) -> None:
+    params = small_params(game)[0]
+    for level in game.levels:
+        agents = [game.make_agent(params, Seat("computer", level), seed=i) for i in range(2)]
+        state = game.new_game(params, random.Random(0))
+        plies = 0
+        while not state.is_terminal() and plies < 300:
+            move = agents[state.current_player()].choose_move(state, NO_CANCEL)
+            assert move in list(state.legal_moves()), (level, move)
+            state = state.play(move)
+            plies += 1
+        assert state.is_terminal(), level
+
+
+@pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("connect4",)))
+def test_perfect_level_never_loses_a_won_or_drawn_start_on_small_boards(
+        game: GameDescriptor) -> None:
+    """The top level against random play, from each small variant's start: its result is at
+    least the start's proven value."""
+    top = game.ladder[-1].level if game.ladder else game.levels[-1]  # not "Match me"
+    for params in small_params(game)[:2]:
+        start = game.new_game(params, random.Random(0))
+        # The start's value: the best of the game's exact hint values (each of them is
+        # checked against plain negamax above).
+        hints = game.hint_function()(start, None, 60.0)
+        assert all(v.exact for v in hints.values())
+        value = max(v.sign for v in hints.values())
+        for seed in range(4):
+            perfect = game.make_agent(params, Seat("computer", top), seed=seed)
+            rng = random.Random(seed)
+            state = start
+            while not state.is_terminal():
+                if state.current_player() == 0:
+                    move = perfect.choose_move(state, NO_CANCEL)
+                else:
+                    move = rng.choice(list(state.legal_moves()))
+                state = state.play(move)
+            assert state.returns()[0] >= value, (params, seed)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_each_game_opens_draws_and_closes(app, game: GameDescriptor) -> None:
+    """What --smoke does per game, on the real scene: open, frames, a click, help, back."""
+    import pygame
+
+    scene = app.push(game.open_scene(app))
+    for _ in range(3):
+        app.step([])
+    centre = app.screen.get_rect().center
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1)])
+    app.help()
+    app.step([])
+    app.pop_to(type(scene))
+    assert app.top is scene
+    app.pop()
+    assert app.top is not scene
+    assert not [n for n in app.notices if "could not" in n.lower()], app.notices
+
+
+@pytest.mark.slow
+def test_smoke_opens_every_registered_game() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(root / "main.py"), "--smoke"],
+                         capture_output=True, text=True, timeout=300, cwd=root)
+    assert out.returncode == 0, out.stderr[-2000:]
+    line = out.stdout.strip().splitlines()[-1]
+    opened = line[len("smoke: ok ("):-1].split(", ")
+    for game in IDS:
+        assert game in opened, (game, opened)
+
+
+def test_search_budgets_are_bounded() -> None:
+    """No declared hint function may be asked to run without a limit by the scenes."""
+    from engine.screens.turn_scene import TurnBasedScene
+
+    assert math.isfinite(TurnBasedScene.hint_budget) and TurnBasedScene.hint_budget > 0
+
+
+PUZZLES = [g for g in GAMES if g.is_puzzle]
+
+
+@pytest.mark.parametrize("game", PUZZLES, ids=[g.id for g in PUZZLES])
+def test_puzzles_round_trip_through_the_midend(game: GameDescriptor) -> None:
+    """Random moves, Restart and a new puzzle on the midend; undo all the way back and redo
+    all the way forward give the same positions; help survives Restart."""
+    from engine.midend.puzzle import PuzzleMidend
+
+    params = small_params(game)[-1]
+    rng = random.Random(5)
+    midend = PuzzleMidend(game.new_game(params, random.Random(1)))
+    seen = [midend.state]
+    for step in range(40):
+        if step == 15:
+            midend.mark_helped()
+            midend.restart()
+            assert midend.helped and midend.moves == 0 and midend.state == seen[0]
+        elif step == 30:
+            midend.new_puzzle(game.new_game(params, random.Random(2)))
+            assert not midend.helped
+        else:
+            midend.play(rng.choice(list(midend.state.legal_moves())))
+        seen.append(midend.state)
+    back = [midend.state]
+    while midend.undo():
+        back.append(midend.state)
+    assert back[::-1] == seen
+    assert midend.helped, "undo back to the first puzzle finds it still helped"
+    forward = [midend.state]
+    while midend.redo():
+        forward.append(midend.state)
+    assert forward == seen
+
+
+# --- saved games (engine.storage.saved_games) -----------------------------------------------------
+
+# Data that is no position of any game.
+JUNK: list[Any] = [None, 0, -1, True, 1.5, "", "x" * 10_000, [], [[]], {}, {"no such key": 1},
+                   [None] * 3, {"rows": None, "moves": None, "heaps": None, "n": None}]
+
+
+def _mutations(data: Any) -> list[Any]:
+    """Damaged copies of a position's JSON: each field replaced by junk or removed, each
+    list one item longer, shorter, or with an item replaced by junk or made negative."""
+    import copy
+
+    out: list[Any] = []
+    if not isinstance(data, dict):
+        return [junk for junk in JUNK if junk != data]
+    for key, value in data.items():
+        for junk in (None, -1, True, 2.5, "x", [], {}, 10**12):
+            if junk != value or type(junk) is not type(value):
+                out.append({**copy.deepcopy(data), key: junk})
+        out.append({k: v for k, v in data.items() if k != key})
+        if isinstance(value, list):
+            longer = [*copy.deepcopy(value), copy.deepcopy(value[-1]) if value else 0]
+            out.append({**data, key: longer})
+            if value:
+                out.append({**data, key: copy.deepcopy(value[:-1])})
+                for junk in ("x", None, -1, [[]], True):
+                    out.append({**data, key: [junk, *copy.deepcopy(value[1:])]})
+                if isinstance(value[0], int) and not isinstance(value[0], bool):
+                    out.append({**data, key: [-value[0] - 1, *value[1:]]})
+                if isinstance(value[0], list) and value[0]:
+                    out.append({**data, key: [[-1] * len(value[0]), *value[1:]]})
+        if isinstance(value, str) and value:
+            out.append({**data, key: value[:-1]})
+            out.append({**data, key: "?" + value[1:]})
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_positions_round_trip_through_save_and_load(game: GameDescriptor) -> None:
+    """Every position of random playouts, written by the game's ``save_state`` as JSON and
+    read back by its ``load_state``, is the same position (equal, same moves and result)."""
+    import json
+
+    assert game.saves_games, f"{game.id} declares save_state and load_state (saved games)"
+    spec = game.param_spec()
+    variants = small_params(game) + ([spec.default()] if spec is not None else [])
+    checked = 0
+    for params in variants:
+        for seed in range(6):
+            for state in playout(game, params, seed, max_plies=120):
+                text = json.dumps(game.state_to_data(state), allow_nan=False)
+                back = game.state_from_data(params, json.loads(text))
+                assert type(back) is type(state) and back == state, (params, state, back)
+                assert back.is_terminal() == state.is_terminal()
+                assert back.returns() == state.returns()
+                if not state.is_terminal():
+                    assert back.current_player() == state.current_player()
+                    assert list(back.legal_moves()) == list(state.legal_moves())
+                checked += 1
+    assert checked >= 50, checked
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_corrupted_positions_are_refused_with_a_value_error(game: GameDescriptor) -> None:
+    """Junk is refused with ValueError; a damaged field is refused with ValueError or (when
+    the damage happens to be another real position) gives a position that plays. Nothing
+    else escapes: a saved file may hold anything."""
+    import json
+
+    params = small_params(game)[0]
+    for junk in JUNK:
+        with pytest.raises(ValueError):
+            game.state_from_data(params, junk)
+    refused = 0
+    states = playout(game, params, seed=1, max_plies=30)
+    for state in states[::max(1, len(states) // 4)]:
+        data = json.loads(json.dumps(game.state_to_data(state)))
+        for damaged in _mutations(data):
+            try:
+                back = game.state_from_data(params, damaged)
+            except ValueError:
+                refused += 1
+                continue
+            # Accepted: it must be a position of these parameters that plays.
+            assert game.state_from_data(params, game.state_to_data(back)) == back
+            moves = list(back.legal_moves())
+            if moves and not back.is_terminal():
+                back.play(moves[0])
+            back.returns()
+    assert refused >= 10, refused
