@@ -19,9 +19,9 @@ import numpy as np
 import pygame
 
 from engine.core.i18n import N_, Phrase, _, error_text, localize, ngettext, number_text
+from engine.midend.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.model.game_settings import load_params, remember
 from engine.model.history import History
-from engine.midend.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.screens.game_scene import GameScene
 from engine.screens.overlays import TextEntryDialog
 from engine.screens.scene import Overlay
