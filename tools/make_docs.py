@@ -69,8 +69,10 @@ def documents() -> list[Path]:
 # --- what the blocks hold ----------------------------------------------------------------
 
 
-def _parsers(parser: argparse.ArgumentParser,
-             path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+Parsers = Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]
+
+
+def _parsers(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Parsers:
     """(command path, parser) of ``parser`` and of every command below it, in help order."""
     yield path, parser
     for action in parser._actions:  # argparse keeps subcommands here; there is no API
