@@ -3,7 +3,7 @@
 Run from the repository root (POSIX only: it uses SIGKILL)::
 
     python tools/crash_harness.py                 # 10 runs of each scenario
-    python tools/crash_harness.py --runs 50       # the full run whose figures are in the README
+    python tools/crash_harness.py --runs 50       # the full run (figures: docs/reliability.md)
     python tools/crash_harness.py --quick         # the reduced form the test suite runs
     python tools/crash_harness.py --json out.json --seed 7 --scenario kill
 
