@@ -141,7 +141,11 @@ def result_table(spec: str, doc: Path) -> str:
     captions: list[str] = []
     for part in spec.split():
         name, _, key = part.partition(":")
-        table = load_result(name)["tables"][key]
+        tables = load_result(name)["tables"]
+        if key not in tables:
+            raise ValueError(f"docs/results/{name}.json has no table {key!r} "
+                             f"(it has {', '.join(sorted(tables))}): name it in the block")
+        table = tables[key]
         if columns is None:
             columns = table["columns"]
         elif table["columns"] != columns:

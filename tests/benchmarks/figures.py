@@ -112,7 +112,7 @@ def _write(path: str, script: str, names: Sequence[str],
         tables[name] = {"date": today, "machine": machine_note(),
                         "command": command_line(script), "columns": columns, "rows": rows}
     result = {"benchmark": Path(script).stem,
-              "source": f"written by {command_line(script)} --json", "tables": tables}
+              "source": f"written by {command_line(script)} --json FILE", "tables": tables}
     Path(path).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n",
                           encoding="utf-8")
 
