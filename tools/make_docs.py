@@ -86,8 +86,9 @@ def cli_help() -> str:
     sys.path.insert(0, str(ROOT))
     from engine import cli
 
-    old = os.environ.get("COLUMNS")
+    saved = {name: os.environ.get(name) for name in ("COLUMNS", "NO_COLOR")}
     os.environ["COLUMNS"] = str(HELP_COLUMNS)  # argparse wraps to the terminal otherwise
+    os.environ["NO_COLOR"] = "1"  # Python 3.14's argparse may colour help
     try:
         parts = []
         for path, parser in _parsers(cli.build_parser()):
@@ -95,10 +96,11 @@ def cli_help() -> str:
             parts.append(f"### `{command} --help`\n\n```text\n"
                          f"{parser.format_help().rstrip()}\n```\n")
     finally:
-        if old is None:
-            del os.environ["COLUMNS"]
-        else:
-            os.environ["COLUMNS"] = old
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     return "\n".join(parts)
 
 
