@@ -166,6 +166,12 @@ def links(doc: Path) -> list[str]:
     return [t for t in targets if not re.match(r"[a-z]+:", t)]
 
 
+@pytest.mark.parametrize("doc", LINKED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_code_block_is_closed(doc: Path) -> None:
+    fences = re.findall(r"^ *```", doc.read_text(encoding="utf-8"), flags=re.M)
+    assert len(fences) % 2 == 0, f"{doc.relative_to(ROOT)}: a ``` fence is left open"
+
+
 def test_slugs_are_githubs() -> None:
     assert slug("Computer levels: the ladder") == "computer-levels-the-ladder"
     assert slug("`arcade solve mnk --help`") == "arcade-solve-mnk---help"
