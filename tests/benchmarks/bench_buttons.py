@@ -45,6 +45,7 @@ from games.buttons.solver import (  # noqa: E402
     nullity,
     solve,
 )
+from tests.benchmarks.figures import JSON_HELP, records  # noqa: E402
 from tests.support.oracles import dense_solve as dense_kernel  # noqa: E402
 
 T = TypeVar("T")
@@ -194,6 +195,7 @@ def fewest_table(brute20: int) -> bool:
     return ok
 
 
+@records()
 def main() -> int:
     """Measure, check, print Markdown tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -201,6 +203,7 @@ def main() -> int:
                         help="20×20 boards given the ~3 min brute force (default 1)")
     parser.add_argument("--only-fewest", action="store_true",
                         help="only the fewest-presses tables")
+    parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
     args = parser.parse_args()
     print(f"Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}\n")
     if args.only_fewest:

@@ -45,6 +45,7 @@ from engine.ai.negamax import Negamax, SearchTimeout  # noqa: E402
 from games.connect4.rules import Connect4Config, Connect4State  # noqa: E402
 from games.connect4.score_search import ScoreSearch, column_scores  # noqa: E402
 from games.connect4.solver import EXACT_SHARE, C4Search  # noqa: E402
+from tests.benchmarks.figures import JSON_HELP, records  # noqa: E402
 
 RESULT = {1: "win", 0: "draw", -1: "loss"}
 HINT_BUDGET = 2.0
@@ -303,11 +304,13 @@ def per_disc_table(counts: list[int], per_count: int, with_reference: int, ref_c
           f"{HINT_BUDGET:g} s budget (the rest is kept for estimates).")
 
 
+@records("positions")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rows and lower caps")
     parser.add_argument("--per-disc", action="store_true",
                         help="only the table per number of discs")
+    parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
     args = parser.parse_args()
     quick = args.quick
     ref_cap = 10.0 if quick else 60.0

@@ -30,6 +30,7 @@ from engine.storage.settings import SettingsStore  # noqa: E402
 from engine.storage.stats import StatsStore  # noqa: E402
 from games.tictactoe.rules import MNKConfig  # noqa: E402
 from games.tictactoe.scene import TicTacToeScene  # noqa: E402
+from tests.benchmarks.figures import JSON_HELP, records  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -122,12 +123,14 @@ def table(title: str, times: dict[str, list[float]]) -> None:
     print()
 
 
+@records("frames")
 def main() -> int:
     """Play, measure, print Markdown tables: ours, then the reference level's."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40, help="computer moves to play")
     parser.add_argument("--no-reference", action="store_true",
                         help="skip the reference level (the previous Hard)")
+    parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
     args = parser.parse_args()
     print("Frame work is the time to handle input, update and draw one frame; the interval")
     print("is start to start, so it shows any stall (the target is 16.7 ms at 60 fps).\n")

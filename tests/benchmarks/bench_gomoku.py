@@ -42,7 +42,7 @@ from games.tictactoe.agents import HARD_BUDGET  # noqa: E402
 from games.tictactoe.ai_simple import EasyAgent, MediumAgent  # noqa: E402
 from games.tictactoe.hard_search import HardSearchAgent  # noqa: E402
 from games.tictactoe.rules import MNKConfig, TicTacToeState  # noqa: E402
-from tests.benchmarks.figures import percentile  # noqa: E402
+from tests.benchmarks.figures import JSON_HELP, percentile, records  # noqa: E402
 
 GOMOKU = MNKConfig(15, 15, 5)
 PAIRINGS = ("medium", "easy", "previous")
@@ -131,6 +131,7 @@ def report(name: str, records: list[dict]) -> list[tuple[str, bool]]:
     return lines
 
 
+@records("pairings")
 def main() -> int:
     """Play the pairings and print the table and the target lines."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -141,6 +142,7 @@ def main() -> int:
                         help=f"seconds per move for both Hards ({HARD_BUDGET})")
     parser.add_argument("--pairing", choices=PAIRINGS, action="append",
                         help="only this pairing (repeatable); default all three")
+    parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
     args = parser.parse_args()
     games = 20 if args.quick else args.games
     pairings = args.pairing or list(PAIRINGS)

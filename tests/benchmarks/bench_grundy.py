@@ -30,6 +30,7 @@ from games.grundy.tables import (  # noqa: E402
     mex_table_reference,
     remoteness_reference,
 )
+from tests.benchmarks.figures import JSON_HELP, records  # noqa: E402
 
 # piece, target size, target seconds (None: no target), reference size.
 PLAN = [
@@ -58,11 +59,13 @@ def fmt(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+@records("targets", "sizes")
 def main() -> int:
     """Measure, check, print Markdown tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="reference sizes divided by 4 (a smoke run)")
+    parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
     args = parser.parse_args()
     print(f"Python {platform.python_version()}, numpy {np.__version__}, "
           f"{platform.machine()}\n")

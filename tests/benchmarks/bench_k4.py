@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from engine.ai.negamax import Negamax, SearchTimeout  # noqa: E402
 from games.tictactoe.perfect import solve_mnk  # noqa: E402
 from games.tictactoe.search_state import MNKSearchState  # noqa: E402
+from tests.benchmarks.figures import JSON_HELP, records  # noqa: E402
 
 NAMES = {1: "first player wins", 0: "draw", -1: "second player wins"}
 QUICK = [(5, 5), (6, 5), (7, 6), (7, 7)]
@@ -46,6 +47,7 @@ def reference(rows: int, cols: int, limit: float) -> tuple[float | None, int | N
     return time.perf_counter() - start, outcome
 
 
+@records("boards")
 def main() -> int:
     """Print the table; exit 1 if a value disagrees with the published one."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -54,6 +56,7 @@ def main() -> int:
                         help="seconds before the reference gives up (default 60)")
     parser.add_argument("--limit", type=float, default=180.0,
                         help="seconds before ours gives up (default 180; the target is 60)")
+    parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
     args = parser.parse_args()
     boards = QUICK if args.quick else [(r, c) for r in range(5, 9) for c in range(5, 9)]
     print("| board (rows × cols), k = 4 | published | ours | time (target ≤ 60 s) "

@@ -1,4 +1,4 @@
-"""Project-wide rules: layering, style, and the README's promises."""
+"""Project-wide rules: layering, style, and the README's commands (the ones CI runs)."""
 
 from __future__ import annotations
 
@@ -88,15 +88,13 @@ def test_readme_starts_with_the_two_newcomer_commands() -> None:
     assert TEST in ci
 
 
-def test_readme_says_to_make_a_venv_on_debian_before_the_commands() -> None:
+def test_readme_says_to_make_a_venv_before_the_commands() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     venv = readme.find(VENV)
     assert venv != -1, "the Debian/Ubuntu venv line is missing"
     assert venv < readme.find(LAUNCH) < readme.find(TEST)
     # Short: the venv note sits between the title and the first command, nothing more.
-    assert "Debian or Ubuntu" in readme[:venv]
     assert readme[:venv].count("\n") <= 5
-    assert "externally-managed-environment" in readme[:readme.find(LAUNCH)]
 
 
 def test_building_on_linux_needs_objdump_and_ci_installs_it() -> None:
@@ -104,9 +102,6 @@ def test_building_on_linux_needs_objdump_and_ci_installs_it() -> None:
     check, _, rest = ci.partition("apt-get install")
     assert "command -v objdump" in check
     assert "binutils" in rest.splitlines()[0]
-    for readme in ("README.md", "build/README.md"):
-        text = (ROOT / readme).read_text(encoding="utf-8")
-        assert "binutils" in text and "objdump" in text, readme
 
 
 def test_requirements_are_pinned_and_never_plain_pygame() -> None:
@@ -121,21 +116,8 @@ def test_requirements_are_pinned_and_never_plain_pygame() -> None:
 QUICK = 'python -m pytest -m "not slow"'
 
 
-def test_readme_documents_the_quick_run_next_to_the_full_one() -> None:
+def test_the_newcomers_test_command_is_the_full_run_and_slow_is_a_marker() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("\n## Tests\n")
-    end = readme.find("\n## ", start + 1)
-    section = readme[start:end if end != -1 else len(readme)]
-    # Both commands in one code block of the Tests section: the full one first.
-    blocks = section.split("```")[1::2]
-    block = next((b for b in blocks if QUICK in b), None)
-    assert block is not None, "the Tests section has no code block with the quick command"
-    full = [line for line in block.splitlines() if line.split("#")[0].strip() == "python -m pytest"]
-    assert full, "the full command is not next to the quick one"
-    assert block.index(full[0]) < block.index(QUICK)
-    # It says what slow covers, and that CI runs everything.
-    for word in ("slow", "fuzz", "soak", "memory", "crash", "build", "solver", "CI"):
-        assert word in section, word
     # The newcomer's test command at the top stays the full one, and so does CI's.
     assert QUICK not in readme[:readme.find(TEST) + len(TEST)]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")

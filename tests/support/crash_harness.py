@@ -3,7 +3,7 @@
 Run from the repository root (POSIX only: it uses SIGKILL)::
 
     python tests/support/crash_harness.py                 # 10 runs of each scenario
-    python tests/support/crash_harness.py --runs 50       # the full run of the published figures
+    python tests/support/crash_harness.py --runs 50   # the full run (docs/reliability.md)
     python tests/support/crash_harness.py --quick         # the reduced form the test suite runs
     python tests/support/crash_harness.py --json out.json --seed 7 --scenario kill
 

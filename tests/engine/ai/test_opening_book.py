@@ -143,7 +143,7 @@ def test_a_larger_sample_of_each_shipped_book_proves_again(shape) -> None:
 def test_each_shipped_book_covers_both_sides_first_two_moves(shape) -> None:
     """Every position either side meets in its first two book moves is in the book, or
     in the book's own list of positions whose proof ran out of time when it was built
-    (the README counts them); nothing in that list is in the book as well."""
+    (docs/performance.md counts them); nothing in that list is in the book as well."""
     book = _shipped(*shape)
     root = MNKSearchState.new(*shape)
     assert book.game == mnk_books.book_name(*shape)

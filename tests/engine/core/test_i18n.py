@@ -112,7 +112,7 @@ def test_the_compiled_catalogue_is_up_to_date(lang: str) -> None:
     with open(LOCALE / lang / "LC_MESSAGES" / "arcade.mo", "rb") as handle:
         committed = gettext.GNUTranslations(handle)
     assert committed._catalog == fresh._catalog, (  # type: ignore[attr-defined]
-        f"{lang}: run pybabel compile -d assets/locale -D arcade (see README)")
+        f"{lang}: run pybabel compile -d assets/locale -D arcade (see docs/translations.md)")
 
 
 def test_the_template_is_up_to_date_and_every_catalogue_follows_it() -> None:
@@ -125,10 +125,12 @@ def test_the_template_is_up_to_date_and_every_catalogue_follows_it() -> None:
                  for _file, _line, message, _comments, _context in
                  extract_from_dir(str(ROOT), method_map, options_map, keywords)}
     pot = msgids(template())
-    assert extracted - pot == set(), "not in arcade.pot: run pybabel extract (see README)"
+    assert extracted - pot == set(), (
+        "not in arcade.pot: run pybabel extract (see docs/translations.md)")
     assert pot - extracted == set(), "no longer in the sources: run pybabel extract"
     for lang in TRANSLATED:
-        assert msgids(catalogue(lang)) == pot, f"{lang}: run pybabel update (see README)"
+        assert msgids(catalogue(lang)) == pot, (
+            f"{lang}: run pybabel update (see docs/translations.md)")
 
 
 @pytest.mark.parametrize("font_name", FONTS)

@@ -866,7 +866,7 @@ def test_budget_largest_valid_code_on_stdin_still_solves(tmp_path: Path, profile
 @needs_resource
 def test_budget_analyze_largest_sizes(tmp_path: Path, profile: Path) -> None:
     """The largest sizes of ``analyze button-madness --sizes 1-1000`` (they cost the most
-    and reach the whole run's peak memory; the full run's figures are in the README)."""
+    and reach the whole run's peak memory; the full run's figures are in docs/reliability.md)."""
     empty = tmp_path / "empty"
     empty.write_text("")
     result = measure(tmp_path, empty, "analyze", "button-madness", "--sizes", "981-1000",

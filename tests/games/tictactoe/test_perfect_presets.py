@@ -66,7 +66,7 @@ def test_perfect_wins_7x6_with_4_in_a_row_moving_first_without_falling_back(oppo
                                       EasyAgent(seed=9)], ids=["medium", "hard", "easy"])
 def test_perfect_answers_on_7x6_fall_back_only_where_the_book_records_a_gap(opponent) -> None:
     """Moving second on 7×6, Perfect plays proven moves throughout the book's plies,
-    except in a position the book lists as unproven (the README counts them)."""
+    except in a position the book lists as unproven (docs/performance.md counts them)."""
     from engine.ai.opening_book import canonical
 
     book = book_for(7, 6, 4)
