@@ -15,7 +15,7 @@ import re
 import pygame
 import pytest
 
-from engine.animation import FLASH, RIPPLE
+from engine.animation import FLASH
 from engine.overlays import HelpOverlay, TextEntryDialog
 from engine.scene import Scene
 from engine.widgets import Label
@@ -25,6 +25,7 @@ from games.buttons.descriptor import GAME
 from games.buttons.explorer_scene import THEOREMS, ExplorerScene
 from games.buttons.params import SPEC, ButtonParams
 from games.buttons.scene import VECTOR_LIMIT, ButtonMadnessScene, WinOverlay
+from games.buttons.timings import RIPPLE
 from tests.conftest import click, click_widget, key, near, run_until
 
 CTRL = pygame.KMOD_LCTRL

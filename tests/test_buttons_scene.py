@@ -8,13 +8,14 @@ import numpy as np
 import pygame
 import pytest
 
-from engine.animation import FLASH, RIPPLE
+from engine.animation import FLASH
 from engine.launcher import LauncherScene
 from engine.overlays import TextEntryDialog
 from engine.widgets import Button
 from games.buttons.board import Board, parse_code
 from games.buttons.board_render import tiny_colours
 from games.buttons.scene import ButtonMadnessScene, WinOverlay
+from games.buttons.timings import RIPPLE
 from tests.conftest import click, click_widget, key, run_until, type_text
 
 CTRL = pygame.KMOD_LCTRL

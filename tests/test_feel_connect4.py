@@ -8,12 +8,11 @@ import math
 import pygame
 import pytest
 
-from engine.animation import fall_time
 from engine.registry import find_game
 from engine.seats import Seat
 from engine.theme import PALETTES
 from games.connect4.rules import Connect4Config
-from games.connect4.scene import DISC, Connect4Scene
+from games.connect4.scene import DISC, Connect4Scene, fall_time
 from tests.conftest import click, click_widget, key, make_app, near, run_until
 from tests.test_feel_tictactoe import SIZES, check_screen_layout, count_colour, settle
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pygame
 
-from engine.animation import FLASH, RIPPLE, ease_out, ease_out_back, lerp
+from engine.animation import FLASH, ease_out, ease_out_back, lerp
 from engine.board.draw import draw_cell_text, outline_cell
 from engine.board.geometry import BoardGeometry, Cell
 from engine.board.pointer import GridPointer
@@ -44,6 +44,7 @@ from games.buttons.scene_layout import (
     STATS_LINE_H,
     panel_layout,
 )
+from games.buttons.timings import RIPPLE
 from games.buttons.wording import StateWords, help_text, state_words
 
 if TYPE_CHECKING:

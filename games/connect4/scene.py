@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.animation import SWEEP, ease_in, ease_out, fall_time, lerp
+from engine.animation import SWEEP, ease_in, ease_out, lerp
+from engine.animation import fall_time as gravity_time
 from engine.board.draw import draw_win_line, outline_cell
 from engine.board.geometry import BoardGeometry
 from engine.board.pointer import GridPointer
@@ -33,6 +34,8 @@ HINT_BUDGET = 2.0
 VARIANT_H = 56.0
 LEGEND_H = 226.0
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
+# Seconds a disc takes to fall one row (longer drops take longer, not linearly).
+FALL_ONE_ROW = 0.18
 # A landed disc settles with a small bounce: this long, this high (in cells).
 BOUNCE = 0.12
 BOUNCE_HEIGHT = 0.08
@@ -46,6 +49,11 @@ DISC = 0.4
 GHOST_ALPHA = 90
 # The four directions a line can run in, as (row step, column step).
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def fall_time(rows: float) -> float:
+    """Seconds for a disc to fall ``rows`` cells (under gravity: as the square root)."""
+    return gravity_time(rows, FALL_ONE_ROW)
 
 
 class Connect4Scene(TurnBasedScene):

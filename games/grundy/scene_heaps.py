@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame import FRect
 
-from engine.animation import FADE_OUT
 from engine.board.draw import hatch
 from engine.game_layout import BUTTON_H, GAP, MARGIN
 from engine.i18n import N_, _, ngettext
@@ -29,6 +28,8 @@ if TYPE_CHECKING:
     from engine.app import App
 
 Area = tuple[float, float, float, float]
+# Seconds a taken pebble takes to fade out.
+FADE_OUT = 0.3
 # Vertical bands of the board (design units): a line for the "take n" label at the
 # top, the piles, then the heap sizes and hint values under them.
 LABEL_LINE = 32.0

@@ -1,0 +1,316 @@
+"""The descriptor contract (issue 27): a game declares itself with a few required fields,
+everything else has a default derived from its kind, every field is checked when it is
+discovered, and a broken game is left out with one clear error, never taking the launcher
+or the other games down.
+
+The games here live in a temporary games package written by the test (what a contributor
+following "Adding a game" writes): a minimal two-player game declaring only the required
+fields and its rules, a game package that fails to import, one with a bad field, and one
+that takes another game's id.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from engine import registry
+from engine.descriptor import DescriptorError, GameDescriptor
+from engine.sound_names import SOUNDS, default_sounds
+from tests.conftest import click_widget, key, make_app
+
+# A pile of counters: take one or two, whoever takes the last one wins. Pure Python.
+RULES = '''
+"""Take one or two counters; whoever takes the last one wins."""
+
+from dataclasses import dataclass
+
+from engine.rules import IllegalMove
+
+
+@dataclass(frozen=True)
+class Pile:
+    left: int
+    mover: int = 0
+    num_players: int = 2
+
+    def current_player(self):
+        return self.mover
+
+    def legal_moves(self):
+        return [n for n in (1, 2) if n <= self.left]
+
+    def play(self, move):
+        if move not in self.legal_moves():
+            raise IllegalMove(move)
+        return Pile(self.left - move, 1 - self.mover)
+
+    def is_terminal(self):
+        return self.left == 0
+
+    def returns(self):
+        if not self.is_terminal():
+            return (0, 0)
+        winner = 1 - self.mover  # who took the last counter
+        return (1, -1) if winner == 0 else (-1, 1)
+
+
+def new_game(params, rng):
+    return Pile(5)
+'''
+
+# Its screen: a click anywhere on the board takes one counter.
+SCENE = '''
+import pygame
+
+from engine.turn_scene import TurnBasedScene
+
+from {package}.pile import descriptor, rules
+
+
+class PileScene(TurnBasedScene):
+    def __init__(self, app, params=None, seats=None, seed=None):
+        super().__init__(app, descriptor.GAME, params, rules.Pile(5), seats, seed)
+
+    def fresh_state(self):
+        return rules.Pile(5)
+
+    def board_event(self, event):
+        if event.type == pygame.MOUSEBUTTONDOWN and self.area("board").collidepoint(event.pos):
+            self.play_move(1)
+
+    def draw_board(self, surface):
+        pygame.draw.rect(surface, self.app.theme.palette.board, self.area("board"))
+'''
+
+DESCRIPTOR = '''
+from engine.descriptor import GameDescriptor
+
+GAME = GameDescriptor(
+    id="pile",
+    title="Pile",
+    blurb="Take one or two; the last counter wins.",
+    scene="{package}.pile.scene:PileScene",
+    rules="{package}.pile.rules:new_game",
+)
+
+DESCRIPTORS = (GAME,)
+'''
+
+BAD_FIELD = '''
+from engine.descriptor import GameDescriptor
+
+DESCRIPTORS = (GameDescriptor(id="badfield", title="Bad field", blurb="", scene="x.y:z",
+                              preview="no path here"),)
+'''
+
+TWIN = '''
+from engine.descriptor import GameDescriptor
+
+DESCRIPTORS = (GameDescriptor(id="pile", title="Another pile", blurb="", scene="x.y:z"),)
+'''
+
+_counter = itertools.count()
+
+
+def write_games(root: Path) -> str:
+    """A games package under ``root`` (a fresh name each time: modules are cached) with
+    the four game packages described in the module docstring; returns its name."""
+    package = f"contract_games_{next(_counter)}"
+    base = root / package
+    files = {
+        "__init__.py": "",
+        "pile/__init__.py": "",
+        "pile/rules.py": RULES,
+        "pile/scene.py": SCENE.format(package=package),
+        "pile/descriptor.py": DESCRIPTOR.format(package=package),
+        "broken/__init__.py": "",
+        "broken/descriptor.py": "import no_such_module_anywhere  # noqa\n",
+        "badfield/__init__.py": "",
+        "badfield/descriptor.py": BAD_FIELD,
+        "twin/__init__.py": "",
+        "twin/descriptor.py": TWIN,
+        "notagame/__init__.py": "",  # a package with no descriptor is simply not a game
+    }
+    for name, text in files.items():
+        path = base / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return package
+
+
+@pytest.fixture
+def games_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The temporary games package, registered as ``ARCADE_GAMES_PACKAGE``."""
+    root = tmp_path / "src"
+    package = write_games(root)
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.setenv("ARCADE_GAMES_PACKAGE", package)
+    registry.reset()
+    yield package
+    registry.reset()
+    for name in [m for m in sys.modules if m.startswith(package)]:
+        del sys.modules[name]
+
+
+def base(**fields: Any) -> dict[str, Any]:
+    """The required fields of a descriptor, with ``fields`` added or replaced."""
+    return {"id": "t", "title": "T", "blurb": "", "scene": "a.b:c", **fields}
+
+
+# --- discovery -----------------------------------------------------------------------------
+
+def test_broken_games_are_left_out_with_one_error_each(games_package: str) -> None:
+    found = registry.discover_all(games_package)
+    assert [g.id for g in found.games] == ["pile"]
+    texts = sorted(p.text for p in found.problems)
+    assert len(texts) == 3, texts
+    bad, broken, twin = texts
+    assert bad.startswith("Game badfield could not be loaded: field 'preview': must be an "
+                          "import path 'package.module:name', not 'no path here'")
+    assert broken.startswith("Game broken could not be loaded: ModuleNotFoundError")
+    assert "no_such_module_anywhere" in broken
+    assert twin == "Game pile could not be loaded: field 'id': 'pile' is already a name of pile"
+    # The registry's own view (ARCADE_GAMES_PACKAGE) is the same.
+    assert [g.id for g in registry.all_games()] == ["pile"]
+    assert len(registry.problems()) == 3
+
+
+def test_the_launcher_draws_and_tells_of_each_broken_game(games_package: str,
+                                                           profile: Path) -> None:
+    app = make_app(profile)
+    try:
+        app.step([])
+        notices = app.notices
+        assert any("Game badfield could not be loaded: field 'preview'" in n for n in notices)
+        assert any("Game broken could not be loaded" in n for n in notices)
+        assert app.top.debug_state()["tiles"] == [{"id": "pile"}]
+        # The good game's tile (no preview: the launcher's own picture) opens it.
+        click_widget(app, "pile")
+        assert type(app.top).__name__ == "PileScene"
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
+
+
+def test_the_command_line_prints_the_broken_games_on_stderr(games_package: str,
+                                                            capsys: pytest.CaptureFixture
+                                                            ) -> None:
+    from engine import cli
+
+    cli.main(["--help"])
+    err = capsys.readouterr().err
+    assert "Game badfield could not be loaded: field 'preview'" in err
+
+
+# --- what is optional is optional ------------------------------------------------------------
+
+def test_defaults_follow_the_kind() -> None:
+    two = GameDescriptor(**base())
+    assert two.preview is None and two.preview_painter() is None
+    assert two.default_kinds == ("human", "human"), "no agents: no computer seat"
+    assert two.sounds == ("place", "illegal", "win", "loss", "draw")
+    assert two.levels == () and two.default_level == ""
+    with_ai = GameDescriptor(**base(agents="a.b:make"))
+    assert with_ai.default_kinds == ("human", "computer")
+    assert "computer" in with_ai.sounds
+    puzzle = GameDescriptor(**base(kind="puzzle"))
+    assert puzzle.sounds == default_sounds("puzzle", False)
+    for kind in ("two-player", "multi-player", "puzzle"):
+        assert set(default_sounds(kind, True)) <= set(SOUNDS)
+
+
+def test_the_minimal_game_opens_plays_and_sets_up_with_the_engine_defaults(
+        games_package: str, profile: Path) -> None:
+    app = make_app(profile)
+    try:
+        game = registry.find_game("pile")
+        scene = app.push(game.open_scene(app))
+        app.step([])
+        assert [s.kind for s in scene.seats] == ["human", "human"]
+        board = scene.area("board").center
+        for _ in range(5):
+            app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=board, button=1),
+                      pygame.event.Event(pygame.MOUSEBUTTONUP, pos=board, button=1)])
+        assert scene.state.is_terminal()
+        assert set(app.audio.played) <= set(game.sounds)
+        assert not [n for n in app.notices if "could not" in n.lower()], app.notices
+        # Setup works with no override: seats only (no ParamSpec), and no computer to pick.
+        app.pop_to(type(scene))
+        click_widget(app, "Setup")
+        overlay = app.top
+        assert type(overlay).__name__ == "ParamsSetupOverlay"
+        names = {getattr(w, "name", None) for w in overlay.ui.widgets
+                 if w.visible is True or (callable(w.visible) and w.visible())}
+        assert "Start" in names and "1 computer" not in names and "1 mistakes" not in names
+        key(app, pygame.K_RETURN)
+        assert type(app.top).__name__ == "PileScene" and app.top is not scene
+        assert app.top.state.left == 5
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
+
+
+def test_the_minimal_game_passes_the_conformance_checks(games_package: str, app: Any) -> None:
+    from tests import test_conformance as conformance
+
+    game = registry.find_game("pile")
+    conformance.test_random_playouts_keep_the_rules_interface(game)
+    conformance.test_illegal_moves_are_refused(game)
+    conformance.test_undo_redo_round_trips_over_a_playout(game)
+    conformance.test_every_level_plays_legal_moves_to_the_end(game)
+    conformance.test_descriptor_keeps_the_contract(game)
+    conformance.test_engine_names_no_game(game)
+    conformance.test_each_game_opens_draws_and_closes(app, game)
+    state = game.new_game(None, random.Random(0))
+    assert state.legal_moves() == [1, 2]
+
+
+# --- every field is checked ------------------------------------------------------------------
+
+BAD_FIELDS = [
+    ("id", {"id": "Two Words"}), ("id", {"id": ""}), ("id", {"id": "all"}),
+    ("title", {"title": ""}), ("title", {"title": 3}), ("blurb", {"blurb": None}),
+    ("scene", {"scene": ""}), ("scene", {"scene": "module.without.attribute"}),
+    ("preview", {"preview": "a.b:c:d"}), ("rules", {"rules": 42}),
+    ("cli", {"cli": "pkg.mod:attr"}), ("kind", {"kind": "solitaire"}),
+    ("aliases", {"aliases": "pile"}), ("aliases", {"aliases": ("t",)}),
+    ("seat_keys", {"seat_keys": ()}), ("seat_keys", {"seat_keys": ("X", "X")}),
+    ("default_kinds", {"default_kinds": ("human", "robot")}),
+    ("default_kinds", {"default_kinds": ("human", "computer")}),  # no agents
+    ("default_kinds", {"default_kinds": ("human",) * 3, "agents": "a.b:c"}),
+    ("levels", {"levels": ("easy",)}),  # no agents
+    ("levels", {"levels": ("easy", "easy"), "agents": "a.b:c", "default_level": "easy"}),
+    ("default_level", {"levels": ("easy", "hard"), "agents": "a.b:c",
+                       "default_level": "godlike"}),
+    ("level_labels", {"level_labels": {"x": "X"}}),
+    ("ladder", {"ladder": (object(),), "agents": "a.b:c"}),
+    ("small", {"small": ["3x3"]}), ("order", {"order": "first"}), ("order", {"order": True}),
+    ("sounds", {"sounds": ("boom",)}), ("sounds", {"sounds": ("win", "win")}),
+    ("sounds", {"sounds": "win"}),
+]
+
+
+@pytest.mark.parametrize(("field", "fields"), BAD_FIELDS,
+                         ids=[f"{f}-{i}" for i, (f, _) in enumerate(BAD_FIELDS)])
+def test_a_bad_field_is_named_in_one_error(field: str, fields: dict[str, Any]) -> None:
+    with pytest.raises(DescriptorError) as caught:
+        GameDescriptor(**base(**fields))
+    assert caught.value.field == field, caught.value
+    assert f"field {field!r}: " in str(caught.value)
+    assert str(caught.value).startswith("game ")
+
+
+def test_the_real_games_keep_the_contract() -> None:
+    """Discovery of the real games package leaves nothing out."""
+    assert registry.discover_all("games").problems == ()
