@@ -499,12 +499,14 @@ def main(argv: Sequence[str] | None = None, family: str | None = None) -> int:
         parsed.append(parser.parse_args(argv))
         return 0
 
-    code = run_command(parse, answers=False)  # --help and --version write on stdout too
-    handler = getattr(parsed[0], "handler", None) if parsed else None
-    if not parsed or handler is not None:
-        # Games left out, on stderr (the launcher and --smoke tell of them themselves).
-        for problem in registry_problems():
-            say(f"{PROG}: {problem.text}")
+    try:
+        code = run_command(parse, answers=False)  # --help and --version write on stdout too
+    finally:
+        handler = getattr(parsed[0], "handler", None) if parsed else None
+        if not parsed or handler is not None:
+            # Games left out, on stderr (the launcher and --smoke tell of them themselves).
+            for problem in registry_problems():
+                say(f"{PROG}: {problem.text}")
     if not parsed:
         return code
     args = parsed[0]

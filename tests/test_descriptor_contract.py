@@ -95,8 +95,8 @@ DESCRIPTOR = '''
 from engine.descriptor import GameDescriptor
 
 GAME = GameDescriptor(
-    id="pile",
-    title="Pile",
+    id="twostep",
+    title="Two Step",
     blurb="Take one or two; the last counter wins.",
     scene="{package}.pile.scene:PileScene",
     rules="{package}.pile.rules:new_game",
@@ -115,15 +115,16 @@ DESCRIPTORS = (GameDescriptor(id="badfield", title="Bad field", blurb="", scene=
 TWIN = '''
 from engine.descriptor import GameDescriptor
 
-DESCRIPTORS = (GameDescriptor(id="pile", title="Another pile", blurb="", scene="x.y:z"),)
+DESCRIPTORS = (GameDescriptor(id="twostep", title="Another two step", blurb="", scene="x.y:z"),)
 '''
 
 _counter = itertools.count()
 
 
-def write_games(root: Path) -> str:
+def write_games(root: Path, broken: bool = True) -> str:
     """A games package under ``root`` (a fresh name each time: modules are cached) with
-    the four game packages described in the module docstring; returns its name."""
+    the four game packages described in the module docstring (only the good one without
+    ``broken``); returns its name."""
     package = f"contract_games_{next(_counter)}"
     base = root / package
     files = {
@@ -141,17 +142,18 @@ def write_games(root: Path) -> str:
         "notagame/__init__.py": "",  # a package with no descriptor is simply not a game
     }
     for name, text in files.items():
+        if not broken and not name.startswith(("pile/", "__init__")):
+            continue
         path = base / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text), encoding="utf-8")
     return package
 
 
-@pytest.fixture
-def games_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """The temporary games package, registered as ``ARCADE_GAMES_PACKAGE``."""
+def _use_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                 broken: bool) -> Iterator[str]:
     root = tmp_path / "src"
-    package = write_games(root)
+    package = write_games(root, broken)
     monkeypatch.syspath_prepend(str(root))
     monkeypatch.setenv("ARCADE_GAMES_PACKAGE", package)
     registry.reset()
@@ -159,6 +161,18 @@ def games_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[s
     registry.reset()
     for name in [m for m in sys.modules if m.startswith(package)]:
         del sys.modules[name]
+
+
+@pytest.fixture
+def games_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The temporary games package, broken games and all, as ``ARCADE_GAMES_PACKAGE``."""
+    yield from _use_package(tmp_path, monkeypatch, broken=True)
+
+
+@pytest.fixture
+def pile_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A games package holding only the minimal game, as ``ARCADE_GAMES_PACKAGE``."""
+    yield from _use_package(tmp_path, monkeypatch, broken=False)
 
 
 def base(**fields: Any) -> dict[str, Any]:
@@ -170,7 +184,7 @@ def base(**fields: Any) -> dict[str, Any]:
 
 def test_broken_games_are_left_out_with_one_error_each(games_package: str) -> None:
     found = registry.discover_all(games_package)
-    assert [g.id for g in found.games] == ["pile"]
+    assert [g.id for g in found.games] == ["twostep"]
     texts = sorted(p.text for p in found.problems)
     assert len(texts) == 3, texts
     bad, broken, twin = texts
@@ -178,9 +192,9 @@ def test_broken_games_are_left_out_with_one_error_each(games_package: str) -> No
                           "import path 'package.module:name', not 'no path here'")
     assert broken.startswith("Game broken could not be loaded: ModuleNotFoundError")
     assert "no_such_module_anywhere" in broken
-    assert twin == "Game pile could not be loaded: field 'id': 'pile' is already a name of pile"
+    assert twin == "Game twostep could not be loaded: field 'id': 'twostep' is already a name of twostep"
     # The registry's own view (ARCADE_GAMES_PACKAGE) is the same.
-    assert [g.id for g in registry.all_games()] == ["pile"]
+    assert [g.id for g in registry.all_games()] == ["twostep"]
     assert len(registry.problems()) == 3
 
 
@@ -192,9 +206,9 @@ def test_the_launcher_draws_and_tells_of_each_broken_game(games_package: str,
         notices = app.notices
         assert any("Game badfield could not be loaded: field 'preview'" in n for n in notices)
         assert any("Game broken could not be loaded" in n for n in notices)
-        assert app.top.debug_state()["tiles"] == [{"id": "pile"}]
+        assert app.top.debug_state()["tiles"] == [{"id": "twostep"}]
         # The good game's tile (no preview: the launcher's own picture) opens it.
-        click_widget(app, "pile")
+        click_widget(app, "twostep")
         assert type(app.top).__name__ == "PileScene"
     finally:
         app.quit()
@@ -207,7 +221,8 @@ def test_the_command_line_prints_the_broken_games_on_stderr(games_package: str,
                                                             ) -> None:
     from engine import cli
 
-    cli.main(["--help"])
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
     err = capsys.readouterr().err
     assert "Game badfield could not be loaded: field 'preview'" in err
 
@@ -230,10 +245,10 @@ def test_defaults_follow_the_kind() -> None:
 
 
 def test_the_minimal_game_opens_plays_and_sets_up_with_the_engine_defaults(
-        games_package: str, profile: Path) -> None:
+        pile_package: str, profile: Path) -> None:
     app = make_app(profile)
     try:
-        game = registry.find_game("pile")
+        game = registry.find_game("twostep")
         scene = app.push(game.open_scene(app))
         app.step([])
         assert [s.kind for s in scene.seats] == ["human", "human"]
@@ -261,10 +276,10 @@ def test_the_minimal_game_opens_plays_and_sets_up_with_the_engine_defaults(
         pygame.display.quit()
 
 
-def test_the_minimal_game_passes_the_conformance_checks(games_package: str, app: Any) -> None:
+def test_the_minimal_game_passes_the_conformance_checks(pile_package: str, app: Any) -> None:
     from tests import test_conformance as conformance
 
-    game = registry.find_game("pile")
+    game = registry.find_game("twostep")
     conformance.test_random_playouts_keep_the_rules_interface(game)
     conformance.test_illegal_moves_are_refused(game)
     conformance.test_undo_redo_round_trips_over_a_playout(game)
