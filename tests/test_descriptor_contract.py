@@ -192,7 +192,8 @@ def test_broken_games_are_left_out_with_one_error_each(games_package: str) -> No
                           "import path 'package.module:name', not 'no path here'")
     assert broken.startswith("Game broken could not be loaded: ModuleNotFoundError")
     assert "no_such_module_anywhere" in broken
-    assert twin == "Game twostep could not be loaded: field 'id': 'twostep' is already a name of twostep"
+    assert twin == ("Game twostep could not be loaded: field 'id': 'twostep' is already a name "
+                    "of twostep")
     # The registry's own view (ARCADE_GAMES_PACKAGE) is the same.
     assert [g.id for g in registry.all_games()] == ["twostep"]
     assert len(registry.problems()) == 3
