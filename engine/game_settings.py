@@ -42,7 +42,8 @@ def load_seats(settings: Any, game: GameDescriptor, players: int | None = None
     for i in range(count):
         key = game.seat_keys[i] if i < len(game.seat_keys) else None
         if stored is None:
-            kind = game.default_kinds[i] if i < len(game.default_kinds) else "human"
+            kinds = game.default_kinds or ()
+            kind = kinds[i] if i < len(kinds) else "human"
         else:
             kind = stored.get(key, "human") if key is not None else "human"
         if game.agents is None:

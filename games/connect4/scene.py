@@ -100,12 +100,6 @@ class Connect4Scene(TurnBasedScene):
         pygame.draw.circle(surface, p.text, rect.center, radius, max(1, round(radius / 10)))
         _draw_disc_sign(surface, rect.center, radius, player, p.background)
 
-    def open_setup(self) -> None:
-        """Choose the board and seats (an overlay; Start replaces this game)."""
-        from engine.setup_scene import ParamsSetupOverlay
-
-        self.app.push(ParamsSetupOverlay(self.app, self))
-
     # --- board ---------------------------------------------------------------------------
     def geometry(self) -> BoardGeometry:
         """The drop row (row 0) and the board (rows 1..rows) for the current window."""
