@@ -27,6 +27,8 @@ from engine.descriptor import DescriptorError, GameDescriptor
 from engine.sound_names import SOUNDS, default_sounds
 from tests.conftest import click_widget, key, make_app
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # A pile of counters: take one or two, whoever takes the last one wins. Pure Python.
 RULES = '''
 """Take one or two counters; whoever takes the last one wins."""
@@ -226,6 +228,23 @@ def test_the_command_line_prints_the_broken_games_on_stderr(games_package: str,
         cli.main(["--help"])
     err = capsys.readouterr().err
     assert "Game badfield could not be loaded: field 'preview'" in err
+
+
+def test_smoke_fails_on_a_broken_game_and_names_it(tmp_path: Path) -> None:
+    """``--smoke`` (the build's and CI's check) must not pass a bundle with a broken game."""
+    import os
+    import subprocess
+
+    root = tmp_path / "src"
+    package = write_games(root)
+    env = {**os.environ, "ARCADE_GAMES_PACKAGE": package, "SDL_VIDEODRIVER": "dummy",
+           "SDL_AUDIODRIVER": "dummy",
+           "PYTHONPATH": os.pathsep.join([str(root), str(ROOT)])}
+    out = subprocess.run([sys.executable, str(ROOT / "main.py"), "--smoke", "--profile",
+                          str(tmp_path / "profile")], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=tmp_path)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "Game badfield could not be loaded: field 'preview'" in out.stderr
 
 
 # --- what is optional is optional ------------------------------------------------------------
