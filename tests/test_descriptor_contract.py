@@ -11,6 +11,7 @@ that takes another game's id.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import sys
@@ -79,8 +80,10 @@ from {package}.pile import descriptor, rules
 
 
 class PileScene(TurnBasedScene):
+    GAME = descriptor.GAME
+
     def __init__(self, app, params=None, seats=None, seed=None):
-        super().__init__(app, descriptor.GAME, params, rules.Pile(5), seats, seed)
+        super().__init__(app, self.GAME, params, rules.Pile(5), seats, seed)
 
     def fresh_state(self):
         return rules.Pile(5)
@@ -105,6 +108,37 @@ GAME = GameDescriptor(
 )
 
 DESCRIPTORS = (GAME,)
+'''
+
+# The same game with a computer player but no ladder (so no level to choose).
+DUEL = '''
+from engine.ai.agent import RandomAgent
+from engine.descriptor import GameDescriptor
+
+GAME = GameDescriptor(
+    id="duel",
+    title="Duel",
+    blurb="Two Step against the computer.",
+    scene="{package}.duel.descriptor:DuelScene",
+    rules="{package}.pile.rules:new_game",
+    agents="{package}.duel.descriptor:make_agent",
+)
+
+DESCRIPTORS = (GAME,)
+
+
+def make_agent(params, seat, seed):
+    return RandomAgent(seed)
+
+
+def DuelScene(app, params=None, **options):
+    from {package}.pile.scene import PileScene
+
+    class Scene(PileScene):
+        pass
+
+    Scene.GAME = GAME
+    return Scene(app, params, **options)
 '''
 
 BAD_FIELD = '''
@@ -135,6 +169,8 @@ def write_games(root: Path, broken: bool = True) -> str:
         "pile/rules.py": RULES,
         "pile/scene.py": SCENE.format(package=package),
         "pile/descriptor.py": DESCRIPTOR.format(package=package),
+        "duel/__init__.py": "",
+        "duel/descriptor.py": DUEL.format(package=package),
         "broken/__init__.py": "",
         "broken/descriptor.py": "import no_such_module_anywhere  # noqa\n",
         "badfield/__init__.py": "",
@@ -144,7 +180,7 @@ def write_games(root: Path, broken: bool = True) -> str:
         "notagame/__init__.py": "",  # a package with no descriptor is simply not a game
     }
     for name, text in files.items():
-        if not broken and not name.startswith(("pile/", "__init__")):
+        if not broken and not name.startswith(("pile/", "duel/", "__init__")):
             continue
         path = base / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -186,7 +222,7 @@ def base(**fields: Any) -> dict[str, Any]:
 
 def test_broken_games_are_left_out_with_one_error_each(games_package: str) -> None:
     found = registry.discover_all(games_package)
-    assert [g.id for g in found.games] == ["twostep"]
+    assert [g.id for g in found.games] == ["duel", "twostep"]
     texts = sorted(p.text for p in found.problems)
     assert len(texts) == 3, texts
     bad, broken, twin = texts
@@ -197,7 +233,7 @@ def test_broken_games_are_left_out_with_one_error_each(games_package: str) -> No
     assert twin == ("Game twostep could not be loaded: field 'id': 'twostep' is already a name "
                     "of twostep")
     # The registry's own view (ARCADE_GAMES_PACKAGE) is the same.
-    assert [g.id for g in registry.all_games()] == ["twostep"]
+    assert [g.id for g in registry.all_games()] == ["duel", "twostep"]
     assert len(registry.problems()) == 3
 
 
@@ -209,7 +245,7 @@ def test_the_launcher_draws_and_tells_of_each_broken_game(games_package: str,
         notices = app.notices
         assert any("Game badfield could not be loaded: field 'preview'" in n for n in notices)
         assert any("Game broken could not be loaded" in n for n in notices)
-        assert app.top.debug_state()["tiles"] == [{"id": "twostep"}]
+        assert app.top.debug_state()["tiles"] == [{"id": "duel"}, {"id": "twostep"}]
         # The good game's tile (no preview: the launcher's own picture) opens it.
         click_widget(app, "twostep")
         assert type(app.top).__name__ == "PileScene"
@@ -228,6 +264,28 @@ def test_the_command_line_prints_the_broken_games_on_stderr(games_package: str,
         cli.main(["--help"])
     err = capsys.readouterr().err
     assert "Game badfield could not be loaded: field 'preview'" in err
+
+
+def test_a_preview_that_will_not_load_gets_the_launchers_tile_and_a_notice(
+        profile: Path) -> None:
+    games = [GameDescriptor(**base(id="lost", title="Lost picture",
+                                   preview="no_such_preview_module:draw")),
+             GameDescriptor(**base(id="plain", title="Plain"))]
+    with registry.override(games):
+        app = make_app(profile)
+        try:
+            app.step([])
+            assert any("Game lost could not be loaded: field 'preview': ModuleNotFoundError"
+                       in n for n in app.notices), app.notices
+            tiles = app.top.tiles
+            assert [t.problem is not None for t in tiles] == [True, False]
+            before = app.screen.copy()
+            app.step([])  # both tiles draw (the launcher's own picture), frame after frame
+            assert app.screen.get_size() == before.get_size()
+        finally:
+            app.quit()
+            app.stats.close()
+            pygame.display.quit()
 
 
 def test_smoke_fails_on_a_broken_game_and_names_it(tmp_path: Path) -> None:
@@ -296,19 +354,50 @@ def test_the_minimal_game_opens_plays_and_sets_up_with_the_engine_defaults(
         pygame.display.quit()
 
 
-def test_the_minimal_game_passes_the_conformance_checks(pile_package: str, app: Any) -> None:
+@pytest.mark.parametrize("game_id", ["twostep", "duel"])
+def test_the_minimal_games_pass_the_conformance_checks(pile_package: str, app: Any,
+                                                       game_id: str) -> None:
     from tests import test_conformance as conformance
 
-    game = registry.find_game("twostep")
+    game = registry.find_game(game_id)
     conformance.test_random_playouts_keep_the_rules_interface(game)
     conformance.test_illegal_moves_are_refused(game)
     conformance.test_undo_redo_round_trips_over_a_playout(game)
     conformance.test_every_level_plays_legal_moves_to_the_end(game)
+    with contextlib.suppress(pytest.skip.Exception):  # (no hints: nothing to measure by)
+        conformance.test_perfect_level_never_loses_a_won_or_drawn_start_on_small_boards(game)
     conformance.test_descriptor_keeps_the_contract(game)
     conformance.test_engine_names_no_game(game)
     conformance.test_each_game_opens_draws_and_closes(app, game)
     state = game.new_game(None, random.Random(0))
     assert state.legal_moves() == [1, 2]
+
+
+def test_a_computer_without_a_ladder_is_offered_with_no_level_to_choose(
+        pile_package: str, profile: Path) -> None:
+    app = make_app(profile)
+    try:
+        game = registry.find_game("duel")
+        assert game.default_kinds == ("human", "computer") and game.levels == ()
+        scene = app.push(game.open_scene(app, seed=1))
+        assert [s.kind for s in scene.seats] == ["human", "computer"]
+        board = scene.area("board").center
+        app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=board, button=1),
+                  pygame.event.Event(pygame.MOUSEBUTTONUP, pos=board, button=1)])
+        for _ in range(200):  # the computer answers off the frame loop
+            app.step([], dt=0.05)
+            if scene.state.left < 4:
+                break
+        assert scene.state.left < 4, "the computer did not move"
+        click_widget(app, "Setup")
+        shown = {getattr(w, "name", None) for w in app.top.ui.widgets
+                 if w.visible is True or (callable(w.visible) and w.visible())}
+        assert {"2 human", "2 computer", "2 mistakes"} <= shown
+        assert "2 level" not in shown, "no ladder: no level to choose"
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
 
 
 # --- every field is checked ------------------------------------------------------------------
