@@ -2,7 +2,7 @@
 
 **Why max^n rather than paranoid.** Paranoid search assumes every other
 player gangs up on the searcher; it prunes well, but in a three-player
-tic-tac-toe it makes the searcher give up positions that are fine in
+k-in-a-row game it makes the searcher give up positions that are fine in
 practice (any two opponents "cooperating" can always stop one player) and
 it says nothing about what the *others* want. Max^n (Luckhardt & Irani,
 1986) keeps one value per player at every node and lets each player

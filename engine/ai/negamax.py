@@ -31,8 +31,8 @@ searched with. The window is also narrowed by what is known without search
 (the hooks' outcome bounds, mate-distance bounds, stored bounds); a result
 that meets one of those bounds is exact, which the flag records.
 
-Tests compare every value against plain minimax (tests/engine/ai/test_negamax.py and
-tests/games/tictactoe/test_perfect_solver.py).
+Tests compare every value against plain minimax (tests/engine/ai/test_negamax.py, and the
+solver tests of the games that use it).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 _INF = WIN + 1
 
 #: The transposition table's cap unless a caller gives another. Unbounded, an
-#: exact search that cannot finish (4×15 tic-tac-toe with k = 4) grew ~5 MB/s
+#: exact search that cannot finish (4 in a row on a 4×15 board) grew ~5 MB/s
 #: until memory ran out; at this cap it stays near 200 MB and only gets slower.
 DEFAULT_MAX_ENTRIES = 1_000_000
 #: Measured: a 4×15, k = 4 sign-only search filled 1,000,000 entries in ~200 MB

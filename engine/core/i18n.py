@@ -19,8 +19,8 @@ How text is marked (one rule everywhere, so that ``pybabel extract`` finds every
   change of language shows at the next frame.
 * Functions that build a text to show (a status line, a board's name, a position's value
   explained) call ``_()`` as they build it, so what they return is in the current
-  language. Words that pure modules make and the command line prints too (the tic-tac-toe
-  hint's reasons) stay English where they are made; their templates are marked with
+  language. Words that pure modules make and the command line prints too (a game's
+  hint reasons) stay English where they are made; their templates are marked with
   ``N_()`` and :func:`translate_filled` translates them where they are shown.
 * Text made where no language is known yet, or printed in English by the command line
   too (the stores' notices, the rules' error messages), is a :class:`engine.core.phrase.Phrase`:

@@ -3,7 +3,7 @@
 A whole number is written with the ASCII digits 0-9 only: no sign, no spaces,
 no underscores, no other scripts' digits ("٣", "３") and no exponent. Python's
 ``int()`` and ``float()`` accept all of those, so a command line built on them
-took forms that the board codes (``NxN:DIGITS``, Connect Four's move digits,
+took forms that the board codes (``NxN:DIGITS``, a game's move digits,
 game IDs such as ``7x6k4``) reject; both now follow this module's rule.
 
 Seconds and other amounts may also have one decimal point ("1.5", ".5");

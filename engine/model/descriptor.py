@@ -17,11 +17,13 @@ import contextlib
 import dataclasses
 import importlib
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.i18n import N_, Phrase, _
+from engine.model.sound_names import SOUNDS, default_sounds
 
 KINDS = ("two-player", "multi-player", "puzzle")
 
@@ -143,20 +145,60 @@ class ParamSpec:
             return self.default()
 
 
+class DescriptorError(ValueError):
+    """A descriptor that breaks the contract: ``game`` (its id, or its title where the id is
+    itself wrong), the ``field`` at fault and what is wrong with it (``problem``)."""
+
+    def __init__(self, game: str, field_name: str, problem: str) -> None:
+        super().__init__(f"game {game!r}: field {field_name!r}: {problem}")
+        self.game, self.field, self.problem = game, field_name, problem
+
+
+# A game id (and an alias) as typed on the command line and used as a settings key.
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+# Names a game id may not take because the engine already uses them in the same place:
+# ``build/build.py --family all`` builds every game; ``play``, ``solve`` and ``analyze``
+# are the command line's own commands (a game's ``cli`` may add a command named after its
+# id); ``--smoke`` lists what it opened by game id beside ``launcher`` and ``statistics``.
+# (A sound's name is no such place: ids and sound names never meet.)
+RESERVED_IDS = ("all", "play", "solve", "analyze", "launcher", "statistics")
+# ``package.module:attribute`` (the fields that name an object) and ``package.module``.
+_DOTTED = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+OBJECT_PATH = re.compile(_DOTTED + r":[A-Za-z_][A-Za-z0-9_]*")
+MODULE_PATH = re.compile(_DOTTED)
+# The fields that name an object by import path; ``cli`` names a module. (A field listed
+# here that a version of the descriptor lacks is simply not checked.)
+OBJECT_FIELDS = ("preview", "scene", "params", "rules", "agents", "hints", "help", "smoke",
+                 "save_state", "load_state", "solve")
+REQUIRED_FIELDS = ("id", "title", "blurb", "scene")
+SEAT_KINDS = ("human", "computer")
+
+
+def _is_text_tuple(value: Any) -> bool:
+    return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+
+
 @dataclass(frozen=True, eq=False)  # identity: a descriptor is one game, hashable
 class GameDescriptor:
     """Everything the engine needs to list, open, test and serve one game.
 
+    Required: ``id``, ``title``, ``blurb`` and ``scene``; everything else is optional,
+    with a default derived from ``kind`` (see :meth:`validate`, which runs when the
+    descriptor is made: a mistake raises :class:`DescriptorError` naming the game and
+    the field, and the registry skips that game and shows the error).
+
     Import paths (``"module:attribute"``):
 
-    * ``preview``: ``draw(surface, rect, palette)``, the launcher tile's picture.
+    * ``preview``: ``draw(surface, rect, palette)``, the launcher tile's picture; None:
+      the launcher draws the title's initial on a tile of its own.
     * ``scene``: ``open(app, params=None, **options) -> Scene``; None params: the
       last played (two-player games take ``seats=`` and ``seed=`` options).
     * ``params``: a :class:`ParamSpec` instance.
     * ``rules``: ``new_game(params, rng) -> state``, the start position (a
       ``engine.model.rules.GameState``; a puzzle's state is a one-player GameState
       whose ``is_terminal()`` means solved).
-    * ``agents``: ``make_agent(params, seat, seed) -> Agent`` for a computer seat.
+    * ``agents``: ``make_agent(params, seat, seed) -> Agent`` for a computer seat; None:
+      every seat is human and the set-up offers no computer.
     * ``hints``: ``hint_values(state, cancel, time_limit) -> {move: MoveValue}``.
     * ``help``: the rules text (a string attribute marked with ``N_``), or a function
       that returns it in the current language.
@@ -176,8 +218,8 @@ class GameDescriptor:
     id: str
     title: str
     blurb: str
-    preview: str
-    scene: str
+    preview: str | None = None
+    scene: str = ""
     kind: str = "two-player"
     params: str | None = None
     rules: str | None = None
@@ -189,9 +231,10 @@ class GameDescriptor:
     save_state: str | None = None
     load_state: str | None = None
     aliases: tuple[str, ...] = ()
-    # Seats: their keys in settings, and the kinds and level of a first game.
+    # Seats: their keys in settings, and the kinds and level of a first game. No
+    # default_kinds: human against the computer where the game has agents, else humans.
     seat_keys: tuple[str, ...] = ("1", "2")
-    default_kinds: tuple[str, ...] = ("human", "computer")
+    default_kinds: tuple[str, ...] | None = None
     levels: tuple[str, ...] = ()
     level_labels: Mapping[str, str] = field(default_factory=dict)
     default_level: str = ""
@@ -203,10 +246,12 @@ class GameDescriptor:
     # Launcher position (lower first; ties by title).
     order: int = 100
     # The sound effects its screens play (names from engine.ui.audio.SOUNDS); --smoke
-    # checks each one loads and is not silent, so a bundle that lost one fails.
-    sounds: tuple[str, ...] = ()
+    # checks each one loads and is not silent, so a bundle that lost one fails. None:
+    # the engine's screens' own set for the kind (engine.model.sound_names.default_sounds).
+    sounds: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
+        self.validate()
         if self.ladder:
             # The rungs, then "Match me", which plays one of them (see make_agent).
             from engine.model.levels import MATCH_RUNG
@@ -214,13 +259,116 @@ class GameDescriptor:
             rungs = (*self.ladder, MATCH_RUNG)
             object.__setattr__(self, "levels", tuple(rung.level for rung in rungs))
             object.__setattr__(self, "level_labels", {rung.level: rung.label for rung in rungs})
-        if not self.id or self.id != self.id.strip().lower() or " " in self.id:
-            raise ValueError(f"a game id is lower-case with no spaces, not {self.id!r}")
-        if self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+            if not self.default_level:
+                object.__setattr__(self, "default_level", self.ladder[len(self.ladder) // 2]
+                                   .level)
+        elif self.levels and not self.default_level:
+            object.__setattr__(self, "default_level", self.levels[0])
+        if self.default_kinds is None:
+            computer = ("computer",) if self.agents is not None and self.kind != "puzzle" \
+                else ("human",)
+            kinds = (("human",) + computer * (len(self.seat_keys) - 1))[:len(self.seat_keys)]
+            object.__setattr__(self, "default_kinds", kinds)
+        if self.sounds is None:
+            object.__setattr__(self, "sounds", default_sounds(self.kind, self.agents is not None))
         if self.levels and self.default_level not in self.levels:
-            raise ValueError(f"{self.id}: default level {self.default_level!r} is not one of "
-                             f"{self.levels}")
+            self._fail("default_level", f"{self.default_level!r} is not one of {self.levels}")
+
+    # --- the contract --------------------------------------------------------------------
+    def _fail(self, field_name: str, problem: str) -> None:
+        name = self.id if isinstance(self.id, str) and self.id else repr(self.title)
+        raise DescriptorError(name, field_name, problem)
+
+    def validate(self) -> None:
+        """Check every field; :class:`DescriptorError` names the first one that is wrong.
+
+        Only the form is checked (no module named by a path is imported here: discovery
+        stays a few small imports); the conformance suite opens and plays each game.
+        """
+        for name in REQUIRED_FIELDS:
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                self._fail(name, f"must be text, not {type(value).__name__}")
+            if name != "blurb" and not value.strip():
+                self._fail(name, "is required")
+        if not ID_PATTERN.fullmatch(self.id):
+            self._fail("id", "must be 1 to 40 lower-case letters, digits or dashes, starting "
+                             f"with a letter or digit, not {self.id!r}")
+        if self.id in RESERVED_IDS:
+            self._fail("id", f"{self.id!r} is taken by the engine ({', '.join(RESERVED_IDS)})")
+        if self.kind not in KINDS:
+            self._fail("kind", f"must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        for name in OBJECT_FIELDS:
+            value = getattr(self, name, None)
+            if value is not None and (not isinstance(value, str)
+                                      or not OBJECT_PATH.fullmatch(value)):
+                self._fail(name, f"must be an import path 'package.module:name', not {value!r}")
+        if self.cli is not None and (not isinstance(self.cli, str)
+                                     or not MODULE_PATH.fullmatch(self.cli)):
+            self._fail("cli", f"must be a module name 'package.module', not {self.cli!r}")
+        self._check_names()
+        self._check_seats()
+        self._check_levels()
+        if not _is_text_tuple(self.small):
+            self._fail("small", f"must be a tuple of game IDs, not {self.small!r}")
+        if not isinstance(self.order, int) or isinstance(self.order, bool):
+            self._fail("order", f"must be a whole number, not {self.order!r}")
+        if self.sounds is not None:
+            if not _is_text_tuple(self.sounds):
+                self._fail("sounds", f"must be a tuple of sound names, not {self.sounds!r}")
+            unknown = [s for s in self.sounds if s not in SOUNDS]
+            if unknown:
+                self._fail("sounds", f"{', '.join(map(repr, unknown))} not among the engine's "
+                                     f"sounds ({', '.join(SOUNDS)})")
+            if len(set(self.sounds)) != len(self.sounds):
+                self._fail("sounds", "lists a sound twice")
+
+    def _check_names(self) -> None:
+        if not _is_text_tuple(self.aliases):
+            self._fail("aliases", f"must be a tuple of text, not {self.aliases!r}")
+        for alias in self.aliases:
+            if not ID_PATTERN.fullmatch(alias) or alias in RESERVED_IDS:
+                self._fail("aliases", f"{alias!r} is not a possible game name (as 'id')")
+            if alias == self.id:
+                self._fail("aliases", f"{alias!r} is the game's own id")
+
+    def _check_seats(self) -> None:
+        keys = self.seat_keys
+        if not _is_text_tuple(keys) or not keys or not all(keys) \
+                or len(set(keys)) != len(keys):
+            self._fail("seat_keys", f"must be a tuple of distinct, non-empty texts, not {keys!r}")
+        kinds = self.default_kinds
+        if kinds is None:
+            return
+        if not _is_text_tuple(kinds) or any(k not in SEAT_KINDS for k in kinds):
+            self._fail("default_kinds", f"must be a tuple of 'human' or 'computer', not {kinds!r}")
+        if len(kinds) > len(keys):
+            self._fail("default_kinds", f"has {len(kinds)} seats, but seat_keys only "
+                                        f"{len(keys)}")
+        if "computer" in kinds and self.agents is None:
+            self._fail("default_kinds", "seats a computer, but the game declares no agents")
+
+    def _check_levels(self) -> None:
+        if not isinstance(self.ladder, tuple):
+            self._fail("ladder", f"must be a tuple of engine.ai.ladder.Rung, not {self.ladder!r}")
+        for rung in self.ladder:
+            if not all(isinstance(getattr(rung, a, None), str) for a in ("level", "label", "how")):
+                self._fail("ladder", f"{rung!r} is not a rung (level, label, how)")
+        if self.ladder and self.agents is None:
+            self._fail("ladder", "is given, but the game declares no agents")
+        if not _is_text_tuple(self.levels) or len(set(self.levels)) != len(self.levels):
+            self._fail("levels", f"must be a tuple of distinct texts, not {self.levels!r}")
+        if self.levels and self.agents is None:
+            self._fail("levels", "are given, but the game declares no agents")
+        labels = self.level_labels
+        if not isinstance(labels, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in labels.items()):
+            self._fail("level_labels", f"must map levels to texts, not {labels!r}")
+        if not self.ladder and set(labels) - set(self.levels):
+            self._fail("level_labels", f"labels {sorted(set(labels) - set(self.levels))} "
+                                       "that are not levels")
+        if not isinstance(self.default_level, str):
+            self._fail("default_level", f"must be text, not {self.default_level!r}")
 
     # --- loading what the paths name -------------------------------------------------------
     @property
@@ -240,8 +388,9 @@ class GameDescriptor:
         return load(self.scene)(app, params, **options)
 
     def preview_painter(self) -> Any:
-        """``draw(surface, rect, palette)`` for the launcher tile's picture."""
-        return load(self.preview)
+        """``draw(surface, rect, palette)`` for the launcher tile's picture; None where the
+        game declares none (the launcher then draws a tile of its own)."""
+        return load(self.preview) if self.preview else None
 
     def new_game(self, params: Any = None, rng: random.Random | None = None) -> Any:
         """The start position for ``params`` (default parameters if None)."""
@@ -353,7 +502,7 @@ class GameDescriptor:
     def modules(self) -> tuple[str, ...]:
         """The modules this descriptor names, in order (the build lists them as hidden
         imports: its import scan cannot see string imports)."""
-        paths = (self.scene, self.preview, self.params, self.rules, self.agents, self.hints,
-                 self.help, self.cli, self.smoke, self.save_state, self.load_state)
+        paths = (self.scene, *(getattr(self, name, None) for name in OBJECT_FIELDS
+                               if name != "scene"), self.cli)
         names = [path.partition(":")[0] for path in paths if path is not None]
         return tuple(dict.fromkeys(names))

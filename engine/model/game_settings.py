@@ -3,9 +3,10 @@
 Per game id the settings keep three tables: ``variants[id]``, the parameters
 of the last game (their :meth:`ParamSpec.to_settings` form); ``seats[id]``,
 ``{seat key: "human" | "computer"}``; and ``ai_levels[id]``, ``{seat key:
-level tag}`` (``hard`` or ``hard@0.1`` with a mistake rate). Files written
-before this shape kept tic-tac-toe's board in ``last_board_sizes``: it is read
-when ``variants`` has no entry, and dropped once the game is remembered again.
+level tag}`` (``hard`` or ``hard@0.1`` with a mistake rate). An older file's
+per-game boards are read into ``variants`` by the settings store itself
+(:data:`engine.storage.settings.LEGACY_VARIANTS_KEY`), so every game's parameters
+are found in one place.
 
 No pygame here.
 """
@@ -17,18 +18,13 @@ from typing import Any
 from engine.model.descriptor import GameDescriptor
 from engine.model.seats import Seat
 
-LEGACY_PARAMS_KEY = "last_board_sizes"
-
 
 def load_params(settings: Any, game: GameDescriptor) -> Any:
     """The parameters of the game last played (the default where none or invalid)."""
     spec = game.param_spec()
     if spec is None:
         return None
-    stored = settings.get("variants").get(game.id)
-    if stored is None:
-        stored = settings.get(LEGACY_PARAMS_KEY).get(game.id)
-    return spec.from_settings(stored)
+    return spec.from_settings(settings.get("variants").get(game.id))
 
 
 def load_seats(settings: Any, game: GameDescriptor, players: int | None = None
@@ -46,9 +42,12 @@ def load_seats(settings: Any, game: GameDescriptor, players: int | None = None
     for i in range(count):
         key = game.seat_keys[i] if i < len(game.seat_keys) else None
         if stored is None:
-            kind = game.default_kinds[i] if i < len(game.default_kinds) else "human"
+            kinds = game.default_kinds or ()
+            kind = kinds[i] if i < len(kinds) else "human"
         else:
             kind = stored.get(key, "human") if key is not None else "human"
+        if game.agents is None:
+            kind = "human"  # a game with no computer player (a stored choice is stale)
         tag = levels.get(key) if key is not None else None
         seats.append(Seat.parse(kind, tag, level_names, default_level))
     return tuple(seats)
@@ -76,10 +75,6 @@ def remember(settings: Any, game: GameDescriptor, params: Any = None,
             table = settings.get(key)
             table.update(entry)
             changed[key] = table
-        legacy = settings.get(LEGACY_PARAMS_KEY)
-        if "variants" in tables and game.id in legacy:
-            del legacy[game.id]
-            changed[LEGACY_PARAMS_KEY] = legacy
         before = {key: settings.get(key) for key in changed}
         try:
             for key, table in changed.items():

@@ -20,13 +20,50 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
-from engine.model.descriptor import GameDescriptor
+from engine.core.i18n import N_, Phrase
+from engine.model.descriptor import DescriptorError, GameDescriptor
 
 DESCRIPTOR_MODULE = "descriptor"
 _found: tuple[GameDescriptor, ...] | None = None
+_problems: tuple[LoadProblem, ...] = ()
 _override: tuple[GameDescriptor, ...] | None = None
 _lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """A game that could not be loaded: ``game`` (its id, else its package), the
+    descriptor ``field`` at fault (None when the package itself failed) and what is wrong."""
+
+    game: str
+    field: str | None
+    problem: str
+
+    @property
+    def detail(self) -> str:
+        """What is wrong, with the field: ``field 'preview': must be …``."""
+        return f"field {self.field!r}: {self.problem}" if self.field else self.problem
+
+    @property
+    def text(self) -> str:
+        """The whole message, in English (stderr, logs)."""
+        return f"Game {self.game} could not be loaded: {self.detail}"
+
+    def phrase(self) -> Phrase:
+        """The message for a notice, in the player's language (the detail is the
+        developer's English)."""
+        return Phrase(N_("Game {game} could not be loaded: {problem}"), game=self.game,
+                      problem=self.detail)
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """The games found (launcher order) and the ones that could not be loaded."""
+
+    games: tuple[GameDescriptor, ...]
+    problems: tuple[LoadProblem, ...]
 
 
 def games_package() -> str:
@@ -34,12 +71,26 @@ def games_package() -> str:
     return os.environ.get("ARCADE_GAMES_PACKAGE", "games")
 
 
-def discover(package: str | None = None) -> tuple[GameDescriptor, ...]:
-    """Import ``<package>.<each sub-package>.descriptor`` and collect their ``DESCRIPTORS``,
-    in launcher order. A package without a descriptor module is not a game and is skipped;
-    a descriptor module that fails to import is an error (a broken game must be seen)."""
+def _failure(package: str, exc: BaseException) -> LoadProblem:
+    """The problem of a game package whose descriptor module raised ``exc``."""
+    if isinstance(exc, DescriptorError):
+        return LoadProblem(exc.game, exc.field, exc.problem)
+    return LoadProblem(package, None, f"{type(exc).__name__}: {str(exc)[:300]}")
+
+
+def discover_all(package: str | None = None) -> Discovery:
+    """Import ``<package>.<each sub-package>.descriptor`` and collect their ``DESCRIPTORS``.
+
+    A package without a descriptor module is not a game and is skipped. A game that breaks
+    the contract never takes the others down: a descriptor module that fails to import (a
+    :class:`~engine.model.descriptor.DescriptorError` names the game and the field), a
+    ``DESCRIPTORS`` that is not a tuple of descriptors, or an id or alias another game
+    already has, is left out and kept as a :class:`LoadProblem`.
+    """
     root = importlib.import_module(package or games_package())
     found: list[GameDescriptor] = []
+    problems: list[LoadProblem] = []
+    taken: dict[str, str] = {}
     for info in sorted(pkgutil.iter_modules(root.__path__), key=lambda m: m.name):
         if not info.ispkg:
             continue
@@ -49,24 +100,59 @@ def discover(package: str | None = None) -> tuple[GameDescriptor, ...]:
         except ModuleNotFoundError as exc:
             if exc.name == name:
                 continue
-            raise
-        found.extend(getattr(module, "DESCRIPTORS", ()))
-    ids = [d.id for d in found]
-    dup = {i for i in ids if ids.count(i) > 1}
-    if dup:
-        raise ValueError(f"two games declare the id(s) {', '.join(sorted(dup))}")
-    return tuple(sorted(found, key=lambda d: (d.order, d.title)))
+            problems.append(_failure(info.name, exc))
+            continue
+        except Exception as exc:  # noqa: BLE001 - any mistake in a game is that game's
+            problems.append(_failure(info.name, exc))
+            continue
+        declared = getattr(module, "DESCRIPTORS", None)
+        if not isinstance(declared, (tuple, list)) or not all(
+                isinstance(d, GameDescriptor) for d in declared):
+            problems.append(LoadProblem(info.name, "DESCRIPTORS", "must be a tuple of "
+                                        f"GameDescriptor, not {declared!r:.80}"))
+            continue
+        for game in declared:
+            clash = next((n for n in (game.id, *game.aliases) if n in taken), None)
+            if clash is not None:
+                problems.append(LoadProblem(game.id, "id" if clash == game.id else "aliases",
+                                            f"{clash!r} is already a name of {taken[clash]}"))
+                continue
+            taken.update(dict.fromkeys((game.id, *game.aliases), game.id))
+            found.append(game)
+    return Discovery(tuple(sorted(found, key=lambda d: (d.order, d.title))), tuple(problems))
+
+
+def discover(package: str | None = None) -> tuple[GameDescriptor, ...]:
+    """The games of :func:`discover_all`, in launcher order (the broken ones left out)."""
+    return discover_all(package).games
 
 
 def all_games() -> tuple[GameDescriptor, ...]:
     """Every registered game, in launcher order (discovered once)."""
-    global _found
+    global _found, _problems
     if _override is not None:
         return _override
     with _lock:
         if _found is None:
-            _found = discover()
+            found = discover_all()
+            _found, _problems = found.games, found.problems
         return _found
+
+
+def problems() -> tuple[LoadProblem, ...]:
+    """The games :func:`all_games` had to leave out, and why (none under :func:`override`)."""
+    if _override is not None:
+        return ()
+    all_games()
+    return _problems
+
+
+def reset() -> None:
+    """Forget the discovered games, so the next :func:`all_games` discovers again (tests
+    pointing ``ARCADE_GAMES_PACKAGE`` elsewhere)."""
+    global _found, _problems
+    with _lock:
+        _found, _problems = None, ()
 
 
 @contextlib.contextmanager

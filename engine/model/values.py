@@ -2,7 +2,7 @@
 
 A :class:`MoveValue` says what a move (or a position) is worth to the player
 to move, the GamesmanUni way: the outcome with best play, its remoteness,
-whether it is proven or an estimate, optionally the Grundy value it leads to,
+whether it is proven or an estimate, optionally the nimber it leads to,
 and a short explanation. Hint overlays draw it (``engine.ui.value_overlay``), the
 generic :class:`engine.ai.perfect.PerfectAgent` ranks moves by it, and tests
 compare it with the generic negamax.
@@ -22,7 +22,7 @@ Outcome = Literal["win", "draw", "loss", "unknown"]
 OUTCOMES: tuple[Outcome, ...] = ("win", "draw", "loss", "unknown")
 _LETTER = {"win": "W", "draw": "D", "loss": "L", "unknown": "?"}
 _BY_SIGN: dict[int, Outcome] = {1: "win", 0: "draw", -1: "loss"}
-# A Grundy value of a position that is a draw with best play (games with cycles).
+# The nimber of a position that is a draw with best play (games with cycles).
 INFINITE = -1
 
 
@@ -34,15 +34,15 @@ class MoveValue:
     counting this move (a win on the spot is 1); None when unknown, for a draw
     that has no natural length, and for a proven value whose distance was not
     worked out. ``exact``: False for an estimate from a bounded search.
-    ``grundy``: the Grundy value of the position the move leads to (impartial
-    games; :data:`INFINITE` for ∞), else None. ``note``: a few words of why
-    ("blocks four", "3 ⊕ 5 = 6").
+    ``nimber``: the nimber (the impartial-game value that decides sums of games) of
+    the position the move leads to (impartial games; :data:`INFINITE` for ∞), else None.
+    ``note``: a few words of why ("blocks four", "3 ⊕ 5 = 6").
     """
 
     outcome: Outcome
     remoteness: int | None = None
     exact: bool = True
-    grundy: int | None = None
+    nimber: int | None = None
     note: str = ""
 
     def __post_init__(self) -> None:

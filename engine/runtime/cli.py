@@ -1,7 +1,7 @@
 """Command line: the same for ``python main.py`` and the packaged executable.
 
 Subcommands are laid out so later families add theirs beside ``play``
-(``solve``, ``grundy``, ``analyze``). Bad options get argparse's usage message
+(``solve``, ``analyze`` and a game's own commands). Bad options get argparse's usage message
 on stderr and exit code 2, never a traceback.
 
 Every command's handler runs through :func:`run_command`, which makes the
@@ -18,7 +18,7 @@ parser, so the usage line names the command: handlers receive it as ``parser``.
 ``play`` takes every game's id and aliases, listed in --help from the registry.
 
 ``main(family=ID)`` is the entry point of a one-family executable
-(``arcade-tictactoe``, built by ``build/build.py --family``): the same global
+(``arcade-<id>``, built by ``build/build.py --family``): the same global
 options, that family's own commands and no ``play``; it opens the family's game
 directly, and ``--smoke`` opens only that family's games.
 """
@@ -58,7 +58,7 @@ NUMBERS_RULE = (f"Numbers are written with {RULE}; seconds may have one decimal 
 
 class _HelpFormatter(argparse.HelpFormatter):
     """argparse's help layout, but never breaking a line inside a hyphenated word:
-    names such as ``tic-tac-toe`` and ``button-madness`` are typed as they are shown."""
+    hyphenated game names are typed as they are shown."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
@@ -279,7 +279,7 @@ def build_parser(family: GameDescriptor | None = None) -> ArgumentParser:
 
 def game_names(games: Sequence[GameDescriptor]) -> str:
     """Every name ``play`` takes, for --help: each game's id with its aliases, e.g.
-    "tictactoe (also tic-tac-toe, ttt), grundy"."""
+    "chess (also xiangqi-lite), go"."""
     return ", ".join(f"{g.id} (also {', '.join(g.aliases)})" if g.aliases else g.id
                      for g in games)
 
@@ -488,6 +488,7 @@ def main(argv: Sequence[str] | None = None, family: str | None = None) -> int:
     that family's own executable; None is the whole arcade.
     """
     from engine.model.registry import find_game
+    from engine.model.registry import problems as registry_problems
 
     _reserve_standard_fds()
     only = None if family is None else find_game(family)
@@ -498,11 +499,17 @@ def main(argv: Sequence[str] | None = None, family: str | None = None) -> int:
         parsed.append(parser.parse_args(argv))
         return 0
 
-    code = run_command(parse, answers=False)  # --help and --version write on stdout too
+    try:
+        code = run_command(parse, answers=False)  # --help and --version write on stdout too
+    finally:
+        handler = getattr(parsed[0], "handler", None) if parsed else None
+        if not parsed or handler is not None:
+            # Games left out, on stderr (the launcher and --smoke tell of them themselves).
+            for problem in registry_problems():
+                say(f"{PROG}: {problem.text}")
     if not parsed:
         return code
     args = parsed[0]
-    handler = getattr(args, "handler", None)
     if handler is not None:
         # The command's own parser: its usage errors show its usage line.
         command = getattr(args, COMMAND_PARSER, parser)

@@ -23,6 +23,7 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
     Raises on the first failure (the caller reports it and exits non-zero).
     """
     from engine.model.registry import all_games
+    from engine.model.registry import problems as load_problems
     from engine.runtime.app import App
     from engine.screens.launcher import LauncherScene
     from engine.screens.overlays import TextEntryDialog
@@ -37,6 +38,9 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
         launcher = app.push(LauncherScene(app, families))
         _frames(app, frames)
         opened.append("launcher")
+        # A game the registry had to leave out is a failure here (the launcher only tells).
+        broken = load_problems() if families is None else ()
+        assert not broken, "; ".join(problem.text for problem in broken)
         for family in all_games() if families is None else families:
             scene = app.push(family.open_scene(app))
             _frames(app, frames)

@@ -32,8 +32,10 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from engine.core.i18n import N_, _, current_language
+from engine.core.phrase import Phrase
 from engine.model.descriptor import GameDescriptor
 from engine.model.registry import all_games
+from engine.model.registry import problems as load_problems
 from engine.screens.scene import Scene
 from engine.ui.theme import PALETTES, Theme
 from engine.ui.viewport import DESIGN_SIZE, Viewport, visible_design_rect
@@ -240,7 +242,13 @@ class LauncherTile(Button):
         self.style = "full"
         # Whether the last drawing had to shorten the blurb (the footer then shows it all).
         self.shortened = False
-        self._painter = family.preview_painter()
+        # A game without a picture (or whose picture will not load: that game's mistake,
+        # told once when the launcher opens) gets the launcher's own tile.
+        self.problem: str | None = None
+        try:
+            self._painter = family.preview_painter()
+        except Exception as exc:  # noqa: BLE001 - a broken preview must not stop the launcher
+            self._painter, self.problem = None, f"field 'preview': {type(exc).__name__}: {exc}"
         self._text_cache: dict[tuple[Any, ...], tuple[str, list[str], bool]] = {}
 
     def _texts(self, key: tuple[Any, ...], theme: Theme, scale: float,
@@ -262,6 +270,13 @@ class LauncherTile(Button):
         size, title, lines, shortened = self._text_cache[key]
         return theme.font(size * scale, bold=True), title, lines, shortened
 
+    def _paint(self, surface: pygame.Surface, picture: pygame.Rect, theme: Theme) -> None:
+        """The game's picture, or the launcher's own where it has none."""
+        if self._painter is not None:
+            self._painter(surface, picture, theme.palette)
+        else:
+            draw_initial_tile(surface, picture, theme, _(self.family.title))
+
     def draw_content(self, surface: pygame.Surface, rect: pygame.Rect, vp: Viewport,
                      theme: Theme) -> None:
         # A preview painter or a long word must not draw over the neighbouring tile.
@@ -281,7 +296,7 @@ class LauncherTile(Button):
         pad = vp.px(FULL_PAD)
         side = rect.width - 2 * pad
         picture = pygame.Rect(rect.x + pad, rect.y + pad, side, side)
-        self._painter(surface, picture, p)
+        self._paint(surface, picture, theme)
         blurb_font = theme.font(15 * vp.scale)
         play_font = theme.font(16 * vp.scale, bold=True)
         y = picture.bottom + vp.px(12)
@@ -306,7 +321,7 @@ class LauncherTile(Button):
         pad = vp.px(COMPACT_PAD)
         side = rect.height - 2 * pad
         picture = pygame.Rect(rect.x + pad, rect.y + pad, side, side)
-        self._painter(surface, picture, p)
+        self._paint(surface, picture, theme)
         blurb_font = theme.font(15 * vp.scale)
         x = picture.right + pad
         width = rect.right - pad - x
@@ -322,6 +337,21 @@ class LauncherTile(Button):
         for line in lines:
             surface.blit(blurb_font.render(line, True, p.muted), (x, blurb_y))
             blurb_y += blurb_font.get_linesize()
+
+
+def draw_initial_tile(surface: pygame.Surface, rect: pygame.Rect, theme: Theme,
+                      title: str) -> None:
+    """The picture of a game that declares no ``preview``: its title's initial, large, on a
+    rounded panel in the palette's colours (every game gets a tile that reads as its own)."""
+    p = theme.palette
+    radius = max(2, rect.width // 12)
+    pygame.draw.rect(surface, p.panel, rect, border_radius=radius)
+    pygame.draw.rect(surface, p.accent, rect, width=max(1, rect.width // 40),
+                     border_radius=radius)
+    initial = next((ch for ch in title if ch.isalnum()), "?").upper()
+    font = theme.font(max(8.0, rect.height * 0.55), bold=True)
+    glyph = font.render(initial, True, p.accent)
+    surface.blit(glyph, glyph.get_rect(center=rect.center))
 
 
 class LauncherScene(Scene):
@@ -395,6 +425,18 @@ class LauncherScene(Scene):
         self.footer = self.ui.add(Label(nowhere, self._footer_text, size=14, role="muted",
                                         align="center", fit_lines=1, min_size=12))
         self._layout()
+        self._tell_problems(families is None)
+
+    def _tell_problems(self, registry_games: bool) -> None:
+        """A notice per game that could not be loaded (the others are all here): the
+        registry's broken descriptors, and pictures that would not load."""
+        if registry_games:
+            for problem in load_problems():
+                self.app.notify(problem.phrase(), "warning")
+        for tile in self.tiles:
+            if tile.problem is not None:
+                self.app.notify(Phrase(N_("Game {game} could not be loaded: {problem}"),
+                                       game=tile.family.id, problem=tile.problem), "warning")
 
     # --- layout -----------------------------------------------------------------------
     @property

@@ -63,6 +63,10 @@ class SeatSetupOverlay(Overlay):
         whether a seat's row is shown now.
         """
         levels = game.levels
+        # No computer player: the seats are named but offer no choice. One level or none:
+        # no level to choose.
+        computer = game.agents is not None
+        choose_level = computer and len(levels) > 1
         x0, y0, _w, _h = self.panel
         ui = self.ui
         ui.add(Label((x0 + 24, y0 + 262, 300, 26), N_("Players"), size=18, bold=True))
@@ -71,7 +75,7 @@ class SeatSetupOverlay(Overlay):
             visible = partial(seat_shown, seat) if seat_shown is not None else True
             ui.add(Label((x0 + 24, sy, layout.title_width, 44), title, size=layout.title_size,
                          bold=True, visible=visible))
-            for j, kind in enumerate(KINDS):
+            for j, kind in enumerate(KINDS if computer else ()):
                 ui.add(Button((x0 + layout.kind_x + j * 124, sy, 118, 44), kind.capitalize(),
                               lambda s=seat, kd=kind: self.set_seat(s, kind=kd), size=16,
                               selected=lambda s=seat, kd=kind: self.seats[s].kind == kd,
@@ -85,13 +89,13 @@ class SeatSetupOverlay(Overlay):
                            lambda sign, s=seat: self._can_step(levels, s, sign),
                            name=f"{tag} level", size=15, min_size=11,
                            enabled=lambda s=seat: self.seats[s].is_computer,
-                           visible=visible))
+                           visible=visible if choose_level else False))
             ui.add(Button((x0 + layout.mistakes_x, sy, layout.mistakes_width, 44),
                           lambda s=seat: _("{percent}% mistakes").format(
                               percent=round(self.seats[s].mistakes * 100)),
                           lambda s=seat: self.next_mistakes(s), size=15, max_lines=1,
-                          enabled=lambda s=seat: self.seats[s].is_computer, visible=visible,
-                          name=f"{tag} mistakes"))
+                          enabled=lambda s=seat: self.seats[s].is_computer,
+                          visible=visible if computer else False, name=f"{tag} mistakes"))
 
     def add_footer(self, message: str | Callable[[], str], size: int) -> None:
         """A muted message above the Start and Cancel buttons at the panel's foot."""
@@ -138,10 +142,13 @@ class SeatSetupOverlay(Overlay):
 
 class ParamsSetupOverlay(SeatSetupOverlay):
     """A game's whole set-up from its descriptor: preset buttons, a stepper per numeric
-    parameter (the spec's ``steppers``), a row per seat, Start and Cancel.
+    parameter (the spec's ``steppers``), a row per seat, Start and Cancel. A game with no
+    ParamSpec gets the seat rows alone; one with no agents, seats with no computer choice.
 
     Start validates the parameters with the game's ParamSpec (a refusal is shown and
-    changes nothing) and calls ``scene.restart(params, seats)``.
+    changes nothing) and calls ``scene.restart(params, seats)``. It is what the Setup
+    button opens where a scene does not override ``open_setup``
+    (:func:`open_default_setup`).
     """
 
     panel = (40.0, 30.0, 880.0, 660.0)
@@ -164,13 +171,14 @@ class ParamsSetupOverlay(SeatSetupOverlay):
         ui.add(Label((x0 + 24, y0 + 16, 600, 40),
                      lambda: _("{game}: set-up").format(game=_(game.title)), size=26, bold=True,
                      role="accent"))
-        ui.add(Label((x0 + 24, y0 + 64, 200, 26), N_("Board"), size=18, bold=True))
-        for i, preset in enumerate(spec.presets[:6]):
+        if spec is not None and spec.presets:
+            ui.add(Label((x0 + 24, y0 + 64, 200, 26), N_("Board"), size=18, bold=True))
+        for i, preset in enumerate(spec.presets[:6] if spec is not None else ()):
             bx, by = x0 + 24 + (i % 3) * 280, y0 + 94 + (i // 3) * 50
             ui.add(Button((bx, by, 268, 42), preset.label,
                           lambda p=preset: self.choose(p.params), size=16, name=preset.label,
                           selected=lambda p=preset: self.params == p.params))
-        for i, (label, name, low, high) in enumerate(getattr(spec, "steppers", ())):
+        for i, (label, name, low, high) in enumerate(getattr(spec, "steppers", None) or ()):
             self._stepper(x0 + 24 + i * 280, y0 + 206, label, name, low, high)
         titles = [scene.player_name(i) for i in range(len(self.seats))]
         self.add_seat_rows(game.seat_keys[:len(self.seats)], titles, game,
@@ -189,6 +197,8 @@ class ParamsSetupOverlay(SeatSetupOverlay):
     def _message(self) -> str:
         if self.error:
             return f"⚠ {localize(self.error)}"
+        if self.spec is None:
+            return _("Start (Enter) begins a new game; Esc changes nothing.")
         return _("{board}. Mistakes: the computer plays a random move that often.").format(
             board=_(self.spec.label(self.params)))
 
@@ -209,7 +219,7 @@ class ParamsSetupOverlay(SeatSetupOverlay):
     def start(self) -> None:
         """Validate, then replace the game with a new one of this set-up."""
         try:
-            params = self.spec.validate(self.params)
+            params = self.spec.validate(self.params) if self.spec is not None else self.params
         except ValueError as exc:
             self.error = error_text(exc)
             return
@@ -218,5 +228,11 @@ class ParamsSetupOverlay(SeatSetupOverlay):
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": type(self).__name__, "overlay": True,
-                "params": self.spec.encode(self.params),
+                "params": self.spec.encode(self.params) if self.spec is not None else None,
                 "seats": [s.describe() for s in self.seats], "error": self.error}
+
+
+def open_default_setup(scene: Any) -> None:
+    """The set-up a two-player scene gets when it does not override ``open_setup``: the
+    game's presets and steppers (from its ParamSpec, if any) and its seats."""
+    scene.app.push(ParamsSetupOverlay(scene.app, scene))

@@ -219,7 +219,7 @@ class TurnBasedScene(GameScene):
         return lambda cancel: (values(state, cancel, budget), self.hint_extra(state, cancel))
 
     def hint_extra(self, state: Any, cancel: threading.Event) -> Any:
-        """What a game's hint shows beyond the move values (a Grundy table), worked out
+        """What a game's hint shows beyond the move values (a table of values), worked out
         off the frame loop with them; None by default."""
         return None
 
@@ -228,7 +228,10 @@ class TurnBasedScene(GameScene):
         return self.game.hints is not None
 
     def open_setup(self) -> None:
-        """Choose another variant or other seats."""
+        """Choose another variant or other seats (the engine's generic set-up by default)."""
+        from engine.screens.setup_scene import open_default_setup
+
+        open_default_setup(self)
 
     def restart(self, params: Any, seats: tuple[Seat, ...]) -> None:
         """Start a fresh game with other parameters or seats, remembered for next time."""
@@ -333,7 +336,7 @@ class TurnBasedScene(GameScene):
 
     def result_delay(self, state: Any) -> float:
         """Seconds from a game's last move to its result panel: long enough for the
-        finishing animation (override when it is longer, e.g. a disc falls first)."""
+        finishing animation (override when it is longer, e.g. a piece falls first)."""
         return RESULT_DELAY
 
     def move_sound(self, before: Any, after: Any) -> str:

@@ -62,7 +62,7 @@ SAVED_FOLDER = "saved"
 SAVE_FORMAT = "arcade-of-strategy saved game"
 SAVE_VERSION = 1
 # A save bigger than this is refused unread (a hostile 1 GB file is never read whole).
-# About thirty 1000×1000 Button Madness boards; a turn-based history is far smaller.
+# About thirty 1000×1000 puzzle boards; a turn-based history is far smaller.
 MAX_SAVE_BYTES = 8_000_000
 # Game ids become file names only when they are plain (descriptors allow more).
 _FILE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")

@@ -67,7 +67,11 @@ UNKNOWN_VALUE_MAX_DEPTH = 32
 SETTINGS_MAX_BYTES = 1024 * 1024
 # Settings holding one entry per game id: a copy's change to one game's entry
 # must not undo another copy's change to another game's entry.
-PER_GAME_KEYS = ("seats", "ai_levels", "last_board_sizes", "variants")
+PER_GAME_KEYS = ("seats", "ai_levels", "variants")
+# Files before version 1's per-game ``variants`` kept one game's last board (rows,
+# columns, k, players) in this key. It is read into ``variants`` (where that game has no
+# entry yet) and no longer written: the game's own parameters hold its board now.
+LEGACY_VARIANTS_KEY = "last_board_sizes"
 
 DEFAULTS: dict[str, Any] = {
     "version": SETTINGS_VERSION,
@@ -75,7 +79,6 @@ DEFAULTS: dict[str, Any] = {
     "window_size": [960, 720],
     "seats": {},
     "ai_levels": {},
-    "last_board_sizes": {},
     "show_hints": False,
     "variants": {},
     "sound": True,
@@ -295,7 +298,6 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
     "window_size": _check_window_size,
     "seats": _check_seats,
     "ai_levels": _check_ai_levels,
-    "last_board_sizes": _check_board_sizes,
     "show_hints": _check_bool,
     "variants": _check_variants,  # {game_id: {name: text or number}}: last chosen variant
     "sound": _check_bool,  # sound effects on or off
@@ -512,6 +514,8 @@ def _parse(raw: bytes, path: Path) -> _Parsed:
             path=path, known=SETTINGS_VERSION, version=_show(version)))
     unknown = parsed.unknown
     for key, value in loaded.items():
+        if key == LEGACY_VARIANTS_KEY:
+            continue  # read into "variants" below
         validator = _VALIDATORS.get(key)
         if validator is not None:
             try:
@@ -533,7 +537,28 @@ def _parse(raw: bytes, path: Path) -> _Parsed:
             parsed.messages.append(Phrase(
                 N_("Setting {key} in {path} {problem}, so it was left out."),
                 key=_show(key), path=path, problem=problem))
+    if LEGACY_VARIANTS_KEY in loaded:
+        _migrate_legacy_variants(loaded[LEGACY_VARIANTS_KEY], parsed, path)
     return parsed
+
+
+def _migrate_legacy_variants(value: object, parsed: _Parsed, path: Path) -> None:
+    """Read an older file's :data:`LEGACY_VARIANTS_KEY` into ``variants``: each game's
+    board becomes that game's stored parameters, unless ``variants`` already has them
+    (the newer entry wins). Invalid, it is left out with a message (the file is kept)."""
+    try:
+        boards = _check_board_sizes(value)
+    except ValueError as exc:
+        parsed.messages.append(Phrase(
+            N_("Setting '{key}' in {path} was invalid ({key} {problem}); "
+               "its default is used."), key=LEGACY_VARIANTS_KEY, path=path,
+            problem=error_text(exc)))
+        return
+    if "variants" in parsed.bad:
+        return  # the file's own variants are unusable: their default (none) stands
+    variants = parsed.values.setdefault("variants", {})
+    for game, board in boards.items():
+        variants.setdefault(game, board)
 
 
 # --- writing helpers --------------------------------------------------------

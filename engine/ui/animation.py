@@ -15,12 +15,10 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-# Standard lengths in seconds, so every game moves at one pace.
+# Standard lengths in seconds, so every game moves at one pace. (A movement only one
+# game makes keeps its length in that game's package.)
 APPEAR = 0.18  # a mark fades and scales in
 SLIDE = 0.22  # a token slides to its square
-FADE_OUT = 0.3  # a pebble fades out
-FALL_PER_ROW = 0.045  # a disc falls; gravity makes longer drops take longer, not linearly
-RIPPLE = 0.35  # a Lights Out press spreads to its neighbours
 SWEEP = 0.45  # the winning line is drawn from end to end
 FLASH = 0.6  # a solved puzzle flashes (Tatham's completion flash)
 
@@ -112,9 +110,10 @@ def ease_out_back(t: float) -> float:
     return 1 + (c + 1) * (t - 1) ** 3 + c * (t - 1) ** 2
 
 
-def fall_time(rows: float) -> float:
-    """Seconds for a disc to fall ``rows`` cells: time grows as the square root of distance."""
-    return FALL_PER_ROW * 4 * math.sqrt(max(0.0, rows)) if rows > 0 else 0.0
+def fall_time(distance: float, one_unit: float) -> float:
+    """Seconds for something to fall ``distance`` units under gravity when one unit takes
+    ``one_unit`` seconds: time grows as the square root of the distance."""
+    return one_unit * math.sqrt(distance) if distance > 0 else 0.0
 
 
 def lerp(a: float, b: float, t: float) -> float:

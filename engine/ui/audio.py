@@ -28,9 +28,7 @@ from typing import Any
 import pygame
 
 from engine.core.assets import asset_path
-
-SOUNDS = ("place", "drop", "slide", "take", "flip", "illegal", "win", "loss", "draw",
-          "solved", "computer")
+from engine.model.sound_names import SOUNDS
 
 RATE = 44100
 # Samples per mixing buffer: about 12 ms at 44.1 kHz, so a click and its sound feel

@@ -2,8 +2,8 @@
 
 Two looks, one meaning: ``"fill"`` tints a move's cell by its outcome (green
 win, yellow draw, red loss; estimates fainter) and writes its label (``W3``,
-``D``, ``~L``); ``"mark"`` leaves the cell's own content readable (a Grundy
-value, a pebble) and frames winning moves with a ✓ and drawn ones with ``=``.
+``D``, ``~L``); ``"mark"`` leaves the cell's own content readable (a number,
+a token) and frames winning moves with a ✓ and drawn ones with ``=``.
 Colour is never the only sign: letters, ticks and frame widths say the same.
 """
 
@@ -119,18 +119,17 @@ def hint_status(values: Mapping[Any, MoveValue]) -> str:
 
 
 def legend_entries(style: str = "fill", estimates: bool = True,
-                   grundy: bool = False) -> list[tuple[str, str, str]]:
+                   extra: Sequence[tuple[str, str, str]] = ()) -> list[tuple[str, str, str]]:
     """(tag, outcome, meaning) rows of the legend for ``style``; the tags are the marks
-    drawn on the board (the same in every language), the meanings in the current one."""
+    drawn on the board (the same in every language), the meanings in the current one.
+    ``extra``: rows a game adds to the "mark" legend (what its numbers mean)."""
     if style == "fill":
         rows = [("W n", "win", _("win")), ("D", "draw", _("draw")), ("L n", "loss", _("loss"))]
         if estimates:
             rows.append(("~", "unknown", _("estimate")))
         return rows
     rows = [("✓", "win", _("winning move")), ("=", "draw", _("draw"))]
-    if grundy:
-        rows.append(("n", "unknown", _("Grundy value")))
-    return rows
+    return [*rows, *extra]
 
 
 def draw_value_legend(surface: pygame.Surface, vp: Viewport, theme: Theme, x: float, y: float,

@@ -25,7 +25,7 @@ from engine.model.history import History
 from engine.screens.game_scene import GameScene
 from engine.screens.overlays import TextEntryDialog
 from engine.screens.scene import Overlay
-from engine.ui.animation import FLASH, RIPPLE, ease_out, ease_out_back, lerp
+from engine.ui.animation import FLASH, ease_out, ease_out_back, lerp
 from engine.ui.board.draw import draw_cell_text, outline_cell
 from engine.ui.board.geometry import BoardGeometry, Cell
 from engine.ui.board.pointer import GridPointer
@@ -45,6 +45,7 @@ from games.buttons.scene_layout import (
     STATS_LINE_H,
     panel_layout,
 )
+from games.buttons.timings import RIPPLE
 from games.buttons.wording import StateWords, help_text, state_words
 
 if TYPE_CHECKING:

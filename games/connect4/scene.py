@@ -12,7 +12,8 @@ from engine.core.i18n import _
 from engine.model.game_settings import load_params
 from engine.model.seats import Seat
 from engine.screens.turn_scene import TurnBasedScene
-from engine.ui.animation import SWEEP, ease_in, ease_out, fall_time, lerp
+from engine.ui.animation import SWEEP, ease_in, ease_out, lerp
+from engine.ui.animation import fall_time as gravity_time
 from engine.ui.board.draw import draw_win_line, outline_cell
 from engine.ui.board.geometry import BoardGeometry
 from engine.ui.board.pointer import GridPointer
@@ -33,6 +34,8 @@ HINT_BUDGET = 2.0
 VARIANT_H = 56.0
 LEGEND_H = 226.0
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
+# Seconds a disc takes to fall one row (longer drops take longer, not linearly).
+FALL_ONE_ROW = 0.18
 # A landed disc settles with a small bounce: this long, this high (in cells).
 BOUNCE = 0.12
 BOUNCE_HEIGHT = 0.08
@@ -46,6 +49,11 @@ DISC = 0.4
 GHOST_ALPHA = 90
 # The four directions a line can run in, as (row step, column step).
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def fall_time(rows: float) -> float:
+    """Seconds for a disc to fall ``rows`` cells (under gravity: as the square root)."""
+    return gravity_time(rows, FALL_ONE_ROW)
 
 
 class Connect4Scene(TurnBasedScene):
@@ -91,12 +99,6 @@ class Connect4Scene(TurnBasedScene):
         pygame.draw.circle(surface, p.players[player], rect.center, radius)
         pygame.draw.circle(surface, p.text, rect.center, radius, max(1, round(radius / 10)))
         _draw_disc_sign(surface, rect.center, radius, player, p.background)
-
-    def open_setup(self) -> None:
-        """Choose the board and seats (an overlay; Start replaces this game)."""
-        from engine.screens.setup_scene import ParamsSetupOverlay
-
-        self.app.push(ParamsSetupOverlay(self.app, self))
 
     # --- board ---------------------------------------------------------------------------
     def geometry(self) -> BoardGeometry:

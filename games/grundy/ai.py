@@ -77,7 +77,7 @@ def move_values(state: ImpartialState, cancel: threading.Event | None = None,
             after = state.play(move).remoteness()
             remote = None if after is None else after + 1
         out[move] = MoveValue(outcome, remote, True,  # type: ignore[arg-type]
-                              grundy=INFINITE if value is None else value)
+                              nimber=INFINITE if value is None else value)
     return out
 
 

@@ -13,7 +13,6 @@ from pygame import FRect
 from engine.core.i18n import N_, _, ngettext
 from engine.model.seats import Seat
 from engine.model.values import MoveValue
-from engine.ui.animation import FADE_OUT
 from engine.ui.board.draw import hatch
 from engine.ui.game_layout import BUTTON_H, GAP, MARGIN
 from engine.ui.theme import Colour
@@ -29,6 +28,8 @@ if TYPE_CHECKING:
     from engine.runtime.app import App
 
 Area = tuple[float, float, float, float]
+# Seconds a taken pebble takes to fade out.
+FADE_OUT = 0.3
 # Vertical bands of the board (design units): a line for the "take n" label at the
 # top, the piles, then the heap sizes and hint values under them.
 LABEL_LINE = 32.0

@@ -62,7 +62,7 @@ LOOP_SAVES = {"crash-a": 3_000, "crash-b": 40_000, "crash-c": 400_000}
 # In a race each copy changes its own setting: whatever the settings store does when two
 # copies save at once (merge, or last writer wins per key), a key only one copy touched
 # must end with that copy's value.
-RACE_SETTINGS = ("ai_levels", "variants", "window_size", "volume", "last_board_sizes")
+RACE_SETTINGS = ("ai_levels", "variants", "window_size", "volume")
 SHARED_SAVE = "crash-shared"      # written by every copy of a race
 
 
@@ -100,8 +100,6 @@ def setting_value(key: str, tag: str, number: int) -> Any:
         return [320 + number % 7000, 480]
     if key == "volume":
         return number % 101
-    if key == "last_board_sizes":
-        return {GAME: {"size": 1 + number % 1000}}
     raise ValueError(f"no harness value for setting {key!r}")
 
 

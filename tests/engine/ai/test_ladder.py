@@ -28,12 +28,13 @@ OLD_LEVELS = {"tictactoe": ("easy", "medium", "hard", "perfect"),
 NO_CANCEL = threading.Event()
 
 
-def test_every_two_player_game_has_a_graded_ladder_that_reads_the_old_names() -> None:
+def test_the_ladders_read_the_old_level_names() -> None:
+    """(The rung count and the levels' shape are the conformance suite's, for every game
+    that declares a ladder.)"""
     assert {g.id for g in TWO_PLAYER} >= set(OLD_LEVELS)
     for game in TWO_PLAYER:
-        assert len(game.ladder) >= 5 and game.levels[:-1] == tuple(r.level for r in game.ladder)
-        assert set(game.level_labels) == set(game.levels), game.id
-        assert game.levels[0] == "beginner" and game.levels[-2:] == ("perfect", "match")
+        if game.ladder:
+            assert game.levels[0] == "beginner" and game.levels[-2:] == ("perfect", "match")
         for old in OLD_LEVELS.get(game.id, ()):
             # A level saved in settings before the ladder is still that level.
             assert Seat.parse("computer", old, game.levels, game.default_level).level == old

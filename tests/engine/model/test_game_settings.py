@@ -49,10 +49,12 @@ def test_a_previous_version_file_loads_without_losing_anything(profile: Path) ->
     assert (setup.game, setup.rows, setup.cols, setup.tokens) == ("queen", 12, 9, 2)
     assert load_seats(store, grundy) == (Seat("computer", "easy", 0.2), Seat("human", "perfect"))
     assert load_params(store, find_game("button-madness")).n == 7
-    # Every key, known or not, is still there as it was read.
+    # Every key, known or not, is still there as it was read; the old board is a variant.
     for key, value in PREVIOUS.items():
-        if key != "version":
+        if key not in ("version", "last_board_sizes", "variants"):
             assert store.get(key) == value if key in store.data else store.data[key] == value
+    assert store.get("variants") == {**PREVIOUS["variants"], **PREVIOUS["last_board_sizes"]}
+    assert "last_board_sizes" not in store.data
 
 
 def test_remembering_moves_a_game_to_the_uniform_shape_and_keeps_the_rest(
@@ -66,7 +68,7 @@ def test_remembering_moves_a_game_to_the_uniform_shape_and_keeps_the_rest(
     assert again.load() == []
     assert load_params(again, ttt) == spec.decode("5x5k4")
     assert again.get("variants")["tictactoe"] == {"rows": 5, "cols": 5, "k": 4, "players": 2}
-    assert "tictactoe" not in again.get("last_board_sizes")  # moved, not kept twice
+    assert "last_board_sizes" not in json.loads((profile / "settings.json").read_text())
     assert again.get("variants")["grundy"] == PREVIOUS["variants"]["grundy"]
     assert again.get("seats")["grundy"] == PREVIOUS["seats"]["grundy"]
     assert again.data["a key from a newer version"] == {"kept": [1, 2, 3]}
@@ -98,3 +100,19 @@ def test_every_game_opens_with_its_remembered_set_up(profile: Path) -> None:
     finally:
         app.quit()
         app.stats.close()
+
+
+def test_an_old_board_never_overrides_a_newer_variant_and_junk_is_left_out(
+        profile: Path) -> None:
+    """The migration of the old per-game boards (engine.storage.settings)."""
+    newer = {**PREVIOUS, "variants": {**PREVIOUS["variants"],
+                                      "tictactoe": {"rows": 5, "cols": 5, "k": 4, "players": 2}}}
+    store = store_with(profile, newer)
+    assert load_params(store, find_game("tictactoe")).rows == 5
+    (profile / "settings.json").write_text(json.dumps({**PREVIOUS, "last_board_sizes": "7x6"}),
+                                           encoding="utf-8")
+    junk = SettingsStore(profile / "settings.json")
+    warnings = junk.load()
+    assert any("last_board_sizes" in w for w in warnings)
+    assert junk.get("variants") == PREVIOUS["variants"]
+    assert junk.get("seats") == PREVIOUS["seats"]

@@ -204,8 +204,6 @@ def valid_value(rng: random.Random, key: str) -> Any:
         return {game: {"X": rng.choice(["human", "computer"])}}
     if key == "ai_levels":
         return {game: {"O": rng.choice(TEXTS[:12])}}
-    if key == "last_board_sizes":
-        return {game: {"rows": rng.randint(1, 1000)}}
     return {game: {"v": rng.choice([rng.randint(-(10**6), 10**6), "queen", "é" * 200])}}
 
 
@@ -220,10 +218,10 @@ def base_settings(folder: Path) -> tuple[bytes, dict[str, Any]]:
     store.set("seats", {"tictactoe": {"X": "human", "O": "computer"},
                         "grundy": {"1": "computer", "2": "human"}})
     store.set("ai_levels", {"tictactoe": {"O": "hard"}, "grundy": {"1": "perfect"}})
-    store.set("last_board_sizes", {"gomoku": {"rows": 15, "cols": 15, "k": 5},
-                                   "tictactoe": {"rows": 3, "cols": 3, "k": 3}})
     store.set("variants", {"grundy": {"game": "queen", "rows": 12},
-                           "button-madness": {"size": 5, "name": "Ünïcode ♛"}})
+                           "button-madness": {"size": 5, "name": "Ünïcode ♛"},
+                           "gomoku": {"rows": 15, "cols": 15, "k": 5},
+                           "tictactoe": {"rows": 3, "cols": 3, "k": 3}})
     store.set("sound", False)
     store.set("volume", 35)
     store.set("reduce_motion", True)
@@ -291,7 +289,7 @@ def mutate_settings(rng: random.Random, raw: bytes, base: dict[str, Any]) -> tup
 def mutate_structure(rng: random.Random, base: dict[str, Any]) -> bytes:
     """Valid (or nearly valid) JSON with wrong types, odd values, repeated keys."""
     pairs = Obj(copy.deepcopy(list(base.items())))
-    nested = ["seats", "ai_levels", "last_board_sizes", "variants"]
+    nested = ["seats", "ai_levels", "variants"]
     for _ in range(rng.randint(1, 4)):
         op = rng.randrange(9)
         if op == 0 and pairs:  # any top-level value

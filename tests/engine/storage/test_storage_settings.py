@@ -201,7 +201,7 @@ def test_round_trip(settings_path: Path) -> None:
     store.set("window_size", (1280, 800))
     store.set("seats", {"tictactoe": {"X": "human", "O": "computer"}})
     store.set("ai_levels", {"tictactoe": {"O": "hard"}})
-    store.set("last_board_sizes", {"gomoku": {"rows": 15, "cols": 15, "k": 5}})
+    store.set("variants", {"gomoku": {"rows": 15, "cols": 15, "k": 5}})
     store.set("show_hints", True)
     assert store.save() is None
 
@@ -211,7 +211,7 @@ def test_round_trip(settings_path: Path) -> None:
     assert again.get("window_size") == [1280, 800]
     assert again.get("seats") == {"tictactoe": {"X": "human", "O": "computer"}}
     assert again.get("ai_levels") == {"tictactoe": {"O": "hard"}}
-    assert again.get("last_board_sizes") == {"gomoku": {"rows": 15, "cols": 15, "k": 5}}
+    assert again.get("variants") == {"gomoku": {"rows": 15, "cols": 15, "k": 5}}
     assert again.get("show_hints") is True
     assert again.data == store.data
     assert aside_files(settings_path) == []
@@ -344,9 +344,9 @@ def test_bad_key_falls_back_alone_and_original_is_kept(settings_path: Path) -> N
         ("seats", {"tictactoe": "human"}),
         ("seats", []),
         ("ai_levels", {"tictactoe": {"O": 3}}),
-        ("last_board_sizes", {"gomoku": {"rows": 0}}),
-        ("last_board_sizes", {"gomoku": {"rows": 1001}}),
-        ("last_board_sizes", {"gomoku": {"rows": "15"}}),
+        ("variants", {"gomoku": {"rows": [15]}}),
+        ("variants", {"gomoku": {"rows": 10**7}}),
+        ("variants", {"gomoku": {"rows": None}}),
         ("show_hints", 1),
         ("show_hints", None),
     ],
@@ -414,7 +414,7 @@ def test_unknown_keys_are_preserved(settings_path: Path) -> None:
         ("seats", {"tictactoe": {"X": "alien"}}),
         ("seats", {1: {"X": "human"}}),
         ("ai_levels", {"tictactoe": {"O": None}}),
-        ("last_board_sizes", {"gomoku": {"k": -5}}),
+        ("variants", {"gomoku": {"k": 2.5}}),
         ("show_hints", "true"),
         ("version", 2),
         ("no_such_setting", 1),

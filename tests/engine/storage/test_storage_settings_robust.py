@@ -288,18 +288,18 @@ def test_the_same_setting_changed_by_both_copies_last_save_wins(path: Path) -> N
 def test_a_removed_game_entry_stays_removed_after_a_merge(path: Path) -> None:
     seed = SettingsStore(path)
     seed.load()
-    seed.set("last_board_sizes", {"tictactoe": {"rows": 4}, "gomoku": {"rows": 15}})
+    seed.set("variants", {"tictactoe": {"rows": 4}, "gomoku": {"rows": 15}})
     assert seed.save() is None
 
     first, second = SettingsStore(path), SettingsStore(path)
     first.load()
     second.load()
-    first.set("last_board_sizes", {"gomoku": {"rows": 15}})  # forgets tictactoe's
+    first.set("variants", {"gomoku": {"rows": 15}})  # forgets tictactoe's
     second.set("palette", "colourblind")
     assert second.save() is None
     assert first.save() is None
     on_disk = json.loads(path.read_text())
-    assert on_disk["last_board_sizes"] == {"gomoku": {"rows": 15}}
+    assert on_disk["variants"] == {"gomoku": {"rows": 15}}
     assert on_disk["palette"] == "colourblind"
 
 

@@ -23,7 +23,7 @@ import pygame
 import pytest
 
 import engine.core.assets
-from engine.model.registry import all_games, find_game
+from engine.model.registry import find_game
 from engine.model.seats import Seat
 from engine.storage.settings import SettingsStore
 from engine.ui.audio import SOUNDS, Audio, file_peak
@@ -291,13 +291,6 @@ def test_smoke_fails_when_the_mixer_is_lost(tmp_path: Path) -> None:
                               "pygame.mixer.init = init\n")
     assert out.returncode == 1
     assert "smoke: FAILED" in out.stderr and "audio mixer did not open" in out.stderr
-
-
-def test_every_game_declares_the_sounds_its_screens_use() -> None:
-    for game in all_games():
-        assert game.sounds, f"{game.id} declares no sounds"
-        assert set(game.sounds) <= set(SOUNDS), (game.id, game.sounds)
-        assert len(set(game.sounds)) == len(game.sounds), game.id
 
 
 def cell_click(app, scene, row: int, col: int) -> None:

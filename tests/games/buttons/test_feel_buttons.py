@@ -8,7 +8,7 @@ import itertools
 import pygame
 import pytest
 
-from engine.ui.animation import FLASH, RIPPLE
+from engine.ui.animation import FLASH
 from engine.ui.widgets import Button
 from games.buttons.board import Board, parse_code
 from games.buttons.explorer_scene import ExplorerScene
@@ -20,6 +20,7 @@ from games.buttons.scene import (
     WinOverlay,
 )
 from games.buttons.scene_layout import INFO_W, TOOLS_W
+from games.buttons.timings import RIPPLE
 from tests.conftest import click, click_widget, key, near, run_until
 
 CTRL = pygame.KMOD_LCTRL

@@ -10,17 +10,11 @@ import pytest
 
 from engine.model.registry import find_game
 from engine.model.seats import Seat
-from engine.ui.animation import fall_time
 from engine.ui.theme import PALETTES
 from games.connect4.rules import Connect4Config
-from games.connect4.scene import DISC, Connect4Scene
+from games.connect4.scene import DISC, Connect4Scene, fall_time
 from tests.conftest import click, click_widget, key, make_app, near, run_until
-from tests.support.screens import (
-    SIZES,
-    check_screen_layout,
-    count_colour,
-    settle,
-)
+from tests.support.screens import SIZES, check_screen_layout, count_colour, settle
 
 GAME = find_game("connect4")
 HUMAN, EASY = Seat("human"), Seat("computer", "easy")

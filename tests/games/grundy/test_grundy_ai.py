@@ -129,7 +129,7 @@ def test_move_rank_orders_wins_first_then_longest_losses() -> None:
     state = TokenState.start(BoardConfig("king", 8, 8), [(5, 6)])
     ranked = move_rank(state)
     assert sorted(move for move, _ in ranked) == sorted(state.legal_moves())
-    assert ranked[0][1].outcome == "win" and ranked[0][1].grundy == 0
+    assert ranked[0][1].outcome == "win" and ranked[0][1].nimber == 0
     assert all(v.outcome == "loss" for _, v in ranked[1:])
     losses = [v.remoteness for _, v in ranked if v.outcome == "loss"]
     assert losses == sorted(losses, reverse=True)
