@@ -171,6 +171,12 @@ class GameDescriptor:
       reach (a saved file may have been changed by anyone). With both hooks a game left in
       progress is saved and resumed, provided its scene offers ``snapshot(compact)`` and
       ``restore(data)`` (:class:`engine.turn_scene.TurnBasedScene` does).
+    * ``solve`` (puzzles): ``solve(state, cancel, progress) -> moves | None``, moves that
+      played in order from ``state`` reach a solved position (None: it cannot be solved).
+      ``cancel`` is a ``threading.Event`` (raise :class:`engine.ai.agent.Cancelled` once it
+      is set), ``progress`` takes fractions 0..1. It is :class:`engine.puzzle.PuzzleHelp`'s
+      solver for the shared puzzle screen's Hint and Solve, and the conformance suite
+      replays its moves on every small variant.
     """
 
     id: str
@@ -188,6 +194,7 @@ class GameDescriptor:
     cli: str | None = None
     save_state: str | None = None
     load_state: str | None = None
+    solve: str | None = None
     aliases: tuple[str, ...] = ()
     # Seats: their keys in settings, and the kinds and level of a first game.
     seat_keys: tuple[str, ...] = ("1", "2")
@@ -334,6 +341,10 @@ class GameDescriptor:
         heading = _("The computer levels, weakest first:")
         return f"{rules}\n\n{heading}\n{levels}"
 
+    def solver(self) -> Any:
+        """``solve(state, cancel, progress)`` of a puzzle, or None where it declares none."""
+        return load(self.solve) if self.solve else None
+
     def smoke_variants(self, app: Any, frames: Any) -> list[str]:
         """Open the game's extra variants for ``--smoke`` (none if it declares no hook)."""
         return load(self.smoke)(app, frames) if self.smoke else []
@@ -354,6 +365,6 @@ class GameDescriptor:
         """The modules this descriptor names, in order (the build lists them as hidden
         imports: its import scan cannot see string imports)."""
         paths = (self.scene, self.preview, self.params, self.rules, self.agents, self.hints,
-                 self.help, self.cli, self.smoke, self.save_state, self.load_state)
+                 self.help, self.cli, self.smoke, self.save_state, self.load_state, self.solve)
         names = [path.partition(":")[0] for path in paths if path is not None]
         return tuple(dict.fromkeys(names))
