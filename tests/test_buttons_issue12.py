@@ -24,7 +24,9 @@ from games.buttons.board_render import RING_MIN_PX, luminance, tiny_colours
 from games.buttons.descriptor import GAME
 from games.buttons.explorer_scene import THEOREMS, ExplorerScene
 from games.buttons.params import SPEC, ButtonParams
-from games.buttons.scene import VECTOR_LIMIT, ButtonMadnessScene, WinOverlay
+from engine.win_overlay import WinOverlay
+from games.buttons.board_view import VECTOR_LIMIT
+from games.buttons.scene import ButtonMadnessScene
 from tests.conftest import click, click_widget, key, near, run_until
 
 CTRL = pygame.KMOD_LCTRL

@@ -14,7 +14,8 @@ from engine.overlays import TextEntryDialog
 from engine.widgets import Button
 from games.buttons.board import Board, parse_code
 from games.buttons.board_render import tiny_colours
-from games.buttons.scene import ButtonMadnessScene, WinOverlay
+from engine.win_overlay import WinOverlay
+from games.buttons.scene import ButtonMadnessScene
 from tests.conftest import click, click_widget, key, run_until, type_text
 
 CTRL = pygame.KMOD_LCTRL
