@@ -23,8 +23,8 @@ import pytest
 from engine.animation import FLASH
 from engine.board.geometry import Cell
 from engine.overlays import TextEntryDialog
-from games.buttons.board import Board, format_code, parse_code
 from engine.win_overlay import WinOverlay
+from games.buttons.board import Board, format_code, parse_code
 from games.buttons.board_view import CODE_LINES, WORKING_OUT_CODE, wrap_code
 from games.buttons.codes import CODE_INLINE_MAX_N, canonical_code
 from games.buttons.scene import STATE_MARKS, ButtonMadnessScene

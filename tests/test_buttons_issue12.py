@@ -19,13 +19,13 @@ from engine.animation import FLASH, RIPPLE
 from engine.overlays import HelpOverlay, TextEntryDialog
 from engine.scene import Scene
 from engine.widgets import Label
+from engine.win_overlay import WinOverlay
 from games.buttons.board import Board, generate, parse_code
 from games.buttons.board_render import RING_MIN_PX, luminance, tiny_colours
+from games.buttons.board_view import VECTOR_LIMIT
 from games.buttons.descriptor import GAME
 from games.buttons.explorer_scene import THEOREMS, ExplorerScene
 from games.buttons.params import SPEC, ButtonParams
-from engine.win_overlay import WinOverlay
-from games.buttons.board_view import VECTOR_LIMIT
 from games.buttons.scene import ButtonMadnessScene
 from tests.conftest import click, click_widget, key, near, run_until
 

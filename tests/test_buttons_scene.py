@@ -12,9 +12,9 @@ from engine.animation import FLASH, RIPPLE
 from engine.launcher import LauncherScene
 from engine.overlays import TextEntryDialog
 from engine.widgets import Button
+from engine.win_overlay import WinOverlay
 from games.buttons.board import Board, parse_code
 from games.buttons.board_render import tiny_colours
-from engine.win_overlay import WinOverlay
 from games.buttons.scene import ButtonMadnessScene
 from tests.conftest import click, click_widget, key, run_until, type_text
 

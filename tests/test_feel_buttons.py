@@ -9,12 +9,12 @@ import pygame
 import pytest
 
 from engine.animation import FLASH, RIPPLE
-from engine.widgets import Button
-from games.buttons.board import Board, parse_code
-from games.buttons.explorer_scene import ExplorerScene
 from engine.puzzle_scene import FLASH_TRACK
+from engine.widgets import Button
 from engine.win_overlay import WinOverlay
+from games.buttons.board import Board, parse_code
 from games.buttons.board_view import RIPPLE_REACH, RIPPLE_TRACK
+from games.buttons.explorer_scene import ExplorerScene
 from games.buttons.scene import ButtonMadnessScene
 from games.buttons.scene_layout import INFO_W, TOOLS_W
 from tests.conftest import click, click_widget, key, near, run_until

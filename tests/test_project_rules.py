@@ -17,7 +17,7 @@ UI_MODULES = {"engine.app", "engine.assets", "engine.board.draw", "engine.board.
               "engine.game_scene", "engine.launcher", "engine.overlays", "engine.scene",
               "engine.smoke", "engine.stats_scene", "engine.theme", "engine.turn_scene",
               "engine.viewport", "engine.widgets", "engine.value_overlay", "engine.game_layout",
-              "engine.audio", "engine.settings_scene", "engine.stepper"}
+              "engine.audio", "engine.settings_scene", "engine.stepper", "engine.win_overlay"}
 # Game modules that draw say so in their name (as the before-stop hook expects too).
 UI_WORDS = ("scene", "view", "render", "widget")
 
