@@ -341,10 +341,6 @@ class GameDescriptor:
         heading = _("The computer levels, weakest first:")
         return f"{rules}\n\n{heading}\n{levels}"
 
-    def solver(self) -> Any:
-        """``solve(state, cancel, progress)`` of a puzzle, or None where it declares none."""
-        return load(self.solve) if self.solve else None
-
     def smoke_variants(self, app: Any, frames: Any) -> list[str]:
         """Open the game's extra variants for ``--smoke`` (none if it declares no hook)."""
         return load(self.smoke)(app, frames) if self.smoke else []

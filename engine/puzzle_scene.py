@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pygame
 
 from engine.animation import FLASH
+from engine.descriptor import load
 from engine.game_scene import GameScene
 from engine.i18n import N_, Phrase, _, ngettext, number_text
 from engine.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
@@ -79,10 +80,8 @@ class PuzzleScene(GameScene):
         the puzzle's parameters (for the statistics and saves)."""
         super().__init__(app)
         self.puzzle = midend
-        if helper is None:
-            solver = self.game.solver()
-            if solver is not None:
-                helper = PuzzleHelp(midend, solver)
+        if helper is None and self.game.solve is not None:
+            helper = PuzzleHelp(midend, load(self.game.solve))
         self.helper = helper
         self._params = params
         midend.add_listener(self._puzzle_changed)
