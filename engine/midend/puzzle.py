@@ -34,7 +34,7 @@ from __future__ import annotations
 import operator
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -193,6 +193,12 @@ class PuzzleMidend(Generic[S]):
     def history(self) -> History[_Step]:
         """The undo history (read it; change it only through the midend's methods)."""
         return self._history
+
+    @property
+    def last_move(self) -> Move | None:
+        """The move that led to the position shown (undo steps back through them); None
+        at the start of an attempt (a new puzzle, a Restart, or everything undone)."""
+        return self._history.current.move
 
     @property
     def _attempt(self) -> _Attempt:
@@ -507,6 +513,7 @@ class PuzzleHelp(Generic[S, Sol]):
         #: The running solve's progress, 0..1 (written by its thread).
         self.progress = 0.0
         self._want_hint = False  # a hint asked for before the solution arrived
+        self._want_moves = False  # the moves asked for (Solve), to be played
         self._known = False  # whether _solution is the current position's
         self._solution: Sol | None = None
         self._solved_state: S | None = None
@@ -537,7 +544,21 @@ class PuzzleHelp(Generic[S, Sol]):
     @property
     def wanted(self) -> bool:
         """Whether a solution is needed: shown, hints out, or a hint asked for."""
-        return self.showing or bool(self.hinted) or self._want_hint
+        return self.showing or bool(self.hinted) or self._want_hint or self._want_moves
+
+    @property
+    def all_hinted(self) -> bool:
+        """Whether every move of the known solution has been revealed as a hint (False
+        while it is not known). Goes through the moves: a game with huge solutions that
+        knows their size may answer faster (by counting)."""
+        solution = self.solution
+        return solution is not None and all(move in self.hinted
+                                            for move in self._moves_of(solution))
+
+    @property
+    def moves_wanted(self) -> bool:
+        """Whether :meth:`ask_moves` is waiting for the solution."""
+        return self._want_moves
 
     # --- actions ---------------------------------------------------------------------------
     def toggle_solution(self) -> bool:
@@ -554,6 +575,27 @@ class PuzzleHelp(Generic[S, Sol]):
             self._want_hint = True
             return
         self._add_hint()
+
+    def ask_moves(self) -> None:
+        """Ask for the solution's moves to play them (Solve: the puzzle is helped from now
+        on); :meth:`take_moves` hands them over once worked out."""
+        self.midend.mark_helped()
+        self._want_moves = True
+
+    def take_moves(self) -> Iterator[Move] | None:
+        """The moves :meth:`ask_moves` asked for, in ``moves_of`` order, once the solution
+        is known (then the request is done); None while it is not, or was not asked for.
+
+        An iterator over the solution itself: the moves stay valid while they are played,
+        although each one changes the position (and so drops the solution here).
+        """
+        if not self._want_moves or not self.known:
+            return None
+        self._want_moves = False
+        solution = self._solution
+        if solution is None or not self._solvable(solution):
+            return iter(())
+        return iter(self._moves_of(solution))
 
     def poll(self) -> str | None:
         """Once a frame: collect a finished solution, start one when needed.
@@ -586,6 +628,7 @@ class PuzzleHelp(Generic[S, Sol]):
         """Stop any solve in progress (leaving the screen)."""
         self.runner.cancel()
         self._asked = None
+        self._want_moves = False
 
     # --- plumbing ---------------------------------------------------------------------------
     def _report(self, fraction: float) -> None:

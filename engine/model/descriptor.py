@@ -213,6 +213,12 @@ class GameDescriptor:
       reach (a saved file may have been changed by anyone). With both hooks a game left in
       progress is saved and resumed, provided its scene offers ``snapshot(compact)`` and
       ``restore(data)`` (:class:`engine.screens.turn_scene.TurnBasedScene` does).
+    * ``solve`` (puzzles): ``solve(state, cancel, progress) -> moves | None``, moves that
+      played in order from ``state`` reach a solved position (None: it cannot be solved).
+      ``cancel`` is a ``threading.Event`` (raise :class:`engine.ai.agent.Cancelled` once it
+      is set), ``progress`` takes fractions 0..1. It is :class:`engine.midend.puzzle.PuzzleHelp`'s
+      solver for the shared puzzle screen's Hint and Solve, and the conformance suite
+      replays its moves on every small variant.
     """
 
     id: str
@@ -230,6 +236,7 @@ class GameDescriptor:
     cli: str | None = None
     save_state: str | None = None
     load_state: str | None = None
+    solve: str | None = None
     aliases: tuple[str, ...] = ()
     # Seats: their keys in settings, and the kinds and level of a first game. No
     # default_kinds: human against the computer where the game has agents, else humans.

@@ -48,6 +48,8 @@ class Scene(Protocol):
     def enter(self) -> None: ...
     def leave(self) -> None: ...
     def resume(self) -> None: ...
+    def covered(self) -> None: ...
+    def uncovered(self) -> None: ...
     def handle_event(self, event: pygame.event.Event) -> None: ...
     def update(self, dt: float) -> None: ...
     def draw(self, surface: pygame.Surface) -> None: ...
@@ -157,32 +159,39 @@ class App:
         return Viewport.fit(self.screen.get_size())
 
     def push(self, scene: Scene) -> Scene:
-        """Put ``scene`` on top and enter it."""
+        """Put ``scene`` on top and enter it; the scene it covers hears ``covered()``."""
+        if self.scenes:
+            self.scenes[-1].covered()
         self.scenes.append(scene)
         scene.enter()
         self._dirty = True
         return scene
 
     def pop(self) -> Scene | None:
-        """Leave and remove the top scene; the one beneath resumes."""
+        """Leave and remove the top scene; the one beneath hears ``uncovered()`` and resumes."""
         if not self.scenes:
             return None
         scene = self.scenes.pop()
         save_scene(self, scene)  # a game left in progress is kept (Back, Esc, quit)
         scene.leave()
         if self.scenes:
+            self.scenes[-1].uncovered()
             self.scenes[-1].resume()
         self._left(scene)
         return scene
 
     def replace(self, scene: Scene) -> Scene:
-        """Swap the top scene for ``scene``."""
+        """Swap the top scene for ``scene`` (the scene beneath stays covered: it hears
+        neither ``uncovered()`` nor ``covered()``)."""
         if self.scenes:
             old = self.scenes.pop()
             save_scene(self, old)  # e.g. a game replaced by a new set-up
             old.leave()
             self._left(old)
-        return self.push(scene)
+        self.scenes.append(scene)
+        scene.enter()
+        self._dirty = True
+        return scene
 
     def _left(self, scene: Scene) -> None:
         if not scene.overlay:

@@ -66,6 +66,17 @@ class Scene:
     def resume(self) -> None:
         """Called when the scene above this one was popped."""
 
+    def covered(self) -> None:
+        """Called when another scene (a dialog, the help, a screen) is pushed above this one.
+
+        The scene stays on the stack but is no longer the one receiving input: a puzzle
+        stops its clock here. :meth:`uncovered` follows once this scene is on top again.
+        """
+
+    def uncovered(self) -> None:
+        """Called when this scene is on top again after :meth:`covered` (just before
+        :meth:`resume`)."""
+
     # frame -----------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:
         """Route an input event: Esc closes the screen if it says so, else the widgets get it."""

@@ -398,6 +398,27 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
     return lines
 
 
+def wrap_fitting(text: str, font: pygame.font.Font, width: int, max_lines: int) -> list[str]:
+    """``text`` wrapped at spaces into at most ``max_lines`` lines ``width`` pixels wide.
+
+    Never clipped: a word too long for a line, or a last line with more text after it,
+    is shortened to end in "…" (letter by letter, unlike :func:`fit_lines`, which cuts at
+    a word: the puzzle side panels and charts are drawn with this one).
+    """
+    lines = wrap_text(text, font, width)
+    cut = len(lines) > max_lines
+    lines = lines[:max_lines]
+    out = []
+    for i, line in enumerate(lines):
+        more = cut and i == len(lines) - 1
+        if more or font.size(line)[0] > width:
+            while line and font.size(line + "…")[0] > width:
+                line = line[:-1]
+            line = line.rstrip() + "…"
+        out.append(line)
+    return out
+
+
 def ellipsize(text: str, font: pygame.font.Font, width: int, force: bool = False) -> str:
     """``text`` cut (at a word if possible) and ended with "…" so it fits ``width`` pixels;
     unchanged if it already fits and ``force`` is false."""

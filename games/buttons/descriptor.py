@@ -18,6 +18,7 @@ GAME = GameDescriptor(
     cli="games.buttons.cli",
     save_state="games.buttons.board:save_state",
     load_state="games.buttons.board:load_state",
+    solve="games.buttons.solver:solve_moves",
     aliases=("buttons", "lights-out"),
     small=("2x2", "3x3", "4x4"),
     order=30,

@@ -14,8 +14,7 @@ from engine.ai.runner import AIRunner
 from engine.core.i18n import N_, _
 from engine.screens.scene import Scene
 from engine.ui.board.draw import hatch
-from engine.ui.widgets import Button, Label, wrap_text
-from games.buttons.scene import fit_text
+from engine.ui.widgets import Button, Label, wrap_fitting, wrap_text
 
 if TYPE_CHECKING:
     from engine.runtime.app import App
@@ -129,11 +128,11 @@ class ExplorerScene(Scene):
         line_h = font.get_linesize()
         if busy:
             bold = theme.font(16 * vp.scale, bold=True)
-            text = fit_text(_("{busy} {count} of {total} sizes").format(
+            text = wrap_fitting(_("{busy} {count} of {total} sizes").format(
                 busy=busy, count=len(values), total=len(SIZES)), bold, chart.width, 1)[0]
             surface.blit(bold.render(text, True, p.accent), chart.topleft)
         # Bars stand on a base line; under it the sizes and a two-line caption.
-        caption = fit_text(_("board size n →   (bar height: null-space dimension; short "
+        caption = wrap_fitting(_("board size n →   (bar height: null-space dimension; short "
                              "stub: always solvable)"), font, chart.width, 2)
         small = theme.font(11 * vp.scale)
         base = chart.bottom - len(caption) * line_h - small.get_linesize() - vp.px(8)
@@ -182,7 +181,7 @@ class ExplorerScene(Scene):
             if len(lines) <= most:
                 break
         if len(lines) > most:
-            lines = fit_text(text, font, rect.width, most)
+            lines = wrap_fitting(text, font, rect.width, most)
         y = rect.y
         for line in lines:
             surface.blit(font.render(line, True, theme.palette.text), (rect.x, y))

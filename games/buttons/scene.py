@@ -1,10 +1,11 @@
-"""Button Madness on screen: input and drawing over the engine's puzzle midend.
+"""Button Madness on screen: its input and options over the engine's puzzle screen.
 
-Everything that is not input or drawing lives elsewhere: the history, Restart, the
-move count, the clock, the "helped" flag and win detection in
-:class:`engine.midend.puzzle.PuzzleMidend`; working out solutions and hints in
-:class:`engine.midend.puzzle.PuzzleHelp`; the board code's cache and worker in
-:mod:`games.buttons.codes`; the rules in :mod:`games.buttons.board`.
+Everything that is neither input nor drawing lives elsewhere: the toolbar, moves, the
+clock, the completion flash, the win screen, results, hints, saving and resuming in
+:class:`engine.screens.puzzle_scene.PuzzleScene` (on :class:`engine.midend.puzzle.PuzzleMidend` and
+:class:`engine.midend.puzzle.PuzzleHelp`); the drawing in :mod:`games.buttons.board_view`; the
+board code's cache and worker in :mod:`games.buttons.codes`; the rules in
+:mod:`games.buttons.board`.
 """
 
 from __future__ import annotations
@@ -22,31 +23,26 @@ from engine.core.i18n import N_, Phrase, _, error_text, localize, ngettext, numb
 from engine.midend.puzzle import Change, PuzzleHelp, PuzzleMidend, Recorded, Solved
 from engine.model.game_settings import load_params, remember
 from engine.model.history import History
-from engine.screens.game_scene import GameScene
 from engine.screens.overlays import TextEntryDialog
-from engine.screens.scene import Overlay
-from engine.ui.animation import FLASH, ease_out, ease_out_back, lerp
-from engine.ui.board.draw import draw_cell_text, outline_cell
+from engine.screens.puzzle_scene import PuzzleScene
 from engine.ui.board.geometry import BoardGeometry, Cell
 from engine.ui.board.pointer import GridPointer
 from engine.ui.stepper import Stepper
-from engine.ui.widgets import Button, Label, wrap_text
+from engine.ui.widgets import Button
 from games.buttons.board import Board, CodeError, generate, parse_code, press_mask
-from games.buttons.board_render import BoardPicture, MarksPicture, shows_rings, tiny_colours
+from games.buttons.board_render import BoardPicture, MarksPicture, shows_rings
+from games.buttons.board_view import (
+    CODE_LINES,
+    RIPPLE_TRACK,
+    VECTOR_LIMIT,
+    ButtonsView,
+)
 from games.buttons.codes import CODE_INLINE_MAX_N, BoardCodes, canonical_code
 from games.buttons.descriptor import GAME
 from games.buttons.params import SPEC, ButtonParams, menu_size
-from games.buttons.scene_layout import (
-    CODE_HEAD_H,
-    CODE_LINE_H,
-    LEGEND_ROW_H,
-    SIZE_LABEL_W,
-    SIZE_STEP_W,
-    STATS_LINE_H,
-    panel_layout,
-)
+from games.buttons.scene_layout import SIZE_LABEL_W, SIZE_STEP_W, panel_layout
 from games.buttons.timings import RIPPLE
-from games.buttons.wording import StateWords, help_text, state_words
+from games.buttons.wording import StateWords, count_presses, help_text, state_words
 
 if TYPE_CHECKING:
     import threading
@@ -54,89 +50,10 @@ if TYPE_CHECKING:
     from engine.runtime.app import App
     from games.buttons.solver import GridSolution
 
-__all__ = ["CODE_INLINE_MAX_N", "CODE_LINES", "STATE_MARKS", "WORKING_OUT_CODE",
-           "ButtonMadnessScene", "WinOverlay", "canonical_code", "fit_text", "open_scene",
-           "smoke_variants", "wrap_code"]
+__all__ = ["STATE_MARKS", "ButtonMadnessScene", "open_scene", "smoke_variants"]
 
-# Above this size buttons are drawn as one scaled picture: a 1000×1000 board from a code
-# would otherwise be a million rectangles a frame.
-VECTOR_LIMIT = 40
-# The side panel shows at most this many lines of the board code.
-CODE_LINES = 7
 # debug_state lists at most this many marks (there are up to 500,000), and their count.
 STATE_MARKS = 1000
-WORKING_OUT_CODE = N_("working out the code…")
-# Animation tracks (engine.ui.animation.Timeline keys). A press: the button flips at once,
-# a ring spreads and reaches its four neighbours RIPPLE_REACH of the way through, and
-# they flip then. A solve: the board flashes FLASH_TIMES times, then the win screen.
-RIPPLE_TRACK = "ripple"
-FLASH_TRACK = "flash"
-RIPPLE_REACH = 0.3
-FLASH_TIMES = 3
-# Below this many pixels a button is too small to see its marker; the marker is drawn
-# this big around it instead (big boards are pictures of sub-pixel buttons).
-MARKER_MIN_PX = 14
-
-
-def wrap_code(code: str, font: pygame.font.Font, width: int,
-              max_lines: int = CODE_LINES) -> list[str]:
-    """Break ``code`` (which has no spaces) into lines at most ``width`` pixels wide.
-
-    At most ``max_lines`` lines; if the code goes on, the last line's final character
-    becomes "…". Each line is the longest prefix of the rest that fits (at least one
-    character). A line cannot hold more than ``width // narrowest glyph`` characters, so
-    only that many candidates are tried, by binary search: the cost depends on the
-    panel, not on the code's length (a 1000×1000 code has 301,040 characters).
-    """
-    if not code:
-        return []
-    # Only the first max_lines · most characters can be looked at, so the narrowest glyph
-    # is needed among those alone (a set of all 301,040 characters took 4 ms): widen the
-    # prefix until it covers the lines its own narrowest glyph allows.
-    seen = 0
-    most = 64
-    while seen < min(len(code), max_lines * most):
-        seen = min(len(code), max(2 * seen, max_lines * most))
-        narrowest = min(font.size(ch)[0] for ch in set(code[:seen]))
-        # A few characters of slack in case kerning pulls glyph pairs together.
-        most = width // narrowest + 4 if narrowest > 0 else len(code)
-    lines: list[str] = []
-    start = 0
-    while start < len(code) and len(lines) < max_lines:
-        low, high = 1, min(most, len(code) - start)
-        # Invariant: the prefix of ``low`` characters is taken (it fits, or it is the one
-        # character a line always gets); prefixes longer than ``high`` do not fit.
-        while low < high:
-            mid = (low + high + 1) // 2
-            if font.size(code[start:start + mid])[0] <= width:
-                low = mid
-            else:
-                high = mid - 1
-        lines.append(code[start:start + low])
-        start += low
-    if start < len(code):
-        lines[-1] = lines[-1][:-1] + "…"
-    return lines
-
-
-def fit_text(text: str, font: pygame.font.Font, width: int, max_lines: int) -> list[str]:
-    """``text`` wrapped at spaces into at most ``max_lines`` lines ``width`` pixels wide.
-
-    Never clipped: a word too long for a line, or a last line with more text after it,
-    is shortened to end in "…".
-    """
-    lines = wrap_text(text, font, width)
-    cut = len(lines) > max_lines
-    lines = lines[:max_lines]
-    out = []
-    for i, line in enumerate(lines):
-        more = cut and i == len(lines) - 1
-        if more or font.size(line)[0] > width:
-            while line and font.size(line + "…")[0] > width:
-                line = line[:-1]
-            line = line.rstrip() + "…"
-        out.append(line)
-    return out
 
 
 def _solve(board: Board, cancel: threading.Event, progress: Callable[[float], None]
@@ -158,47 +75,48 @@ def open_scene(app: App, params: ButtonParams | None = None, **options: Any
     return ButtonMadnessScene(app, params=params, **options)
 
 
-class ButtonMadnessScene(GameScene):
+class ButtonMadnessScene(ButtonsView, PuzzleScene):
     """The puzzle's screen: board, code, generate/enter/restart, solution marks, hints."""
 
     help_title = N_("Button Madness: rules")
     new_game_label = N_("Generate")
-    game = GAME  # what engine.storage.saved_games saves this screen's puzzle as
-    # A saved puzzle keeps at most this many hinted buttons (each is one click on Hint).
-    max_saved_hints = 10_000
+    game = GAME  # what results are recorded and saved games are saved as
+    # Show solution and Hint are in the side panel; there is no Solve (the marks say it all).
+    toolbar_actions = ("Restart",)
+    move_sound = "flip"
+    win_help_text = N_("Play again returns to the start of this board (Undo brings the solved "
+                       "board back); Generate makes a new board; Close returns to the solved "
+                       "board.")
 
     def __init__(self, app: App, board: Board | None = None, seed: int | None = None, *,
                  params: ButtonParams | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """``board`` to play (None: generate one of ``params``' size, by default the menu
         size last chosen); ``seed`` makes generated boards repeatable; ``clock`` times."""
-        super().__init__(app)
-        self.title = N_("Button Madness")
         if params is None:
             params = ButtonParams(menu_size(load_params(app.settings, GAME).n))
         self.seed = seed
         if board is None:
             board = self._generate(params.n)
         # A press undoes itself, so the history keeps presses, not 125 kB boards.
-        self.puzzle: PuzzleMidend[Board] = PuzzleMidend(board, inverse=Board.play, clock=clock)
-        self.helper: PuzzleHelp[Board, GridSolution] = PuzzleHelp(
-            self.puzzle, _solve, moves_of=lambda solution: solution.cells(),
+        puzzle: PuzzleMidend[Board] = PuzzleMidend(board, inverse=Board.play, clock=clock)
+        helper: PuzzleHelp[Board, GridSolution] = PuzzleHelp(
+            puzzle, _solve, moves_of=lambda solution: solution.cells(),
             solvable=lambda solution: solution.grid is not None)
-        self.puzzle.add_listener(self._changed)
         self.codes = BoardCodes()
         self.pointer = GridPointer()
+        super().__init__(app, puzzle, helper)
+        self.puzzle: PuzzleMidend[Board] = puzzle
+        self.helper: PuzzleHelp[Board, GridSolution] = helper
+        self.title = N_("Button Madness")
         self._parsed: tuple[str, Board] | None = None  # the code dialog's last valid text
-        # Per-frame drawing caches: wrapped code lines, best result, big-board picture,
-        # the "no marks" grid of an unsolvable board.
+        # Per-frame drawing caches: wrapped code lines, big-board picture, the "no marks"
+        # grid of an unsolvable board.
         self._wrapped: tuple[tuple[str, int, int, Any], list[pygame.Surface]] | None = None
-        self._best: tuple[str, tuple[int, float] | None] | None = None
         self._picture = BoardPicture()
         self._marks_picture = MarksPicture()
         self._no_marks: np.ndarray | None = None
-        # A solve shown after the completion flash (see _won): what the win screen says.
-        self._win: tuple[Solved, Recorded] | None = None
         ui, place = self.ui, self.place
-        self.add_tool(Button(place("Restart"), N_("Restart"), self.restart, name="Restart"), 100)
         # The engine's stepper: − and + ("size-", "size+") are disabled at 2×2 and 20×20,
         # and the value keeps a gap to both. (A board from a code may be 1000×1000: then
         # only its side is shown.)
@@ -206,14 +124,14 @@ class ButtonMadnessScene(GameScene):
                        if self.board.n < 100 else str(self.board.n), self.change_size,
                        self._can_resize, name="size", label=N_("Size"), label_w=SIZE_LABEL_W,
                        size=16, button_w=SIZE_STEP_W))
-        ui.add(Button(place("Show solution"), N_("Show solution"), self.toggle_solution,
-                      selected=lambda: self.show_solution, name="Show solution"))
-        ui.add(Button(place("Hint"), N_("Hint"), self.hint, name="Hint"))
+        ui.add(self.action_button("Show solution", place("Show solution")))
+        ui.add(self.action_button("Hint", place("Hint")))
         ui.add(Button(place("Which sizes?"), N_("Which sizes?"), self.open_explorer,
                       name="Which sizes?"))
         ui.add(Button(place("Copy"), N_("Copy"), self.copy_code, size=15, name="Copy"))
         ui.add(Button(place("Enter code"), N_("Enter code"), self.enter_code, size=14,
                       name="Enter code"))
+
 
     # --- what is shown (read from the midend) ----------------------------------------------
     @property
@@ -243,25 +161,6 @@ class ButtonMadnessScene(GameScene):
         """Presses in this attempt (since the last new board or restart), up to now."""
         return self.puzzle.moves
 
-    @property
-    def helped(self) -> bool:
-        """Whether help was used on this board (the midend keeps it with the board)."""
-        return self.puzzle.helped
-
-    @property
-    def show_solution(self) -> bool:
-        """Whether the solution's marks are shown."""
-        return self.helper.showing
-
-    @property
-    def hinted(self) -> set[tuple[int, int]]:
-        """Buttons revealed by Hint and not pressed since."""
-        return self.helper.hinted
-
-    @property
-    def unsolvable(self) -> bool:
-        """Whether the solver found that no presses turn this board all red."""
-        return self.helper.unsolvable
 
     @property
     def marks(self) -> np.ndarray | None:
@@ -317,25 +216,23 @@ class ButtonMadnessScene(GameScene):
         _arrangement, rects = panel_layout(body, CODE_LINES)
         return rects
 
+
     # --- actions -------------------------------------------------------------------------------
     def press(self, row: int, col: int) -> None:
         """Press one button (undoable); a solve is recorded and shown once per attempt.
 
         The press sounds "flip" (the solving one "solved" instead) and ripples out to its
-        neighbours (started by :meth:`_changed`, which every change goes through).
+        neighbours (started by :meth:`position_changed`, which every change goes through).
         """
-        solved = self.puzzle.play((row, col))
-        if solved is not None:
-            self._won(solved)
-        else:
-            self.app.audio.play("flip")
+        self.play((row, col))
 
     def generate_new(self) -> None:
         """A new solvable board of the current size, seeded from the clock (undoable)."""
-        self.puzzle.new_puzzle(self._generate(self.board.n))
+        self.new_game()
 
-    def new_game(self) -> None:
-        self.generate_new()
+    def new_start(self) -> Board:
+        """A new board of the current size (for Generate, G, N and the win screen)."""
+        return self._generate(self.board.n)
 
     def change_size(self, step: int) -> None:
         """Pick another size from the menu (2 to 20), remember it, and generate a board of it."""
@@ -354,34 +251,13 @@ class ButtonMadnessScene(GameScene):
         """Whether − (``step`` -1) or + (1) would change the size (not at 2×2 or 20×20)."""
         return menu_size(self.board.n + step) != self.board.n
 
-    def restart(self) -> None:
-        """Back to the generated or entered board (undoable; help used stays used)."""
-        self.puzzle.restart()
 
-    def undo(self) -> None:
-        self.puzzle.undo()
-
-    def redo(self) -> None:
-        self.puzzle.redo()
-
-    def can_undo(self) -> bool:
-        return self.puzzle.can_undo
-
-    def can_redo(self) -> bool:
-        return self.puzzle.can_redo
-
-    def toggle_solution(self) -> None:
-        """Mark (or unmark) every button that must be pressed."""
-        self.helper.toggle_solution()
-
-    def hint(self) -> None:
-        """Reveal one more button of the solution ("illegal" when there is none left)."""
+    def hints_exhausted(self) -> bool:
+        """Whether every button of the solution has been hinted (counted: a 1000×1000
+        solution has ~500,000 buttons to go through otherwise)."""
         solution = self.helper.solution
-        if self.board.is_solved or self.unsolvable or (
-                solution is not None and len(self.hinted) >= solution.count):
-            self.app.audio.play("illegal")
-            return
-        self.helper.hint()
+        return solution is not None and len(self.hinted) >= solution.count
+
 
     def copy_code(self) -> None:
         """Put the board's code on the clipboard (or say where to read it).
@@ -447,27 +323,6 @@ class ButtonMadnessScene(GameScene):
             self.seed += 1
         return board
 
-    def _won(self, solved: Solved) -> None:
-        variant = SPEC.variant_id(ButtonParams(self.board.n))
-        recorded = solved.record(self.app.stats, GAME.id, variant)
-        self._best = None  # the side panel reads the best result again
-        if recorded.warning:
-            self.app.notify(recorded.warning, "warning")
-        self.app.audio.play("solved")
-        # Tatham's completion flash first, then the win screen (at once with reduce
-        # motion). The result is already recorded: the flash only delays the showing,
-        # and any key or click during it shows the win screen straight away.
-        self._win = (solved, recorded)
-        self.anim.start(FLASH_TRACK, FLASH)
-        if self.anim.progress(FLASH_TRACK) is None:
-            self._show_win()
-
-    def _show_win(self) -> None:
-        """Open the win screen of the solve waiting behind the completion flash."""
-        win, self._win = self._win, None
-        if win is not None:
-            self.anim.start(FLASH_TRACK, 0)  # (a zero-length start ends the track)
-            self.app.push(WinOverlay(self.app, self, *win))
 
     def _start_ripple(self, cell: Cell) -> None:
         """Start a press's ripple; its data: the cell and the neighbours it flipped."""
@@ -482,22 +337,18 @@ class ButtonMadnessScene(GameScene):
                     flipped.append(nb)
         self.anim.start(RIPPLE_TRACK, RIPPLE, data=(cell, tuple(flipped)))
 
+
     def last_press(self) -> Cell | None:
         """The button pressed to reach the board shown (undo steps back through them);
         None right after a new board or a restart."""
-        move = getattr(self.puzzle.history.current, "move", None)
+        move = self.last_move()
         n = self.board.n
         if move is None or not (0 <= move[0] < n and 0 <= move[1] < n):
             return None
         return (move[0], move[1])
 
-    def _changed(self, change: Change) -> None:
+    def position_changed(self, change: Change) -> None:
         """After every change of board (the midend calls this): screen-side clean-up."""
-        if self._win is not None:
-            # The board moved on (through the API: input shows the win screen first)
-            # before the solve was shown: the result stays recorded, the screen is moot.
-            self._win = None
-            self.anim.start(FLASH_TRACK, 0)
         if change.kind == "play" and change.move is not None:
             self._start_ripple(change.move)
         else:  # the ripple belonged to the board before: it would show wrong colours now
@@ -514,6 +365,7 @@ class ButtonMadnessScene(GameScene):
             if cell is not None and not (cell[0] < n and cell[1] < n):
                 setattr(self.pointer, attr, None)
 
+
     # --- the board code (drawing's cache; see games.buttons.codes) --------------------------
     def code_text(self) -> str | None:
         """The shown board's code, or None while it is being worked out (or failed)."""
@@ -523,108 +375,69 @@ class ButtonMadnessScene(GameScene):
         """Whether the shown board's code is still being worked out off the frame loop."""
         return self.codes.pending(self.board)
 
+
     # --- frames --------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
-        super().update(dt)
-        # The clock runs only while the board is on screen: not under help, a dialog or
-        # the chart (the app tells a covered scene nothing, so look every frame).
-        if self.app.top is self:
-            self.puzzle.resume()
-        else:
-            self.puzzle.pause()
-        for error in (self.helper.poll(),  # (first: it starts the solver a press needs)
-                      self._marks_picture.poll()):
-            if error:
-                self.app.notify(error, "warning")
+        super().update(dt)  # the clock, hints, the win screen (engine.screens.puzzle_scene)
+        error = self._marks_picture.poll()
+        if error:
+            self.app.notify(error, "warning")
         # A big board's code waits for the solver: see BoardCodes.update.
         news = self.codes.update(self.board, start=not self.helper.busy)
         if news.error:
             self.app.notify(news.error, "warning")
         if news.copy is not None:
             self._put_on_clipboard(news.copy)
-        if self._win is not None and self.anim.progress(FLASH_TRACK) is None \
-                and self.app.top is self:  # (under help: when the help is closed)
-            self._show_win()
-
-    def busy_label(self) -> str | None:
-        if self.helper.busy:
-            return _("solving… {percent}%").format(percent=round(self.helper.progress * 100))
-        return super().busy_label()
 
     def is_active(self) -> bool:
-        # A running clock is redrawn every frame (its seconds tick).
-        return super().is_active() or self.helper.busy or self.codes.worker.busy or \
-            self.code_pending() or self.puzzle.timing or self._marks_picture.busy
+        return super().is_active() or self.codes.worker.busy or self.code_pending() \
+            or self._marks_picture.busy
 
     def leave(self) -> None:
         super().leave()
-        self.puzzle.pause()
-        self.helper.cancel()
         self._marks_picture.cancel()
         self.codes.cancel()
 
-    def resume(self) -> None:
-        super().resume()
-        self.puzzle.resume()
-        self._best = None  # a screen above (win screen) may have recorded a result
-
-    # --- saving and resuming (engine.storage.saved_games) -----------------------------------------
+    # --- statistics and saving (engine.screens.puzzle_scene, engine.storage.saved_games) ----------
     @property
     def params(self) -> ButtonParams:
         """The parameters a resumed game opens with: the menu size nearest the board's."""
         return ButtonParams(menu_size(self.board.n))
 
-    def snapshot(self, compact: bool = False) -> dict[str, Any]:
-        """The puzzle as JSON-able data: the midend (boards, presses, undo and redo, the
-        clocks, help used), the solution shown or not and the buttons hinted.
+    def variant_id(self) -> str:
+        """Results are kept per board size (a board from a code: its own size)."""
+        return SPEC.variant_id(ButtonParams(self.board.n))
 
-        ``compact`` keeps only the current attempt (a history of many huge boards)."""
-        hinted = sorted(self.hinted)[:self.max_saved_hints]
-        return {"puzzle": self.puzzle.snapshot(GAME.state_to_data, current_only=compact),
-                "showing": self.show_solution, "hinted": [list(cell) for cell in hinted]}
-
-    def restore(self, data: Any) -> None:
-        """Resume a :meth:`snapshot`; ValueError, saying what is wrong, changes nothing.
-
-        The clock stays paused until the board is on screen (see :meth:`update`)."""
-        from engine.storage.saved_data import fields, flag, items, whole
+    def restore_hints(self, data: Any) -> set[Any]:
+        """The hinted buttons of a snapshot: (row, column) pairs within the largest board."""
+        from engine.storage.saved_data import items, whole
         from games.buttons.board import MAX_N
 
-        record = fields(data, Phrase(N_("the saved puzzle")), ("puzzle", "showing", "hinted"))
-        showing = flag(record["showing"], Phrase(N_("the solution flag")))
         cells = [items(cell, Phrase(N_("a hinted button")), 2, 2)
-                 for cell in items(record["hinted"], Phrase(N_("the hinted buttons")), 0,
+                 for cell in items(data, Phrase(N_("the hinted buttons")), 0,
                                    self.max_saved_hints)]
-        hinted = {(whole(r, Phrase(N_("a hinted row")), 0, MAX_N - 1),
-                   whole(c, Phrase(N_("a hinted column")), 0, MAX_N - 1)) for r, c in cells}
-        self.puzzle.restore(record["puzzle"], lambda saved: GAME.state_from_data(None, saved))
-        # (The midend's "new" cleared the hints; those off this board are dropped too.)
+        return {(whole(r, Phrase(N_("a hinted row")), 0, MAX_N - 1),
+                 whole(c, Phrase(N_("a hinted column")), 0, MAX_N - 1)) for r, c in cells}
+
+    def keeps_hint(self, move: Any) -> bool:
+        """Hinted buttons off the restored board are dropped."""
         n = self.board.n
-        self.helper.hinted = {cell for cell in hinted if cell[0] < n and cell[1] < n}
-        self.helper.showing = showing
+        return move[0] < n and move[1] < n
+
+    def load_position(self, data: Any) -> Board:
+        """A saved board (any size up to the largest a code gives, whatever the menu's)."""
+        return GAME.state_from_data(None, data)
 
     # --- input ---------------------------------------------------------------------------------
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
-            self.anim.finish_all()  # (before the shortcuts below too: input never waits)
-            if self._win is not None:
-                # A key or click during the completion flash skips to the win screen.
-                self._show_win()
-                return
-            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 \
-                    and self._disabled_button_at(event.pos):
-                self.app.audio.play("illegal")
-        if event.type == pygame.KEYDOWN and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
-            keys = {pygame.K_g: self.generate_new, pygame.K_r: self.restart,
-                    pygame.K_e: self.enter_code, pygame.K_c: self.copy_code,
-                    pygame.K_s: self.toggle_solution, pygame.K_h: self.hint,
-                    pygame.K_MINUS: lambda: self.change_size(-1),
-                    pygame.K_EQUALS: lambda: self.change_size(1),
-                    pygame.K_PLUS: lambda: self.change_size(1)}
-            if event.key in keys:
-                keys[event.key]()
-                return
-        super().handle_event(event)
+    def shortcuts(self) -> dict[int, Callable[[], Any]]:
+        """R, H and S (here: Show solution) and the board's own keys."""
+        return {**super().shortcuts(),
+                pygame.K_g: self.generate_new, pygame.K_e: self.enter_code,
+                pygame.K_c: self.copy_code, pygame.K_s: self.toggle_solution,
+                pygame.K_MINUS: lambda: self.change_size(-1),
+                pygame.K_EQUALS: lambda: self.change_size(1),
+                pygame.K_PLUS: lambda: self.change_size(1)}
+
 
     def board_event(self, event: pygame.event.Event) -> None:
         n = self.board.n
@@ -633,13 +446,6 @@ class ButtonMadnessScene(GameScene):
                 and self._beside_board(event.pos):
             self.app.audio.play("illegal")
 
-    def _disabled_button_at(self, pos: tuple[int, int]) -> bool:
-        """Whether a greyed-out button (Undo with nothing to undo, − at 2×2 …) is at ``pos``."""
-        vp = self.app.viewport
-        # (The size stepper's − and + are parts of one widget.)
-        widgets = [part for w in self.ui.widgets for part in (w, *w.parts())]
-        return any(isinstance(w, Button) and w.visible and not w.enabled
-                   and w.screen_rect(vp).collidepoint(pos) for w in widgets)
 
     def _beside_board(self, pos: tuple[int, int]) -> bool:
         """Whether ``pos`` is in the body but on nothing: not the board, a widget or the
@@ -669,245 +475,23 @@ class ButtonMadnessScene(GameScene):
                                                           method=localize(solution.method))
         return text
 
-    def draw_board(self, surface: pygame.Surface) -> None:
-        theme = self.app.theme
-        p = theme.palette
-        geom = self.geometry()
-        board = self.board
-        n = board.n
-        flash = self._flash_on()
-        ripple = self._ripple()
-        if n > VECTOR_LIMIT:
-            self._draw_picture(surface, geom)
-            if flash:  # buttons are pixels here: the flash is a bright frame round them
-                width = max(4, round(geom.rect.width / 60))
-                pygame.draw.rect(surface, p.win_line, geom.rect.inflate(2 * width, 2 * width),
-                                 width)
-        else:
-            self._draw_buttons(surface, geom, flash, ripple)
-        marks: list[tuple[int, int]] = []
-        grid = self.marks
-        if grid is not None and self.show_solution and n > VECTOR_LIMIT:
-            # Up to n²/2 marks (500,000 on 1000×1000): one cached picture, not a rectangle
-            # per mark per frame (that took 0.1 s a frame at 200×200, 3 s at 1000×1000).
-            self._draw_marks_picture(surface, geom, grid)
-        elif grid is not None:
-            # At most VECTOR_LIMIT² cells listed here; hints are few and, once the solution
-            # is in, all marked (PuzzleHelp keeps only those), but are checked anyway.
-            marks = self.solution_cells() if self.show_solution else \
-                [cell for cell in self.hinted if grid[cell]]
-        font = theme.font(max(8.0, geom.cell_size * 0.45), bold=True)
-        for cell in marks:
-            outline_cell(surface, geom, cell, p.accent, max(2, round(geom.cell_size / 10)))
-            if geom.cell_size >= 12:
-                draw_cell_text(surface, geom, cell, "✱", font, p.accent)
-        if self.pointer.hover is not None and not board.is_solved:
-            outline_cell(surface,
-                         geom, self.pointer.hover, p.text, max(1, round(geom.cell_size / 30)))
-        last = self.last_press()
-        if last is not None:
-            draw_last_marker(surface, marker_rect(geom.cell_rect(*last)), p.focus, p.background)
-        if self.pointer.cursor is not None:
-            # Corner brackets round the cell, in the text colour: not a frame (the marks'
-            # and the last press's shape) and not yellow, so it is never taken for either.
-            draw_cursor(surface, marker_rect(geom.cell_rect(*self.pointer.cursor)), p.text,
-                        p.background)
-        if ripple is not None:
-            self._draw_ring(surface, geom, *ripple[:2])
-        self._draw_side(surface)
 
-    # --- animations (drawn from the board as it already is) ----------------------------------
-    def _ripple(self) -> tuple[float, Cell, tuple[Cell, ...]] | None:
-        """(progress, pressed cell, neighbours it flipped) of the running ripple, if any."""
-        t = self.anim.progress(RIPPLE_TRACK)
-        data = self.anim.data(RIPPLE_TRACK)
-        if t is None or data is None:
-            return None
-        cell, flipped = data
-        n = self.board.n
-        if not (cell[0] < n and cell[1] < n):
-            return None  # (the board was replaced without input: never drawn off it)
-        return t, cell, flipped
+    def win_lines(self, solved: Solved, recorded: Recorded) -> list[str]:
+        """The win screen's lines: all red (in this palette's words) in presses and time."""
+        best = recorded.best_before
+        record = ""
+        if recorded.new_best:
+            record = _("A new best for this size!")
+        elif best is not None:
+            record = _("Best for this size: {presses}, {seconds} s.").format(
+                presses=count_presses(best[0]), seconds=number_text(best[1], 1))
+        return [_("All {colour} in {presses} and {seconds} s.").format(
+                    colour=self.words().done, presses=count_presses(solved.moves),
+                    seconds=number_text(solved.seconds, 1)),
+                _("Solved with help (solution or hint).") if solved.helped
+                else _("Solved without help."),
+                record]
 
-    def _flash_on(self) -> bool:
-        """Whether the completion flash is in one of its bright phases now."""
-        t = self.anim.progress(FLASH_TRACK)
-        return t is not None and t < 1 and int(t * FLASH_TIMES * 2) % 2 == 0
-
-    def _draw_buttons(self, surface: pygame.Surface, geom: BoardGeometry, flash: bool,
-                      ripple: tuple[float, Cell, tuple[Cell, ...]] | None) -> None:
-        """Every button as a rounded square (boards up to VECTOR_LIMIT), with the ripple's
-        pulses and the completion flash."""
-        p = self.app.theme.palette
-        board = self.board
-        n = board.n
-        pygame.draw.rect(surface, p.win_line if flash else p.board, geom.rect)
-        inset = max(1, round(geom.cell_size * 0.08))
-        radius = max(2, round(geom.cell_size * 0.18))
-        # cell -> (scale, shown in its colour from before the press)
-        pulses: dict[Cell, tuple[float, bool]] = {}
-        if ripple is not None:
-            t, cell, flipped = ripple
-            pulses[cell] = (_pulse(t / (1 - RIPPLE_REACH)), False)
-            for nb in flipped:
-                if t < RIPPLE_REACH:
-                    pulses[nb] = (1.0, True)  # the ring has not reached it yet
-                else:
-                    pulses[nb] = (_pulse((t - RIPPLE_REACH) / (1 - RIPPLE_REACH)), False)
-        for r in range(n):
-            for c in range(n):
-                rect = geom.cell_rect(r, c).inflate(-2 * inset, -2 * inset)
-                red = board.red(r, c)
-                pulse = pulses.get((r, c))
-                if pulse is not None:
-                    scale, before = pulse
-                    red ^= before
-                    if scale != 1.0:
-                        centre = rect.center
-                        rect.size = (round(rect.width * scale), round(rect.height * scale))
-                        rect.center = centre
-                colour = p.bad if red else p.good
-                pygame.draw.rect(surface, _lighten(colour) if flash else colour, rect,
-                                 border_radius=radius)
-                if not red:  # a ring on green: the state is not told by hue alone
-                    pygame.draw.circle(surface, p.background, rect.center,
-                                       rect.width * 0.22, max(1, round(rect.width / 14)))
-
-    def _draw_ring(self, surface: pygame.Surface, geom: BoardGeometry, t: float,
-                   cell: Cell) -> None:
-        """The ripple's ring spreading from the pressed button over its neighbours."""
-        if t >= 0.85:
-            return
-        size = geom.cell_size
-        eased = ease_out(t)
-        # Tiny buttons (big boards) still get a ring one can see.
-        radius = max(lerp(0.3, 1.25, eased) * size, lerp(4.0, 18.0, eased))
-        width = max(2, round(lerp(0.14, 0.04, t) * max(size, 14.0)))
-        clip = surface.get_clip()
-        surface.set_clip(geom.rect.clip(clip) if clip else geom.rect)
-        pygame.draw.circle(surface, self.app.theme.palette.text, geom.cell_center(*cell),
-                           radius, width)
-        surface.set_clip(clip)
-
-    def _draw_picture(self, surface: pygame.Surface, geom: BoardGeometry) -> None:
-        p = self.app.theme.palette
-        surface.blit(self._picture.surface(self.board, geom, p.good, p.bad, p.background),
-                     geom.rect)
-
-    def _draw_marks_picture(self, surface: pygame.Surface, geom: BoardGeometry,
-                            grid: np.ndarray) -> None:
-        """Every solution mark of a big board, drawn from a picture made once per solution
-        (off the frame loop: see :class:`MarksPicture`; none shown until it is ready).
-
-        The picture follows :func:`outline_cell`'s frame; cells of 12 pixels or more get
-        the ✱ too.
-        """
-        accent = self.app.theme.palette.accent
-        rect = geom.rect
-
-        def add_glyphs(layer: pygame.Surface) -> None:
-            if geom.cell_size < 12:
-                return
-            glyph = self.app.theme.font(max(8.0, geom.cell_size * 0.45), bold=True).render(
-                "✱", True, accent)
-            for r, c in np.argwhere(grid):  # 12 px cells: n ≤ 46, few marks
-                centre = geom.cell_rect(int(r), int(c)).move(-rect.x, -rect.y).center
-                layer.blit(glyph, glyph.get_rect(center=centre))
-
-        layer = self._marks_picture.surface(geom, grid, accent, add_glyphs)
-        if layer is not None:
-            surface.blit(layer, rect)
-
-    def _draw_side(self, surface: pygame.Surface) -> None:
-        vp, theme = self.app.viewport, self.app.theme
-        p = theme.palette
-        small = theme.font(13 * vp.scale)
-        code_box = self.area("code")
-        surface.blit(theme.font(13 * vp.scale, bold=True).render(_("Board code"), True, p.muted),
-                     code_box.topleft)
-        top = code_box.y + vp.px(CODE_HEAD_H)
-        code = self.code_text()
-        if code is None:
-            text = _(WORKING_OUT_CODE) if self.code_pending() else _("not available")
-            line = fit_text(text, small, code_box.width, 1)[0]
-            surface.blit(small.render(line, True, p.muted), (code_box.x, top))
-        else:
-            for i, rendered in enumerate(self._code_lines(code)):
-                surface.blit(rendered, (code_box.x, top + round(i * CODE_LINE_H * vp.scale)))
-        n = self.board.n
-        variant = SPEC.variant_id(ButtonParams(n))
-        if self._best is None or self._best[0] != variant:
-            # An SQLite query: once per size and after each recorded result, not per frame.
-            self._best = (variant, self.app.stats.best_puzzle(GAME.id, variant))
-        best = self._best[1]
-        entries = [(_("Presses: {count}").format(count=self.presses()), 1),
-                   (_("Time: {seconds} s").format(seconds=number_text(self.puzzle.elapsed, 0)), 1),
-                   (_("Best {n}×{n}: {presses}, {seconds} s").format(
-                       n=n, presses=count_presses(best[0]), seconds=number_text(best[1], 0)) if best
-                    else _("Best {n}×{n}: not solved yet").format(n=n), 2)]
-        if self.helped:
-            entries.append((_("Help used on this board"), 1))
-        stats = self.area("stats")
-        y = stats.y
-        step = round(STATS_LINE_H * vp.scale)
-        for text, most in entries:  # at most STATS_LINES lines in all
-            for line in fit_text(text, small, stats.width, most):
-                surface.blit(small.render(line, True, p.text), (stats.x, y))
-                y += step
-        self._draw_legend(surface, small)
-
-    def legend_texts(self) -> list[str]:
-        """The legend's lines, top to bottom (as :meth:`_draw_legend` draws them)."""
-        words = self.words()
-        return [_("{look}: done").format(look=words.done_look),
-                _("{look}: to turn").format(look=words.todo_look),
-                _("✱ in a frame: press this"), _("last press"), _("keyboard cursor")]
-
-    def _draw_legend(self, surface: pygame.Surface, font: pygame.font.Font) -> None:
-        """What the colours and marks on the board mean, each shown as drawn there
-        (on the biggest boards: the bright and dark buttons drawn there)."""
-        vp = self.app.viewport
-        p = self.app.theme.palette
-        legend = self.area("legend")
-        row = round(LEGEND_ROW_H * vp.scale)
-        side = vp.px(22)
-        good, bad = (tiny_colours(p.good, p.bad, p.background) if self.tiny_buttons()
-                     else (p.good, p.bad))
-        for i, text in enumerate(self.legend_texts()):
-            box = pygame.Rect(legend.x + vp.px(2), legend.y + i * row + (row - side) // 2,
-                              side, side)
-            if i < 2:
-                pygame.draw.rect(surface, good if i else bad, box, border_radius=vp.px(5))
-                if i and not self.tiny_buttons():
-                    pygame.draw.circle(surface, p.background, box.center, box.width * 0.22, 2)
-            elif i == 2:
-                pygame.draw.rect(surface, p.accent, box, vp.px(3))
-                glyph = self.app.theme.font(side * 0.55, bold=True).render("✱", True, p.accent)
-                surface.blit(glyph, glyph.get_rect(center=box.center))
-            elif i == 3:
-                draw_last_marker(surface, box, p.focus, p.background)
-            else:
-                draw_cursor(surface, box, p.text, p.background)
-            left = box.right + vp.px(10)
-            lines = fit_text(text, font, legend.right - left, 2)
-            height = font.get_linesize()
-            top = box.centery - height * len(lines) / 2
-            for k, line in enumerate(lines):
-                surface.blit(font.render(line, True, p.text), (left, round(top + k * height)))
-
-    def _code_lines(self, code: str) -> list[pygame.Surface]:
-        """The code wrapped to the side panel and rendered, cached until it or the size changes."""
-        vp, theme = self.app.viewport, self.app.theme
-        font_px = round(15 * vp.scale)
-        width = self.area("code").width
-        colour = theme.palette.accent
-        key = (code, width, font_px, colour)
-        if self._wrapped is None or self._wrapped[0] != key:
-            # Codes have no spaces to wrap at: break them by characters, at most 7 lines.
-            font = theme.font(15 * vp.scale, bold=True)
-            lines = wrap_code(code, font, width)
-            self._wrapped = (key, [font.render(line, True, colour) for line in lines])
-        return self._wrapped[1]
 
     def debug_state(self) -> dict[str, Any]:
         # "code" is None while a big board's code is being worked out ("code_pending").
@@ -925,148 +509,6 @@ class ButtonMadnessScene(GameScene):
                 "animating": sorted(map(str, self.anim.running())),
                 "paused": self.puzzle.paused}
 
-
-def count_presses(count: int, number: bool = True) -> str:
-    """A count in words: "1 press", "2 presses" (without ``number``: only the word), in the
-    current language."""
-    if number:
-        return ngettext("{count} press", "{count} presses", count).format(count=count)
-    return ngettext("press", "presses", count)
-
-
-def _pulse(u: float) -> float:
-    """A button's scale ``u`` of the way through its pulse: shrunk, then popping back."""
-    return lerp(0.72, 1.0, ease_out_back(min(1.0, max(0.0, u))))
-
-
-def _lighten(colour: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Half way to white: a button during the completion flash's bright phases."""
-    return (colour[0] + 255) // 2, (colour[1] + 255) // 2, (colour[2] + 255) // 2
-
-
-def marker_rect(cell: pygame.Rect) -> pygame.Rect:
-    """Where the last-press marker goes: the cell, or a square of MARKER_MIN_PX around a
-    cell too small to show it (a big board's buttons are a pixel or less)."""
-    if cell.width >= MARKER_MIN_PX:
-        return cell
-    rect = pygame.Rect(0, 0, MARKER_MIN_PX, MARKER_MIN_PX)
-    rect.center = cell.center
-    return rect
-
-
-def draw_last_marker(surface: pygame.Surface, rect: pygame.Rect,
-                     colour: tuple[int, int, int], edge: tuple[int, int, int]) -> None:
-    """The last press: a frame along ``rect``'s edge and a dot on its top-left corner.
-
-    The frame sits on the cell's edge, outside the keyboard cursor's and the solution
-    marks' frames (both inset), and the dot is a shape none of them has, so the marker
-    is told apart by more than its colour. ``edge`` (the background) outlines both so
-    they stand out on red, green and the dark board alike.
-    """
-    width = max(2, round(rect.width / 14))
-    pygame.draw.rect(surface, edge, rect.inflate(2, 2), 1)
-    pygame.draw.rect(surface, colour, rect, width)
-    # The dot sits in the corner the button's rounding leaves empty.
-    dot = max(3, round(rect.width * 0.08))
-    centre = (rect.x + width + dot // 2, rect.y + width + dot // 2)
-    pygame.draw.circle(surface, edge, centre, dot + 1)
-    pygame.draw.circle(surface, colour, centre, dot)
-
-
-def draw_cursor(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int],
-                edge: tuple[int, int, int]) -> None:
-    """The keyboard cursor: four corner brackets just outside ``rect``.
-
-    Brackets, not a frame: the solution marks and the last-press marker are frames, so
-    the cursor differs from both in shape (and in colour: ``colour`` is the text's, not
-    their yellow). Each bracket is outlined in ``edge`` to stand out on any button.
-    """
-    width = max(2, round(rect.width / 12))
-    outer = rect.inflate(2 * width, 2 * width)
-    arm = max(width * 2, round(outer.width * 0.3))
-    for sx, sy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-        x = outer.right - arm if sx else outer.x
-        y = outer.bottom - width if sy else outer.y
-        across = pygame.Rect(x, y, arm, width)
-        x = outer.right - width if sx else outer.x
-        y = outer.bottom - arm if sy else outer.y
-        down = pygame.Rect(x, y, width, arm)
-        for part in (across, down):
-            pygame.draw.rect(surface, edge, part.inflate(2, 2))
-        for part in (across, down):
-            surface.fill(colour, part)
-
-
-class WinOverlay(Overlay):
-    """The win screen: presses, time, help used, best result; Play again, Generate, Close."""
-
-    help_title = N_("Solved")
-    help_text = N_("Play again returns to the start of this board (Undo brings the solved "
-                   "board back); Generate makes a new board; Close returns to the solved board.")
-    size = (500.0, 300.0)
-
-    def __init__(self, app: App, game: ButtonMadnessScene, solved: Solved,
-                 recorded: Recorded) -> None:
-        super().__init__(app)
-        self.game = game
-        self.presses, self.seconds, self.helped = solved.moves, solved.seconds, solved.helped
-        best = recorded.best_before
-        record = ""
-        if recorded.new_best:
-            record = _("A new best for this size!")
-        elif best is not None:
-            record = _("Best for this size: {presses}, {seconds} s.").format(
-                presses=count_presses(best[0]), seconds=number_text(best[1], 1))
-        lines = [_("All {colour} in {presses} and {seconds} s.").format(
-                     colour=game.words().done, presses=count_presses(self.presses),
-                     seconds=number_text(self.seconds, 1)),
-                 _("Solved with help (solution or hint).") if self.helped
-                 else _("Solved without help."),
-                 record]
-        self.ui.add(Label(self._at(24, 20, -48, 50), N_("Solved!"), size=34, bold=True,
-                          role="accent", align="center", fit_lines=1, min_size=20))
-        self.ui.add(Label(self._at(24, 80, -48, 130), "\n\n".join(filter(None, lines)),
-                          size=18, align="center", fit_lines=5, min_size=12))
-        for i, (label, action) in enumerate(((N_("Play again"), self._play_again),
-                                             (N_("Generate"), self._generate),
-                                             (N_("Close"), self.close))):
-            self.ui.add(Button(self._button(i), label, action, name=label))
-        self.ui.focus_index = 0
-
-    @property
-    def panel(self) -> tuple[float, float, float, float]:  # type: ignore[override]
-        """The panel, centred in the window's design area (it fits the smallest window)."""
-        area = self.app.viewport.area
-        w, h = self.size
-        return (area.centerx - w / 2, area.centery - h / 2, w, h)
-
-    def _at(self, dx: float, dy: float, dw: float, h: float
-            ) -> Callable[[], tuple[float, float, float, float]]:
-        """A place ``dx``, ``dy`` from the panel's corner, ``dw`` narrower than it."""
-        def place() -> tuple[float, float, float, float]:
-            x, y, w, _h = self.panel
-            return (x + dx, y + dy, w + dw, h)
-        return place
-
-    def _button(self, i: int) -> Callable[[], tuple[float, float, float, float]]:
-        """The place of the ``i``-th of the three buttons along the panel's foot."""
-        def place() -> tuple[float, float, float, float]:
-            x, y, w, h = self.panel
-            width = (w - 48 - 2 * 10) / 3
-            return (x + 24 + i * (width + 10), y + h - 70, width, 46)
-        return place
-
-    def _play_again(self) -> None:
-        self.close()
-        self.game.restart()
-
-    def _generate(self) -> None:
-        self.close()
-        self.game.generate_new()
-
-    def debug_state(self) -> dict[str, Any]:
-        return {"scene": "WinOverlay", "overlay": True, "presses": self.presses,
-                "helped": self.helped}
 
 
 def smoke_variants(app: App, frames: Any) -> list[str]:

@@ -531,6 +531,14 @@ def solve(board: Board, cancel: threading.Event | None = None,
     return Solution(presses, minimal, method, d, lower)
 
 
+def solve_moves(board: Board, cancel: threading.Event | None = None,
+                progress: ProgressFn | None = None) -> list[tuple[int, int]] | None:
+    """The descriptor's ``solve`` hook: the presses that turn ``board`` all red, in
+    row-major order (any order does: presses commute), or None if none do."""
+    presses = solve(board, cancel, progress).presses
+    return None if presses is None else list(presses)
+
+
 @dataclass(frozen=True, eq=False)
 class GridSolution:
     """A solver's answer as a grid: what :func:`solve` finds, without a tuple per press.

@@ -97,3 +97,11 @@ Some sizes (3, 5, 6, 9, 10, ...) have boards that cannot be solved; Which sizes?
 and the rules behind them. Keyboard: arrows move the cursor, Enter presses its button, -/+ \
 change the size.""").format(done_look=words.done_look, todo_look=words.todo_look,
                              goal=words.goal(), todo=words.todo, done=words.done)
+
+
+def count_presses(count: int, number: bool = True) -> str:
+    """A count in words: "1 press", "2 presses" (without ``number``: only the word), in the
+    current language."""
+    if number:
+        return ngettext("{count} press", "{count} presses", count).format(count=count)
+    return ngettext("press", "presses", count)

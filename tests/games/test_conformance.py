@@ -365,6 +365,27 @@ def test_puzzles_round_trip_through_the_midend(game: GameDescriptor) -> None:
     assert forward == seen
 
 
+@pytest.mark.parametrize("game", PUZZLES, ids=[g.id for g in PUZZLES])
+def test_puzzle_solutions_replayed_from_a_new_game_solve_it(game: GameDescriptor) -> None:
+    """The descriptor's ``solve`` hook, on new games of every small variant: its moves,
+    each legal in turn, played from the start end in a solved position."""
+    from engine.model.descriptor import load
+
+    assert game.solve is not None, f"{game.id} declares a solve hook (Hint and Solve use it)"
+    solver = load(game.solve)
+    for params in small_params(game):
+        for seed in range(5):
+            state = game.new_game(params, random.Random(seed))
+            reports: list[float] = []
+            moves = solver(state, NO_CANCEL, reports.append)
+            assert moves is not None, f"a new {game.id} game {params} (seed {seed}) is solvable"
+            for move in moves:
+                assert move in state.legal_moves(), f"{move!r} is legal where it is played"
+                state = state.play(move)
+            assert state.is_terminal(), f"the solution of {params} (seed {seed}) solves it"
+            assert all(0 <= fraction <= 1 for fraction in reports)
+
+
 # --- saved games (engine.storage.saved_games) -----------------------------------------------------
 
 # Data that is no position of any game.

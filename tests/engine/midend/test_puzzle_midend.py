@@ -582,3 +582,39 @@ def test_a_solution_hidden_while_worked_out_is_still_collected() -> None:
     helper.toggle_solution()  # shown again at once, not worked out twice
     helper.poll()
     assert not helper.busy and calls == [OFF]
+
+
+def test_last_move_is_the_move_that_led_to_the_position_shown() -> None:
+    m = midend()
+    assert m.last_move is None
+    m.play(0)
+    m.play(2)
+    assert m.last_move == 2
+    m.undo()
+    assert m.last_move == 0
+    m.restart()
+    assert m.last_move is None, "an attempt's start has no move"
+    m.undo()
+    assert m.last_move == 0
+    m.redo()
+    m.new_puzzle(Lamps(1))
+    assert m.last_move is None
+
+
+def test_asked_moves_are_handed_over_once_the_solution_is_known() -> None:
+    m = midend()
+    helper = lamps_help(m)
+    assert helper.take_moves() is None, "nothing asked for"
+    helper.ask_moves()
+    assert m.helped and helper.wanted and helper.moves_wanted
+    settle(helper)
+    moves = helper.take_moves()
+    assert moves is not None and list(moves) == [0, 3] and not helper.moves_wanted
+    assert helper.take_moves() is None, "handed over once"
+    assert not helper.all_hinted
+    helper.hint()
+    helper.hint()
+    assert helper.all_hinted
+    helper.ask_moves()
+    helper.cancel()  # leaving the screen drops the request
+    assert not helper.moves_wanted

@@ -21,19 +21,13 @@ import pygame
 import pytest
 
 from engine.screens.overlays import TextEntryDialog
+from engine.screens.puzzle_scene import WinOverlay
 from engine.ui.animation import FLASH
 from engine.ui.board.geometry import Cell
 from games.buttons.board import Board, format_code, parse_code
-from games.buttons.scene import (
-    CODE_INLINE_MAX_N,
-    CODE_LINES,
-    STATE_MARKS,
-    WORKING_OUT_CODE,
-    ButtonMadnessScene,
-    WinOverlay,
-    canonical_code,
-    wrap_code,
-)
+from games.buttons.board_view import CODE_LINES, WORKING_OUT_CODE, wrap_code
+from games.buttons.codes import CODE_INLINE_MAX_N, canonical_code
+from games.buttons.scene import STATE_MARKS, ButtonMadnessScene
 from games.buttons.scene_layout import CODE_HEAD_H
 from tests.conftest import click, click_widget, key, run_until
 

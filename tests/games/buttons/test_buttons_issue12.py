@@ -16,15 +16,17 @@ import pygame
 import pytest
 
 from engine.screens.overlays import TextEntryDialog
+from engine.screens.puzzle_scene import WinOverlay
 from engine.screens.scene import HelpOverlay, Scene
 from engine.ui.animation import FLASH
 from engine.ui.widgets import Label
 from games.buttons.board import Board, generate, parse_code
 from games.buttons.board_render import RING_MIN_PX, luminance, tiny_colours
+from games.buttons.board_view import VECTOR_LIMIT
 from games.buttons.descriptor import GAME
 from games.buttons.explorer_scene import THEOREMS, ExplorerScene
 from games.buttons.params import SPEC, ButtonParams
-from games.buttons.scene import VECTOR_LIMIT, ButtonMadnessScene, WinOverlay
+from games.buttons.scene import ButtonMadnessScene
 from games.buttons.timings import RIPPLE
 from tests.conftest import click, click_widget, key, near, run_until
 

@@ -10,11 +10,12 @@ import pytest
 
 from engine.screens.launcher import LauncherScene
 from engine.screens.overlays import TextEntryDialog
+from engine.screens.puzzle_scene import WinOverlay
 from engine.ui.animation import FLASH
 from engine.ui.widgets import Button
 from games.buttons.board import Board, parse_code
 from games.buttons.board_render import tiny_colours
-from games.buttons.scene import ButtonMadnessScene, WinOverlay
+from games.buttons.scene import ButtonMadnessScene
 from games.buttons.timings import RIPPLE
 from tests.conftest import click, click_widget, key, run_until, type_text
 

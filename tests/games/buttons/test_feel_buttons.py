@@ -8,17 +8,13 @@ import itertools
 import pygame
 import pytest
 
+from engine.screens.puzzle_scene import FLASH_TRACK, WinOverlay
 from engine.ui.animation import FLASH
 from engine.ui.widgets import Button
 from games.buttons.board import Board, parse_code
+from games.buttons.board_view import RIPPLE_REACH, RIPPLE_TRACK
 from games.buttons.explorer_scene import ExplorerScene
-from games.buttons.scene import (
-    FLASH_TRACK,
-    RIPPLE_REACH,
-    RIPPLE_TRACK,
-    ButtonMadnessScene,
-    WinOverlay,
-)
+from games.buttons.scene import ButtonMadnessScene
 from games.buttons.scene_layout import INFO_W, TOOLS_W
 from games.buttons.timings import RIPPLE
 from tests.conftest import click, click_widget, key, near, run_until
@@ -209,7 +205,7 @@ def marker_pixels(scene: ButtonMadnessScene, cell: tuple[int, int]) -> list[tupl
 
 
 def dot_pixel(scene: ButtonMadnessScene, cell: tuple[int, int]) -> tuple[int, int]:
-    """The centre of the marker's corner dot (see games.buttons.scene.draw_last_marker)."""
+    """The centre of the marker's corner dot (see games.buttons.board_view.draw_last_marker)."""
     rect = scene.geometry().cell_rect(*cell)
     width = max(2, round(rect.width / 14))
     dot = max(3, round(rect.width * 0.08))
@@ -419,7 +415,7 @@ def test_panel_layout_arithmetic_over_many_shapes(window: tuple[int, int]) -> No
     """The layout alone (no window), over more shapes than the screen tests open."""
     from engine.ui.game_layout import bars
     from engine.ui.viewport import Viewport
-    from games.buttons.scene import CODE_LINES
+    from games.buttons.board_view import CODE_LINES
     from games.buttons.scene_layout import INFO_NAMES, TOOL_NAMES, panel_layout
 
     _top, body, _status = bars(Viewport.fit(window).area)
