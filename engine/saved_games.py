@@ -60,7 +60,9 @@ from engine.storage.lock import folder_lock
 
 SAVED_FOLDER = "saved"
 SAVE_FORMAT = "arcade-of-strategy saved game"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+# Versions still read: version 1 kept positions, not moves (engine.saved_format upgrades).
+READ_VERSIONS = (1, 2)
 # A save bigger than this is refused unread (a hostile 1 GB file is never read whole).
 # About thirty 1000×1000 Button Madness boards; a turn-based history is far smaller.
 MAX_SAVE_BYTES = 8_000_000
@@ -346,7 +348,7 @@ def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
     if record["format"] != SAVE_FORMAT:
         raise ValueError(Phrase(N_("it is not a saved game of this arcade")))
     version = record["version"]
-    if type(version) is not int or version != SAVE_VERSION:
+    if type(version) is not int or version not in READ_VERSIONS:
         # Two templates, not "a newer"/"another" put in one: a language says each its way.
         newer = type(version) is int and version > SAVE_VERSION
         raise ValueError(Phrase(
@@ -365,7 +367,12 @@ def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
         except ValueError as exc:
             raise ValueError(Phrase(N_("its parameters are not valid: {error}"),
                                     error=error_text(exc))) from None
-    return params, record["state"]
+    state = record["state"]
+    if version == 1:
+        from engine.saved_format import upgrade_v1
+
+        state = upgrade_v1(game, params, state)
+    return params, state
 
 
 def _refuse_constant(name: str) -> Any:

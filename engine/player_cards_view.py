@@ -1,0 +1,126 @@
+"""The player cards of a turn-based screen: a card per seat, whose turn, the winner.
+
+A mixin of :class:`engine.turn_scene.TurnBasedScene` (kept apart so the screen stays
+about input and layout): the card's glow and pulse when a human's turn begins, its
+name, human or computer, the computer's level, and "Your turn", "thinking…" or "winner".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from engine.ai.ladder import MATCH
+from engine.i18n import _
+
+if TYPE_CHECKING:
+    from engine.turn_scene import TurnBasedScene
+
+# Seconds the mover's card pulses when a human's turn begins (then it glows steadily).
+TURN_CUE = 1.8
+TURN_CUE_PULSES = 3
+
+
+class PlayerCardsView:
+    """Drawing of the player cards, mixed into :class:`~engine.turn_scene.TurnBasedScene`."""
+
+    def turn_cue(self: TurnBasedScene) -> float | None:
+        """How strongly the mover's card glows now: None when no human is to move, else
+        0..1 (pulsing while the turn is new, 1 after it, and 1 with reduce motion)."""
+        if not self.match.human_to_move():
+            return None
+        t = self.anim.progress("turn-cue")
+        if t is None:
+            return 1.0
+        # A few soft pulses that settle on the steady glow.
+        return 0.5 + 0.5 * math.cos(2 * math.pi * TURN_CUE_PULSES * t)
+
+    def card_tag(self: TurnBasedScene, player: int) -> str:
+        """The line a player's card shows under its name: "Your turn" ("X's turn" when
+        several humans share the screen), "thinking…", "to move" or "winner"."""
+        state = self.state
+        seat = self.seats[player]
+        if state.is_terminal():
+            return _("winner") if state.returns()[player] > 0 else ""
+        if state.current_player() != player:
+            return ""
+        if seat.is_computer:
+            return _("thinking…") if self.ai.busy else _("to move")
+        humans = sum(1 for s in self.seats if not s.is_computer)
+        if humans == 1:
+            return _("Your turn")
+        return _("{name}'s turn").format(name=self.player_name(player))
+
+    def seat_level_text(self: TurnBasedScene, player: int) -> str:
+        """A computer seat's level as its card shows it: ``Hard, 10% mistakes``, or
+        ``Perfect (plays as Hard here: board too big to solve)`` while a Perfect player
+        could not solve the board and played its fallback's move."""
+        seat = self.seats[player]
+        if seat.level == MATCH and self.match_rung is not None:
+            return seat.level_text(_("Match me: {level}").format(
+                level=self.game.level_title(self.match_rung)))
+        agent: Any = self.agents[player] if player < len(self.agents) else None
+        while agent is not None and hasattr(agent, "inner"):
+            agent = agent.inner  # through a mistake-making wrapper to the player itself
+        note = getattr(agent, "card_note", None)
+        return f"{seat.level_text()} ({note})" if note else seat.level_text()
+
+    def draw_player_cards(self: TurnBasedScene, surface: pygame.Surface) -> None:
+        """A card per seat: symbol, human or computer, whose turn, the winner.
+
+        A human's turn is unmistakable: that card is lit, glows (pulsing for a moment
+        when the turn begins) and says "Your turn".
+        """
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        state = self.state
+        over = state.is_terminal()
+        returns = state.returns() if over else None
+        cue = self.turn_cue()
+        for player, seat in enumerate(self.seats):
+            card = self.layout()[f"card{player}"]
+            left, top = card.x, card.y
+            rect = vp.map_rect(tuple(card))
+            to_move = not over and state.current_player() == player
+            winner = bool(returns) and returns[player] > 0
+            glowing = to_move and cue is not None
+            if glowing:
+                self._draw_glow(surface, rect, cue)
+            pygame.draw.rect(surface, p.hover if glowing else p.panel, rect,
+                             border_radius=vp.px(10))
+            edge = p.focus if (to_move or winner) else p.panel_edge
+            pygame.draw.rect(surface, edge, rect, vp.px(4 if to_move or winner else 1),
+                             border_radius=vp.px(10))
+            self.draw_player_badge(surface, vp.rect(left + 8, top + 8, 64, 64), player)
+            font = theme.font(20 * vp.scale, bold=True)
+            surface.blit(font.render(self.player_name(player), True, p.text),
+                         vp.point(left + 80, top + 14))
+            small = theme.font(13 * vp.scale)
+            who = _("Human") if not seat.is_computer else _("Computer")
+            surface.blit(small.render(who, True, p.muted), vp.point(left + 80, top + 42))
+            # A computer's level is the "level{player}" label (a widget: it fits its text
+            # and shows the whole of it on hover).
+            tag = self.card_tag(player)
+            if tag:
+                size = 17 if glowing else 14
+                label = theme.font(size * vp.scale, bold=True).render(tag, True, p.accent)
+                surface.blit(label, vp.point(left + 8, top + (94 if glowing else 101)))
+
+    def _draw_glow(self: TurnBasedScene, surface: pygame.Surface, rect: pygame.Rect,
+                   strength: float) -> None:
+        """A halo round a card in the focus colour; ``strength`` 0..1 sets its reach and
+        opacity (the steady glow is 1)."""
+        vp, p = self.app.viewport, self.app.theme.palette
+        reach = vp.px(4 + 6 * strength)
+        halo = rect.inflate(2 * reach, 2 * reach)
+        layer = pygame.Surface(halo.size, pygame.SRCALPHA)
+        radius = vp.px(10) + reach
+        for i in range(reach, 0, -max(1, reach // 4)):
+            # Rings fading outwards: brightest against the card.
+            alpha = round((70 + 150 * strength) * (1 - (i - 1) / reach) ** 0.5)
+            ring = layer.get_rect().inflate(-2 * (reach - i), -2 * (reach - i))
+            pygame.draw.rect(layer, (*p.focus, alpha), ring, max(1, reach // 4) + 1,
+                             border_radius=radius - (reach - i))
+        surface.blit(layer, halo)
