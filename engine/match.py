@@ -471,7 +471,13 @@ def replay_log(raw: Any, fresh: Any, decode_start: Callable[[Any], Any] | None =
                 if not steps or steps[-1].serial != serial:
                     raise ValueError(Phrase(N_("a move before its game started")))
                 move = move_from_data(parts[1])
-                steps.append(Step(serial, steps[-1].state.play(move), move))
+                before = steps[-1].state
+                # Checked against the legal moves (a few hundred at most in a game between
+                # players) so the player reads why in their language, not the rules' words.
+                if before.is_terminal() or move not in before.legal_moves():
+                    raise ValueError(Phrase(N_("{move} is not a legal move here"),
+                                            move=show(parts[1])))
+                steps.append(Step(serial, before.play(move), move))
             else:
                 raise ValueError(Phrase(N_("{value} is not a move"), value=show(item)))
         except ValueError as exc:  # IllegalMove included
