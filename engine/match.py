@@ -436,6 +436,110 @@ class MatchMidend:
         self._emit(MatchEvent("changed"))
 
 
+
+class MatchFront:
+    """What a screen built on a :class:`MatchMidend` (its ``match``) shows of it: thin
+    read-through properties and methods, so games and tests read ``scene.state``,
+    ``scene.history``, ``scene.seats`` and the like. Mixed into
+    :class:`engine.turn_scene.TurnBasedScene`; it holds nothing itself.
+    """
+
+    match: MatchMidend
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """A seat per player (the midend's)."""
+        return self.match.seats
+
+    @property
+    def agents(self) -> list[Any]:
+        """The agent of each computer seat, None for a human (the midend's)."""
+        return self.match.agents
+
+    @property
+    def state(self) -> Any:
+        """The position on screen."""
+        return self.match.state
+
+    @property
+    def history(self) -> History[Any]:
+        """The move log (read it; change it through the midend): entries read as
+        ``(game serial, position)`` pairs (:class:`engine.match.Step`)."""
+        return self.match.history
+
+    @history.setter
+    def history(self, history: History[Any]) -> None:
+        """Replace the whole log (a position set up directly: tests, screenshots, a fair
+        start once the seats are known); entries are ``(serial, position)`` pairs."""
+        self.match.replace_history(history)
+
+    @property
+    def serial(self) -> int:
+        """The number of the game on screen."""
+        return self.match.serial
+
+    @property
+    def recorded(self) -> set[int]:
+        """The games whose result is recorded (never twice)."""
+        return self.match.recorded
+
+    @property
+    def paused(self) -> bool:
+        """Whether a game the computer plays alone is paused."""
+        return self.match.paused
+
+    @paused.setter
+    def paused(self, value: bool) -> None:
+        self.match.paused = value
+
+    @property
+    def hints(self) -> dict[Any, Any]:
+        """The hint overlay: every legal move's MoveValue (empty until worked out)."""
+        return self.match.hints
+
+    @property
+    def hint_extra_value(self) -> Any:
+        """What the game's hint shows beyond the move values (see :meth:`hint_extra`)."""
+        return self.match.hint_extra
+
+    def last_step(self) -> tuple[Any, Any] | None:
+        """(position before, position now) if a move of this game led here, else None."""
+        return self.match.last_step()
+
+    def last_moves(self) -> dict[int, tuple[Any, Any]]:
+        """Each seat's most recent move of the game on screen: ``{seat: (before, after)}``.
+
+        ``before`` is the position the seat moved from (its ``current_player()`` is the
+        seat) and ``after`` the position its move produced, so a game can work out the
+        move by comparing the two (as with :meth:`last_step`). Only moves up to the
+        history cursor count (an undone move is not "last"), and only moves of the
+        current game (a "New game" entry ends the search). Seats that have not moved
+        yet are absent. ``last_moves()[seat]`` for the seat that just moved equals
+        :meth:`last_step`.
+        """
+        return self.match.last_moves()
+
+    def moves_played(self) -> int:
+        """How many moves the game on screen has had, up to the history cursor."""
+        return self.match.moves_played()
+
+    def all_computers(self) -> bool:
+        """Whether the computer plays every seat."""
+        return self.match.all_computers()
+
+    def any_computer(self) -> bool:
+        """Whether the computer plays some seat."""
+        return self.match.any_computer()
+
+    def human_to_move(self, entry: Any) -> bool:
+        """Whether a human is to move in a history entry's position."""
+        return self.match.human_to_move(entry)
+
+    def computer_to_move(self) -> bool:
+        """Whether it is a computer seat's turn in a game still running."""
+        return self.match.computer_to_move()
+
+
 def find_move(before: Any, after: Any) -> Move | None:
     """The legal move of ``before`` that leads to ``after`` (None if there is none)."""
     if before.is_terminal():

@@ -11,20 +11,79 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from pygame import FRect
 
 from engine.ai.ladder import MATCH
+from engine.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
 from engine.i18n import _
+from engine.widgets import Label
 
 if TYPE_CHECKING:
     from engine.turn_scene import TurnBasedScene
 
+# Where a computer seat's level is written on its card (design units from the card's
+# top left; the width is the card's less both margins): two lines, under the badge.
+CARD_LEVEL_X, CARD_LEVEL_Y, CARD_LEVEL_H = 8.0, 74.0, 26.0
 # Seconds the mover's card pulses when a human's turn begins (then it glows steadily).
 TURN_CUE = 1.8
 TURN_CUE_PULSES = 3
 
 
 class PlayerCardsView:
-    """Drawing of the player cards, mixed into :class:`~engine.turn_scene.TurnBasedScene`."""
+    """The layout of a turn-based screen and its player cards, mixed into
+    :class:`~engine.turn_scene.TurnBasedScene`."""
+
+    # --- layout: the board, a card per seat, the controls and the extras ---------------
+    def extras_height(self: TurnBasedScene) -> float:
+        """Design height the game's extras box needs (variant label and hint legend)."""
+        return 300.0
+
+    def extras_width(self: TurnBasedScene, body: FRect) -> float:
+        """Design width of the extras column when it stands beside the board (override to
+        take more of a wide window); the default is the layout's standard column."""
+        return EXTRAS_W
+
+    def board_aspect(self: TurnBasedScene) -> float:
+        """How many times wider than tall the board is drawn (override for boards that are
+        not square, so the layout gives them room of their shape)."""
+        return 1.0
+
+    def layout_key(self: TurnBasedScene) -> object:
+        return (self.extras_height(), self.all_computers(), self.board_aspect())
+
+    def layout_body(self: TurnBasedScene, body: FRect) -> dict[str, FRect]:
+        """Board, a card per seat, the computer-against-computer controls and the extras."""
+        lay = split_body(body, len(self.seats), self.extras_height(), self.extras_width(body),
+                         controls=self.all_computers(), aspect=self.board_aspect())
+        rects = {"board": lay.board, "controls": lay.controls, "extras": lay.extras}
+        rects.update({f"card{i}": card for i, card in enumerate(lay.cards)})
+        rects.update({f"level{i}": FRect(card.x + CARD_LEVEL_X, card.y + CARD_LEVEL_Y,
+                                         card.w - 2 * CARD_LEVEL_X, CARD_LEVEL_H)
+                      for i, card in enumerate(lay.cards)})
+        c = lay.controls
+        half = (c.w - GAP) / 2
+        rects.update(pause=FRect(c.x, c.y, half, BUTTON_H),
+                     step=FRect(c.x + half + GAP, c.y, half, BUTTON_H),
+                     speed=FRect(c.x, c.y + BUTTON_H + GAP, c.w, BUTTON_H))
+        return rects
+
+    def add_card_labels(self: TurnBasedScene) -> None:
+        """A label per seat for a computer's level on its card."""
+        for seat in range(len(self.seats)):
+            # A computer's level on its card, with what it really plays where that differs
+            # (Perfect standing in as Hard); shortened to fit, whole in the tooltip.
+            self.ui.add(Label(self.place(f"level{seat}"), lambda s=seat: self.seat_level_text(s),
+                              size=13, role="muted", fit_lines=2, min_size=10,
+                              visible=lambda s=seat: self.seats[s].is_computer))
+
+    def _cue_turn(self: TurnBasedScene) -> None:
+        """Start the card's pulse when a human's turn begins (once per position)."""
+        here = (self.serial, self.history.index)
+        if here == self._cue_for:
+            return
+        self._cue_for = here
+        if self.match.human_to_move():
+            self.anim.start("turn-cue", TURN_CUE)
 
     def turn_cue(self: TurnBasedScene) -> float | None:
         """How strongly the mover's card glows now: None when no human is to move, else

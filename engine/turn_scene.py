@@ -16,26 +16,22 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
-from pygame import FRect
 
 from engine.ai.agent import Agent
 from engine.ai.ladder import MATCH
 from engine.ai.runner import AIResult, AIRunner
 from engine.animation import SWEEP
 from engine.descriptor import GameDescriptor
-from engine.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
 from engine.game_scene import GameScene
 from engine.game_settings import load_seats, remember
-from engine.history import History
 from engine.i18n import N_, Phrase, _
-from engine.match import MatchEvent, MatchMidend, MatchResult
-from engine.player_cards_view import TURN_CUE, PlayerCardsView
+from engine.match import MatchEvent, MatchFront, MatchMidend, MatchResult
+from engine.player_cards_view import PlayerCardsView
 from engine.result_overlay import ResultOverlay
 from engine.rules import GameState
 from engine.scene import Scene
 from engine.seats import Seat, mode_name
-from engine.values import MoveValue
-from engine.widgets import Button, Label
+from engine.widgets import Button
 
 if TYPE_CHECKING:
     import threading
@@ -50,9 +46,6 @@ SPEED_NAMES = (N_("slow"), N_("normal"), N_("fast"))  # the Speed button shows t
 REPLY_DELAY = 0.15
 # Seconds between a game's last move and its result panel: the winning line sweeps in first.
 RESULT_DELAY = SWEEP + 0.05
-# Where a computer seat's level is written on its card (design units from the card's
-# top left; the width is the card's less both margins): two lines, under the badge.
-CARD_LEVEL_X, CARD_LEVEL_Y, CARD_LEVEL_H = 8.0, 74.0, 26.0
 
 
 # What every turn-based screen adds to its game's rules in the help.
@@ -64,7 +57,7 @@ it, with its undo history: open the game again to carry on. Sound, volume and Re
 in the launcher's Settings.""")
 
 
-class TurnBasedScene(PlayerCardsView, GameScene):
+class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
     """History, seats, computer moves, hints and statistics for a turn-based game.
 
     Built from the game's :class:`~engine.descriptor.GameDescriptor`: the seats
@@ -118,46 +111,7 @@ class TurnBasedScene(PlayerCardsView, GameScene):
         ui.add(Button(self.place("speed"), lambda: _("Speed: {speed}").format(speed=_(self.speed)),
                       self.cycle_speed,
                       name="Speed", visible=cvc, size=16))
-        for seat in range(len(chosen)):
-            # A computer's level on its card, with what it really plays where that differs
-            # (Perfect standing in as Hard); shortened to fit, whole in the tooltip.
-            ui.add(Label(self.place(f"level{seat}"), lambda s=seat: self.seat_level_text(s),
-                         size=13, role="muted", fit_lines=2, min_size=10,
-                         visible=lambda s=seat: self.seats[s].is_computer))
-
-    # --- layout ------------------------------------------------------------------------
-    def extras_height(self) -> float:
-        """Design height the game's extras box needs (variant label and hint legend)."""
-        return 300.0
-
-    def extras_width(self, body: FRect) -> float:
-        """Design width of the extras column when it stands beside the board (override to
-        take more of a wide window); the default is the layout's standard column."""
-        return EXTRAS_W
-
-    def board_aspect(self) -> float:
-        """How many times wider than tall the board is drawn (override for boards that are
-        not square, so the layout gives them room of their shape)."""
-        return 1.0
-
-    def layout_key(self) -> object:
-        return (self.extras_height(), self.all_computers(), self.board_aspect())
-
-    def layout_body(self, body: FRect) -> dict[str, FRect]:
-        """Board, a card per seat, the computer-against-computer controls and the extras."""
-        lay = split_body(body, len(self.seats), self.extras_height(), self.extras_width(body),
-                         controls=self.all_computers(), aspect=self.board_aspect())
-        rects = {"board": lay.board, "controls": lay.controls, "extras": lay.extras}
-        rects.update({f"card{i}": card for i, card in enumerate(lay.cards)})
-        rects.update({f"level{i}": FRect(card.x + CARD_LEVEL_X, card.y + CARD_LEVEL_Y,
-                                         card.w - 2 * CARD_LEVEL_X, CARD_LEVEL_H)
-                      for i, card in enumerate(lay.cards)})
-        c = lay.controls
-        half = (c.w - GAP) / 2
-        rects.update(pause=FRect(c.x, c.y, half, BUTTON_H),
-                     step=FRect(c.x + half + GAP, c.y, half, BUTTON_H),
-                     speed=FRect(c.x, c.y + BUTTON_H + GAP, c.w, BUTTON_H))
-        return rects
+        self.add_card_labels()
 
     @property
     def speed(self) -> str:
@@ -237,100 +191,6 @@ class TurnBasedScene(PlayerCardsView, GameScene):
     def player_name(self, player: int) -> str:
         """How the status line names a player."""
         return _("Player {number}").format(number=player + 1)
-
-    # --- the midend's, read through the screen (games and tests use these) ---------------
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        """A seat per player (the midend's)."""
-        return self.match.seats
-
-    @property
-    def agents(self) -> list[Agent | None]:
-        """The agent of each computer seat, None for a human (the midend's)."""
-        return self.match.agents
-
-    @property
-    def state(self) -> Any:
-        """The position on screen."""
-        return self.match.state
-
-    @property
-    def history(self) -> History[Any]:
-        """The move log (read it; change it through the midend): entries read as
-        ``(game serial, position)`` pairs (:class:`engine.match.Step`)."""
-        return self.match.history
-
-    @history.setter
-    def history(self, history: History[Any]) -> None:
-        """Replace the whole log (a position set up directly: tests, screenshots, a fair
-        start once the seats are known); entries are ``(serial, position)`` pairs."""
-        self.match.replace_history(history)
-
-    @property
-    def serial(self) -> int:
-        """The number of the game on screen."""
-        return self.match.serial
-
-    @property
-    def recorded(self) -> set[int]:
-        """The games whose result is recorded (never twice)."""
-        return self.match.recorded
-
-    @property
-    def paused(self) -> bool:
-        """Whether a game the computer plays alone is paused."""
-        return self.match.paused
-
-    @paused.setter
-    def paused(self, value: bool) -> None:
-        self.match.paused = value
-
-    @property
-    def hints(self) -> dict[Any, MoveValue]:
-        """The hint overlay: every legal move's MoveValue (empty until worked out)."""
-        return self.match.hints
-
-    @property
-    def hint_extra_value(self) -> Any:
-        """What the game's hint shows beyond the move values (see :meth:`hint_extra`)."""
-        return self.match.hint_extra
-
-    def last_step(self) -> tuple[Any, Any] | None:
-        """(position before, position now) if a move of this game led here, else None."""
-        return self.match.last_step()
-
-    def last_moves(self) -> dict[int, tuple[Any, Any]]:
-        """Each seat's most recent move of the game on screen: ``{seat: (before, after)}``.
-
-        ``before`` is the position the seat moved from (its ``current_player()`` is the
-        seat) and ``after`` the position its move produced, so a game can work out the
-        move by comparing the two (as with :meth:`last_step`). Only moves up to the
-        history cursor count (an undone move is not "last"), and only moves of the
-        current game (a "New game" entry ends the search). Seats that have not moved
-        yet are absent. ``last_moves()[seat]`` for the seat that just moved equals
-        :meth:`last_step`.
-        """
-        return self.match.last_moves()
-
-    def moves_played(self) -> int:
-        """How many moves the game on screen has had, up to the history cursor."""
-        return self.match.moves_played()
-
-    def all_computers(self) -> bool:
-        """Whether the computer plays every seat."""
-        return self.match.all_computers()
-
-    def any_computer(self) -> bool:
-        """Whether the computer plays some seat."""
-        return self.match.any_computer()
-
-    def human_to_move(self, entry: Any) -> bool:
-        """Whether a human is to move in a history entry's position."""
-        return self.match.human_to_move(entry)
-
-    def computer_to_move(self) -> bool:
-        """Whether it is a computer seat's turn in a game still running."""
-        return self.match.computer_to_move()
 
     def push(self, state: Any, by_computer: bool = False) -> None:
         """Make ``state`` the current position (undoable); record a finished game."""
@@ -437,15 +297,6 @@ class TurnBasedScene(PlayerCardsView, GameScene):
             return  # under help or a dialog: shown when the game is on top again
         self._result_due = None
         self.app.push(ResultOverlay(self.app, self))
-
-    def _cue_turn(self) -> None:
-        """Start the card's pulse when a human's turn begins (once per position)."""
-        here = (self.serial, self.history.index)
-        if here == self._cue_for:
-            return
-        self._cue_for = here
-        if self.match.human_to_move():
-            self.anim.start("turn-cue", TURN_CUE)
 
     def on_ai_result(self, result: AIResult) -> None:
         super().on_ai_result(result)
