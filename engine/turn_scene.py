@@ -156,6 +156,13 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
         """The start position of a new game with the same set-up."""
         raise NotImplementedError
 
+    def start_codec(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]] | None:
+        """How a game that can start elsewhere than :meth:`fresh_state` (a position set by
+        hand) saves such a start: ``(write(state) -> data, read(data) -> state)``, the reader
+        checking everything (ValueError). None (the default): every game starts fresh, and
+        moves are all a save needs."""
+        return None
+
     def hint_task(self, state: Any) -> Callable[[threading.Event], Any] | None:
         """A cancellable job giving (every legal move's MoveValue, :meth:`hint_extra`)."""
         values = self.game.hint_function()
@@ -380,9 +387,8 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
         ``compact`` keeps only the game on screen (a history too big to save whole loses
         the earlier games, never the one being played).
         """
-        from engine.saved_format import start_encoder
-
-        data = self.match.snapshot(start_encoder(self.game), compact=compact)
+        codec = self.start_codec()
+        data = self.match.snapshot(codec[0] if codec else None, compact=compact)
         data["hints"] = self.show_hints
         return data
 
@@ -394,11 +400,16 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
         ValueError, saying what is wrong, changes nothing.
         """
         from engine.saved_data import fields, flag
-        from engine.saved_format import start_decoder
+        from engine.saved_format import read_v1_position
 
         record = fields(data, Phrase(N_("the saved game")), ("hints",))
         show_hints = flag(record["hints"], Phrase(N_("the hint flag")))
-        self.match.restore(data, self.game.levels, start_decoder(self.game, self.params))
+        codec = self.start_codec()
+        # A start no move reaches is in the screen's words, or (upgraded from a version-1
+        # save) in version 1's.
+        decode = codec[1] if codec else (
+            lambda raw: read_v1_position(self.game, self.params, raw))
+        self.match.restore(data, self.game.levels, decode)
         # Taken over: nothing of the old position stays on screen or in the works.
         self.ai.cancel()
         self.anim.finish_all()  # nothing animates a position it did not play

@@ -578,7 +578,9 @@ class ButtonMadnessScene(GameScene):
 
         ``compact`` keeps only the current attempt (a history of many huge boards)."""
         hinted = sorted(self.hinted)[:self.max_saved_hints]
-        return {"puzzle": self.puzzle.snapshot(GAME.state_to_data, current_only=compact),
+        from games.buttons.board import save_state
+
+        return {"puzzle": self.puzzle.snapshot(save_state, current_only=compact),
                 "showing": self.show_solution, "hinted": [list(cell) for cell in hinted]}
 
     def restore(self, data: Any) -> None:
@@ -586,7 +588,7 @@ class ButtonMadnessScene(GameScene):
 
         The clock stays paused until the board is on screen (see :meth:`update`)."""
         from engine.saved_data import fields, flag, items, whole
-        from games.buttons.board import MAX_N
+        from games.buttons.board import MAX_N, load_state
 
         record = fields(data, Phrase(N_("the saved puzzle")), ("puzzle", "showing", "hinted"))
         showing = flag(record["showing"], Phrase(N_("the solution flag")))
@@ -595,7 +597,7 @@ class ButtonMadnessScene(GameScene):
                                    self.max_saved_hints)]
         hinted = {(whole(r, Phrase(N_("a hinted row")), 0, MAX_N - 1),
                    whole(c, Phrase(N_("a hinted column")), 0, MAX_N - 1)) for r, c in cells}
-        self.puzzle.restore(record["puzzle"], lambda saved: GAME.state_from_data(None, saved))
+        self.puzzle.restore(record["puzzle"], lambda saved: load_state(None, saved))
         # (The midend's "new" cleared the hints; those off this board are dropped too.)
         n = self.board.n
         self.helper.hinted = {cell for cell in hinted if cell[0] < n and cell[1] < n}
