@@ -132,7 +132,8 @@ class MatchMidend:
         self.paused = False
         self._listeners: list[Callable[[MatchEvent], None]] = []
         # The hint overlay: every legal move's value and the game's extra, for the
-        # position of ``_hint_key``; ``_hint_asked`` is the position last asked about.
+        # position shown (cleared by every change); ``_hint_asked``: the position last
+        # asked about (its history index and the position), so each is asked once.
         self.hints: dict[Any, Any] = {}
         self.hint_extra: Any = None
         self._hint_asked: tuple[int, Any] | None = None
@@ -189,7 +190,7 @@ class MatchMidend:
 
     def last_moves(self) -> dict[int, tuple[Any, Any]]:
         """Each seat's most recent move of the game on screen: ``{seat: (before, after)}``,
-        up to the history cursor (see :meth:`TurnBasedScene.last_moves`)."""
+        up to the history cursor (see :meth:`MatchFront.last_moves`)."""
         entries = self.history.entries
         moves: dict[int, tuple[Any, Any]] = {}
         for i in range(self.history.index, 0, -1):

@@ -58,14 +58,16 @@ in the launcher's Settings.""")
 
 
 class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
-    """History, seats, computer moves, hints and statistics for a turn-based game.
+    """The screen of a turn-based game: input, layout and drawing around a
+    :class:`~engine.match.MatchMidend` (``self.match``), which holds the seats, agents,
+    move log, results and hints (read through :class:`~engine.match.MatchFront`).
 
     Built from the game's :class:`~engine.descriptor.GameDescriptor`: the seats
     come from settings (:mod:`engine.game_settings`), each computer seat's agent
     from the descriptor's ``make_agent``, the hints from its hint function, the
     help from its rules text. Subclasses implement :meth:`fresh_state`,
     :meth:`draw_board` and :meth:`draw_player_badge`, and optionally
-    :meth:`open_setup`.
+    :meth:`open_setup` and :meth:`start_codec`.
     """
 
     hint_label = N_("Hint")
@@ -88,7 +90,6 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
         self.match = MatchMidend(state, chosen, fresh=self.fresh_state,
                                  make_agents=self._make_agents, record=self._record)
         self.match.add_listener(self._on_match_event)
-        chosen = self.match.seats
         self._step_once = False
         self._wait = REPLY_DELAY
         self.note: str | None = None
