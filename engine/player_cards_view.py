@@ -1,8 +1,10 @@
-"""The player cards of a turn-based screen: a card per seat, whose turn, the winner.
+"""The side of a turn-based screen: a card per seat (whose turn, the winner), the layout,
+and the Pause, Step and Speed controls of a game the computer plays alone.
 
-A mixin of :class:`engine.turn_scene.TurnBasedScene` (kept apart so the screen stays
-about input and layout): the card's glow and pulse when a human's turn begins, its
-name, human or computer, the computer's level, and "Your turn", "thinking…" or "winner".
+A mixin of :class:`engine.turn_scene.TurnBasedScene`, kept apart so the screen's own
+module stays about input and play: the card's glow and pulse when a human's turn begins,
+its name, human or computer, the computer's level, and "Your turn", "thinking…" or
+"winner".
 """
 
 from __future__ import annotations
@@ -15,12 +17,16 @@ from pygame import FRect
 
 from engine.ai.ladder import MATCH
 from engine.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
-from engine.i18n import _
-from engine.widgets import Label
+from engine.i18n import N_, _
+from engine.widgets import Button, Label
 
 if TYPE_CHECKING:
     from engine.turn_scene import TurnBasedScene
 
+# Seconds between moves when the computer plays the computer, so people can follow,
+# at each speed the player can choose.
+CVC_DELAYS = {"slow": 1.5, "normal": 0.6, "fast": 0.15}
+SPEED_NAMES = (N_("slow"), N_("normal"), N_("fast"))  # the Speed button shows them
 # Where a computer seat's level is written on its card (design units from the card's
 # top left; the width is the card's less both margins): two lines, under the badge.
 CARD_LEVEL_X, CARD_LEVEL_Y, CARD_LEVEL_H = 8.0, 74.0, 26.0
@@ -30,8 +36,8 @@ TURN_CUE_PULSES = 3
 
 
 class PlayerCardsView:
-    """The layout of a turn-based screen and its player cards, mixed into
-    :class:`~engine.turn_scene.TurnBasedScene`."""
+    """The layout of a turn-based screen, its player cards and its computer-against-
+    computer controls, mixed into :class:`~engine.turn_scene.TurnBasedScene`."""
 
     # --- layout: the board, a card per seat, the controls and the extras ---------------
     def extras_height(self: TurnBasedScene) -> float:
@@ -183,3 +189,34 @@ class PlayerCardsView:
             pygame.draw.rect(layer, (*p.focus, alpha), ring, max(1, reach // 4) + 1,
                              border_radius=radius - (reach - i))
         surface.blit(layer, halo)
+
+    # --- computer against computer: Pause, Step and Speed ---------------------------------
+    def add_cvc_controls(self: TurnBasedScene) -> None:
+        """Pause (Resume), Step and Speed, shown while the computer plays every seat."""
+        cvc = self.all_computers
+        running = lambda: not self.state.is_terminal()  # noqa: E731
+        self.ui.add(Button(self.place("pause"), lambda: _("Resume") if self.paused
+                           else _("Pause"), self.toggle_pause, name="Pause", visible=cvc,
+                           enabled=running))
+        self.ui.add(Button(self.place("step"), N_("Step"), self.step_once, name="Step",
+                           visible=cvc, enabled=lambda: self.paused and running()))
+        self.ui.add(Button(self.place("speed"),
+                           lambda: _("Speed: {speed}").format(speed=_(self.speed)),
+                           self.cycle_speed, name="Speed", visible=cvc, size=16))
+
+    @property
+    def speed(self: TurnBasedScene) -> str:
+        """Pace of computer-against-computer play: slow, normal or fast (remembered)."""
+        speed = self.app.settings.get("cvc_speed")
+        return speed if speed in CVC_DELAYS else "normal"
+
+    def cycle_speed(self: TurnBasedScene) -> None:
+        """Switch to the next speed (slow → normal → fast → slow) and remember it."""
+        names = list(CVC_DELAYS)
+        chosen = names[(names.index(self.speed) + 1) % len(names)]
+        try:
+            self.app.settings.set("cvc_speed", chosen)
+            self.app.save_settings()
+        except ValueError:
+            pass
+        self._wait = min(self._wait, CVC_DELAYS[chosen])

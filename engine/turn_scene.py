@@ -26,7 +26,7 @@ from engine.game_scene import GameScene
 from engine.game_settings import load_seats, remember
 from engine.i18n import N_, Phrase, _
 from engine.match import MatchEvent, MatchFront, MatchMidend, MatchResult
-from engine.player_cards_view import PlayerCardsView
+from engine.player_cards_view import CVC_DELAYS, PlayerCardsView
 from engine.result_overlay import ResultOverlay
 from engine.rules import GameState
 from engine.scene import Scene
@@ -38,10 +38,6 @@ if TYPE_CHECKING:
 
     from engine.app import App
 
-# Seconds between moves when the computer plays the computer, so people can follow,
-# at each speed the player can choose.
-CVC_DELAYS = {"slow": 1.5, "normal": 0.6, "fast": 0.15}
-SPEED_NAMES = (N_("slow"), N_("normal"), N_("fast"))  # the Speed button shows them
 # Seconds before the computer answers a human, so the human sees their own move land.
 REPLY_DELAY = 0.15
 # Seconds between a game's last move and its result panel: the winning line sweeps in first.
@@ -99,37 +95,11 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
         self._cue_for: tuple[int, int] | None = None
         self.show_hints = bool(app.settings.get("show_hints"))
         self.hint_runner = AIRunner()
-        ui = self.ui
         self.add_tool(Button(self.place("Setup"), N_("Setup"), self.open_setup, name="Setup"), 84)
         self.add_tool(Button(self.place("Hint"), self.hint_label, self.toggle_hints, name="Hint",
                              enabled=self.hints_available, selected=lambda: self.show_hints), 80)
-        cvc = self.all_computers
-        running = lambda: not self.state.is_terminal()  # noqa: E731
-        ui.add(Button(self.place("pause"), lambda: _("Resume") if self.paused else _("Pause"),
-                      self.toggle_pause, name="Pause", visible=cvc, enabled=running))
-        ui.add(Button(self.place("step"), N_("Step"), self.step_once, name="Step", visible=cvc,
-                      enabled=lambda: self.paused and running()))
-        ui.add(Button(self.place("speed"), lambda: _("Speed: {speed}").format(speed=_(self.speed)),
-                      self.cycle_speed,
-                      name="Speed", visible=cvc, size=16))
+        self.add_cvc_controls()
         self.add_card_labels()
-
-    @property
-    def speed(self) -> str:
-        """Pace of computer-against-computer play: slow, normal or fast (remembered)."""
-        speed = self.app.settings.get("cvc_speed")
-        return speed if speed in CVC_DELAYS else "normal"
-
-    def cycle_speed(self) -> None:
-        """Switch to the next speed (slow → normal → fast → slow) and remember it."""
-        names = list(CVC_DELAYS)
-        chosen = names[(names.index(self.speed) + 1) % len(names)]
-        try:
-            self.app.settings.set("cvc_speed", chosen)
-            self.app.save_settings()
-        except ValueError:
-            pass
-        self._wait = min(self._wait, CVC_DELAYS[chosen])
 
     @property
     def game_id(self) -> str:
