@@ -90,3 +90,21 @@ def test_a_damaged_version_1_position_is_refused_saying_where(app) -> None:
     data["state"]["history"][2][1]["rows"][0] = 7
     with pytest.raises(ValueError, match="history entry 3"):
         resume(app, find_game("tictactoe"), json.dumps(data))
+
+
+def test_a_version_1_position_no_move_reaches_becomes_a_start(app) -> None:
+    """Two consecutive positions of one game that no legal move joins (set by hand) are
+    kept as a start of their own, and saved again as such."""
+    path = Path(__file__).parent / "data" / "saved_v1" / "grundy-king.json"
+    data = json.loads(path.read_text())
+    placed = {"tokens": [[2, 2]], "to_move": 0}
+    data["state"]["history"][2][1] = placed  # after one move: a jump no king can make
+    data["state"]["history"] = data["state"]["history"][:3]
+    data["state"]["index"] = 2
+    game = find_game("grundy")
+    scene = resume(app, game, json.dumps(data))
+    assert scene.state.tokens == ((2, 2),) and scene.history.index == 2
+    assert scene.history.current.move is None and scene.history.entries[1].move is not None
+    log = json.loads(encode(scene))["state"]["log"]
+    assert log[0] == [0] and log[1][0] == 0 and log[2] == [0, None, placed]
+    scene.leave()
