@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.i18n import N_, Phrase, _
+from engine.core.i18n import _
 from engine.model.sound_names import SOUNDS, default_sounds
 
 KINDS = ("two-player", "multi-player", "puzzle")
@@ -169,7 +169,7 @@ MODULE_PATH = re.compile(_DOTTED)
 # The fields that name an object by import path; ``cli`` names a module. (A field listed
 # here that a version of the descriptor lacks is simply not checked.)
 OBJECT_FIELDS = ("preview", "scene", "params", "rules", "agents", "hints", "help", "smoke",
-                 "save_state", "load_state", "solve")
+                 "solve")
 REQUIRED_FIELDS = ("id", "title", "blurb", "scene")
 SEAT_KINDS = ("human", "computer")
 
@@ -205,20 +205,16 @@ class GameDescriptor:
     * ``smoke``: ``smoke(app, frames) -> [names]``, extra variants for ``--smoke``.
     * ``cli``: a module with ``add_commands(subparsers)`` and/or
       ``add_<group>_parsers(subparsers)`` for the shared ``solve`` and ``analyze``.
-    * ``save_state``: ``save_state(state) -> data``, a position as JSON-able data (for
-      saved games: :mod:`engine.storage.saved_games`).
-    * ``load_state``: ``load_state(params, data) -> state``, the position of
-      ``save_state``'s data for ``params``; it checks everything and raises ValueError,
-      saying what is wrong, for data that is not a position a game of ``params`` can
-      reach (a saved file may have been changed by anyone). With both hooks a game left in
-      progress is saved and resumed, provided its scene offers ``snapshot(compact)`` and
-      ``restore(data)`` (:class:`engine.screens.turn_scene.TurnBasedScene` does).
     * ``solve`` (puzzles): ``solve(state, cancel, progress) -> moves | None``, moves that
       played in order from ``state`` reach a solved position (None: it cannot be solved).
       ``cancel`` is a ``threading.Event`` (raise :class:`engine.ai.agent.Cancelled` once it
       is set), ``progress`` takes fractions 0..1. It is :class:`engine.midend.puzzle.PuzzleHelp`'s
       solver for the shared puzzle screen's Hint and Solve, and the conformance suite
       replays its moves on every small variant.
+
+    Every game is saved when left and resumed (:mod:`engine.storage.saved_games`): its scene's
+    ``snapshot(compact)`` and ``restore(data)`` write and replay the move log, so a game
+    declares nothing for it.
     """
 
     id: str
@@ -234,8 +230,6 @@ class GameDescriptor:
     help: str | None = None
     smoke: str | None = None
     cli: str | None = None
-    save_state: str | None = None
-    load_state: str | None = None
     solve: str | None = None
     aliases: tuple[str, ...] = ()
     # Seats: their keys in settings, and the kinds and level of a first game. No
@@ -432,32 +426,6 @@ class GameDescriptor:
     def hint_function(self) -> Any:
         """``hint_values(state, cancel, time_limit)``, or None where the game has no hints."""
         return load(self.hints) if self.hints else None
-
-    @property
-    def saves_games(self) -> bool:
-        """Whether a game left in progress can be saved and resumed (both hooks declared)."""
-        return self.save_state is not None and self.load_state is not None
-
-    def state_to_data(self, state: Any) -> Any:
-        """A position as JSON-able data (the ``save_state`` hook)."""
-        if self.save_state is None:
-            raise LookupError(f"{self.title} cannot save its positions")
-        return load(self.save_state)(state)
-
-    def state_from_data(self, params: Any, data: Any) -> Any:
-        """The position saved as ``data`` in a game of ``params`` (the ``load_state`` hook).
-
-        ValueError, with a message a player can read, for anything that is not such a
-        position: also when a hostile file trips a check the hook did not make itself.
-        """
-        if self.load_state is None:
-            raise LookupError(f"{self.title} cannot load saved positions")
-        try:
-            return load(self.load_state)(params, data)
-        except (TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
-            # (The notice names the game already.)
-            raise ValueError(Phrase(N_("not a position of this game ({error})"),
-                                    error=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
 
     def variant_title(self, variant_id: str) -> str | None:
         """A player's name for the recorded variant ``variant_id`` (``"Classic 8×8"``), or None

@@ -495,7 +495,8 @@ class PuzzleScene(GameScene):
             hinted = sorted(hinted)
         except TypeError:  # moves that do not compare: any fixed order will do
             hinted = sorted(hinted, key=repr)
-        return {"puzzle": self.puzzle.snapshot(self.game.state_to_data, current_only=compact),
+        encode, _decode = self.start_codec()
+        return {"puzzle": self.puzzle.snapshot(encode, current_only=compact),
                 "showing": self.show_solution,
                 "hinted": [move_to_data(move) for move in hinted[:self.max_saved_hints]]}
 
@@ -504,9 +505,24 @@ class PuzzleScene(GameScene):
         return {move_from_data(item) for item in items(data, Phrase(N_("the hinted moves")), 0,
                                                       self.max_saved_hints)}
 
+    def start_codec(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+        """How a puzzle's start is saved: ``(encode, decode)``, JSON-able data and back
+        (``decode`` raises ValueError, saying what is wrong, for data that is no start).
+
+        By default a puzzle starts where its parameters start it, so nothing is written
+        (null) and the start is made again. A game whose starts are generated (drawn at
+        random) overrides this to write them in its own words.
+        """
+        def decode(data: Any) -> Any:
+            if data is not None:
+                raise ValueError(Phrase(N_("a start this puzzle does not have")))
+            return self.game.new_game(self.params)
+
+        return (lambda _start: None), decode
+
     def load_position(self, data: Any) -> Any:
-        """A saved position (the descriptor's ``load_state`` for these parameters)."""
-        return self.game.state_from_data(self.params, data)
+        """A saved start, through :meth:`start_codec`."""
+        return self.start_codec()[1](data)
 
     def keeps_hint(self, move: Any) -> bool:
         """Whether a restored hinted move still applies to the position shown."""

@@ -10,7 +10,7 @@ Back. Esc or View board closes it to look at the board (Undo still works there).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 from pygame import FRect
@@ -22,7 +22,6 @@ from engine.ui.widgets import Button, draw_text_block
 if TYPE_CHECKING:
     from engine.model.seats import Seat
     from engine.runtime.app import App
-    from engine.screens.turn_scene import TurnBasedScene
 
 # Design size of the panel, and of its buttons.
 PANEL_W, PANEL_H = 440.0, 262.0
@@ -31,7 +30,25 @@ BUTTON_W, BUTTON_H, GAP, PAD = 196.0, 44.0, 12.0, 24.0
 SHADE_ALPHA = 110
 
 
-def result_headline(scene: TurnBasedScene, state: Any) -> tuple[str, str]:
+class MatchScreen(Protocol):
+    """What the panel reads off the screen of the game that ended
+    (:class:`engine.screens.turn_scene.TurnBasedScene`)."""
+
+    params: Any
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
+    @property
+    def state(self) -> Any: ...
+    def player_name(self, player: int) -> str: ...
+    def moves_played(self) -> int: ...
+    def layout(self) -> dict[str, Any]: ...
+    def new_game(self) -> None: ...
+    def restart(self, params: Any, seats: tuple[Seat, ...]) -> None: ...
+    def back(self) -> None: ...
+
+
+def result_headline(scene: MatchScreen, state: Any) -> tuple[str, str]:
     """(headline, tone) for a finished ``state``; tone is "win", "loss" or "draw".
 
     Said from the first human's side: "You win", "The computer wins" (two players),
@@ -80,7 +97,7 @@ class ResultOverlay(Overlay):
                    "second goes first); View board (or Esc) closes this to look at the final "
                    "position, where Undo still takes moves back; Back returns to the games.")
 
-    def __init__(self, app: App, scene: TurnBasedScene) -> None:
+    def __init__(self, app: App, scene: MatchScreen) -> None:
         super().__init__(app)
         self.scene = scene
         state = scene.state

@@ -2,12 +2,19 @@
 
 What is kept, per game id, is everything needed to go on exactly where the player left:
 the parameters (as the game ID of the game's :class:`~engine.model.descriptor.ParamSpec`) and
-the scene's :meth:`snapshot` — for a turn-based game the seats, the whole history with
-its cursor (undo and redo work after resuming, back past a New game too), the games
-already recorded in the statistics (a finished game is never counted twice), Pause and
-the hint overlay; for a puzzle its midend (puzzles, attempts and their clocks, moves,
-help used) and the solution marks. Positions are written by the descriptor's
-``save_state`` hook and read back, checked, by its ``load_state``.
+the scene's :meth:`snapshot` — for a turn-based game the seats and the move log with its
+cursor (:class:`engine.midend.match.MatchMidend`: undo and redo work after resuming, back past a
+New game too), the games already recorded in the statistics (a finished game is never
+counted twice), Pause and the hint overlay; for a puzzle its midend (puzzles, attempts
+and their clocks, moves, help used) and the solution marks. Moves are written as JSON
+(tuples as lists) with no game's help; a start is written only where a game does not
+begin at its fresh start (a generated Button Madness board, a Grundy position set by
+hand). Every game saves: no descriptor declares anything for it.
+
+Resuming replays the moves through the rules, each checked legal first, so a changed or
+damaged file is refused, saying which entry is wrong. Saves of format version 1 (which
+kept positions, not moves) are still read: :mod:`engine.storage.saved_format` turns their
+histories into move logs. Saves are written in version 2 only.
 
 When: whenever a game's screen leaves the stack — Back, Esc, replaced by another game,
 the window closed — the app calls :func:`save_scene` (engine.runtime.app). Not after every move:
@@ -27,7 +34,7 @@ as it was left, its final board and its history: the player sees how it ended, c
 through it, or press New game (itself undoable).
 
 A save that cannot be used — not JSON, another format or version, parameters no longer
-valid, a position play cannot reach, too big (the size is checked before reading), not a
+valid, a move the rules refuse, too big (the size is checked before reading), not a
 file — is moved aside as ``<id>.json.corrupt-<time>`` (like a damaged settings file),
 the player is told why, and a new game starts. A file that cannot be read at all is left
 untouched and not written over this session. A failed write (a full disk) is a warning,
@@ -60,7 +67,9 @@ from engine.storage.saved_data import fields, show, text
 
 SAVED_FOLDER = "saved"
 SAVE_FORMAT = "arcade-of-strategy saved game"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+# Versions still read: version 1 kept positions, not moves (engine.storage.saved_format upgrades).
+READ_VERSIONS = (1, 2)
 # A save bigger than this is refused unread (a hostile 1 GB file is never read whole).
 # About thirty 1000×1000 puzzle boards; a turn-based history is far smaller.
 MAX_SAVE_BYTES = 8_000_000
@@ -291,10 +300,10 @@ class SavedGames:
 
 
 def can_save(scene: Any) -> bool:
-    """Whether ``scene`` plays a game that can be saved: its descriptor declares the state
-    hooks and the scene has ``snapshot`` and ``restore``."""
+    """Whether ``scene`` plays a game that can be saved: a game's scene with ``snapshot``
+    and ``restore`` (every game's)."""
     game = getattr(scene, "game", None)
-    return (isinstance(game, GameDescriptor) and game.saves_games
+    return (isinstance(game, GameDescriptor)
             and callable(getattr(scene, "snapshot", None))
             and callable(getattr(scene, "restore", None)))
 
@@ -346,7 +355,7 @@ def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
     if record["format"] != SAVE_FORMAT:
         raise ValueError(Phrase(N_("it is not a saved game of this arcade")))
     version = record["version"]
-    if type(version) is not int or version != SAVE_VERSION:
+    if type(version) is not int or version not in READ_VERSIONS:
         # Two templates, not "a newer"/"another" put in one: a language says each its way.
         newer = type(version) is int and version > SAVE_VERSION
         raise ValueError(Phrase(
@@ -365,7 +374,12 @@ def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
         except ValueError as exc:
             raise ValueError(Phrase(N_("its parameters are not valid: {error}"),
                                     error=error_text(exc))) from None
-    return params, record["state"]
+    state = record["state"]
+    if version == 1:
+        from engine.storage.saved_format import upgrade_v1
+
+        state = upgrade_v1(game, params, state)
+    return params, state
 
 
 def _refuse_constant(name: str) -> Any:
@@ -395,8 +409,6 @@ def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
     """The scene the launcher opens for ``game``: the game left last time, resumed, else a
     new one (the last parameters played). A save that cannot be used is set aside with a
     notice, and a new game starts. ``options`` go to the scene (tests pass a clock)."""
-    if not game.saves_games:
-        return game.open_scene(app, **options)
     store: SavedGames = app.game_saves
     found = store.find(game.id, game.title)
     if found.notice:

@@ -523,7 +523,7 @@ def format_code(board: Board) -> str:
     return number if board.n == 4 else f"{board.n}x{board.n}:{number}"
 
 
-# --- saved games (the descriptor's save_state and load_state hooks) -----------------------
+# --- saved games: the puzzle starts the screen's snapshot writes (boards are generated) -----
 
 
 def save_state(board: Board) -> dict[str, object]:

@@ -424,9 +424,12 @@ class ButtonMadnessScene(ButtonsView, PuzzleScene):
         n = self.board.n
         return move[0] < n and move[1] < n
 
-    def load_position(self, data: Any) -> Board:
-        """A saved board (any size up to the largest a code gives, whatever the menu's)."""
-        return GAME.state_from_data(None, data)
+    def start_codec(self) -> tuple[Callable[[Board], Any], Callable[[Any], Board]]:
+        """Boards are generated, so each is written: its side and red buttons (any size up
+        to the largest a code gives, whatever the menu's)."""
+        from games.buttons.board import load_state, save_state
+
+        return save_state, lambda data: load_state(None, data)
 
     # --- input ---------------------------------------------------------------------------------
     def shortcuts(self) -> dict[int, Callable[[], Any]]:

@@ -242,16 +242,12 @@ def new_game(params: Connect4Config, rng: random.Random | None = None) -> Connec
     return Connect4State.new(params)
 
 
-# --- saved games (the descriptor's save_state and load_state hooks) -----------------------
-
-
-def save_state(state: Connect4State) -> dict[str, object]:
-    """A position as JSON: the columns played so far, in order (0-based)."""
-    return {"moves": list(state.moves)}
+# --- saves of format version 1 (positions; read through saved_v1.py) --------------------
 
 
 def load_state(config: Connect4Config, data: object) -> Connect4State:
-    """The position :func:`save_state` wrote, on ``config``'s board, by replaying its moves.
+    """A position as version-1 saves wrote it (``{"moves": [columns]}``), on ``config``'s
+    board, by replaying its moves.
 
     ValueError, saying what is wrong, for anything that is not a game's moves: a column off
     the board, a full column, a disc dropped after the game was won.

@@ -3,6 +3,7 @@ extras panel's layout and which moves the board marks as "last"."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -101,6 +102,13 @@ class GrundyScene(TurnBasedScene):
         font = self.app.theme.font(r * 1.2, bold=True)
         label = font.render(str(player + 1), True, p.background)
         surface.blit(label, label.get_rect(center=rect.center))
+
+    def start_codec(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+        """A position set by hand starts a game (the board's Place): saved as the
+        position's tokens, heaps or node (games.grundy.variants)."""
+        from games.grundy.variants import load_state, save_state
+
+        return save_state, lambda data: load_state(self.params, data)
 
     def open_setup(self) -> None:
         """Choose the game, its size and the seats (Start replaces this screen)."""

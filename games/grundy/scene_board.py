@@ -208,8 +208,7 @@ class GrundyBoardScene(GrundyScene):
         tokens = list(self.state.tokens)
         tokens[self.selected] = (row, col)
         # A position set by hand is a new game, started by the first player.
-        self.serial, self._next_serial = self._next_serial, self._next_serial + 1
-        self.push(TokenState(self.config, tuple(tokens), 0))
+        self.new_game_at(TokenState(self.config, tuple(tokens), 0))
         if self.config.tokens > 1:
             self.selected = (self.selected + 1) % self.config.tokens
 

@@ -257,7 +257,8 @@ def heap_config(params: GrundySetup) -> Any:
 
 
 def save_state(state: Any) -> dict[str, Any]:
-    """A position of any game of the family as JSON (the descriptor's save_state hook)."""
+    """A position of any game of the family as JSON: how the family's screens save a start
+    set by hand (their ``start_codec``); version-1 saves wrote every position so."""
     from games.grundy import board, graphs, heaps
 
     if isinstance(state, board.TokenState):
@@ -268,8 +269,9 @@ def save_state(state: Any) -> dict[str, Any]:
 
 
 def load_state(params: GrundySetup, data: object) -> Any:
-    """The position :func:`save_state` wrote, in a game of ``params`` (the descriptor's
-    load_state hook); ValueError, saying what is wrong, for anything else."""
+    """The position :func:`save_state` wrote, in a game of ``params`` (a saved start, or a
+    version-1 save's position: games.grundy.saved_v1); ValueError, saying what is wrong,
+    for anything else."""
     if params.is_board:
         from games.grundy.board import BoardConfig
         from games.grundy.board import load_state as load_tokens

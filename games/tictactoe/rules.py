@@ -257,16 +257,12 @@ def _counts_for(cells: list[int], n: int, player: int) -> list[int]:
     return counts
 
 
-# --- saved games (the descriptor's save_state and load_state hooks) -----------------------
-
-
-def save_state(state: TicTacToeState) -> dict[str, object]:
-    """A position as JSON: the board as text rows (X, O, T, .) and the last move's cell."""
-    return {"rows": state.to_rows(), "last": state.last_move}
+# --- saves of format version 1 (positions; read through saved_v1.py) --------------------
 
 
 def load_state(config: MNKConfig, data: object) -> TicTacToeState:
-    """The position :func:`save_state` wrote, on ``config``'s board.
+    """A position as version-1 saves wrote it (``{"rows": [...], "last": cell}``), on
+    ``config``'s board.
 
     ValueError, saying what is wrong, for anything play cannot lead to: another size,
     unknown marks, marks out of turn (three more X than O), a last move that is not the

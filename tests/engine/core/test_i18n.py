@@ -401,7 +401,7 @@ MESSAGE_TARGETS = {"_blocked"}
 CHECK_CALLS = {"fields", "items", "whole", "flag", "number", "text"}
 # Functions whose messages the set-up's "⚠" line, a text-entry dialog or a saved game's
 # notice (why it cannot be resumed: reading the file, the checks of its data, each game's
-# restore and load_state) shows, by file;
+# restore, its move log's replay and the version-1 readers) shows, by file;
 # "*" is every function of the file (the stores).
 SHOWN_ERRORS = {
     **{str(path.relative_to(ROOT)): {"*"} for path in STORAGE},
@@ -409,7 +409,8 @@ SHOWN_ERRORS = {
                               "_refuse_constant", "resume"},
     "engine/storage/saved_data.py": {"fields", "items", "whole", "flag", "number", "text",
                              "move_from_data", "seat_from_data"},
-    "engine/model/descriptor.py": {"state_from_data"},
+    "engine/storage/saved_format.py": {"read_v1_position", "upgrade_v1"},
+    "engine/midend/match.py": {"restore", "replay_log"},
     "engine/screens/turn_scene.py": {"restore"},
     "engine/midend/puzzle.py": {"restore"},
     "games/tictactoe/rules.py": {"load_state", "from_rows", "_check_one_winner"},
