@@ -20,6 +20,9 @@ what the block holds:
     one ``python build/build.py --family ID`` line per registered game family.
 ``family-options``
     the workflow's ``options:`` line for "Run workflow": ``all`` and every family id.
+``layers``
+    what each part of the engine may import, from the rule that
+    ``tests/project/test_import_graph.py`` holds the code to.
 ``table FILE:TABLE [FILE:TABLE ...]``
     a Markdown table from benchmark result files ``docs/results/FILE.json``: the columns
     of the first, the rows of each in turn, then a line naming each file's command, date
@@ -125,6 +128,23 @@ def family_options(indent: str) -> str:
     return f"{indent}options: [{', '.join(['all', *family_ids()])}]\n"
 
 
+def layers() -> str:
+    """A table of the engine's parts and the parts each may import (the import-graph test's
+    rule, so the document and the check cannot disagree)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.project.test_import_graph import ANNOTATION_ONLY, LAYERS
+
+    order = list(LAYERS)
+    lines = ["| part | may import |", "| --- | --- |"]
+    for part in order:
+        allowed = [f"`{other}`" for other in order if other in LAYERS[part]]
+        notes = [f"`{other}` (in annotations only)" for mine, other in sorted(ANNOTATION_ONLY)
+                 if mine == part]
+        lines.append(f"| `engine/{part}/` | {', '.join(allowed + notes) or 'nothing of ours'} |")
+    return "\n".join(lines) + "\n"
+
+
 def load_result(name: str) -> dict[str, Any]:
     """The result file ``docs/results/NAME.json``, parsed."""
     return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
@@ -173,6 +193,7 @@ def render(key: str, doc: Path, indent: str) -> str:
         "cli": cli_help,
         "families": families,
         "family-options": lambda: family_options(indent),
+        "layers": layers,
         "table": lambda: result_table(rest, doc),
     }
     if kind not in makers:

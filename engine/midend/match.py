@@ -35,7 +35,7 @@ from typing import Any
 from engine.core.i18n import N_, Phrase, error_text
 from engine.model.history import History
 from engine.model.levels import MATCH
-from engine.model.rules import GameState, Move
+from engine.model.rules import GameState, Move, find_move
 from engine.model.seats import Seat
 from engine.storage.saved_data import (
     MAX_SAVED_ENTRIES,
@@ -539,16 +539,6 @@ class MatchFront:
     def computer_to_move(self) -> bool:
         """Whether it is a computer seat's turn in a game still running."""
         return self.match.computer_to_move()
-
-
-def find_move(before: Any, after: Any) -> Move | None:
-    """The legal move of ``before`` that leads to ``after`` (None if there is none)."""
-    if before.is_terminal():
-        return None
-    for move in before.legal_moves():
-        if before.play(move) == after:
-            return move
-    return None
 
 
 def replay_log(raw: Any, fresh: Any, decode_start: Callable[[Any], Any] | None = None

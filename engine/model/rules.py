@@ -46,3 +46,13 @@ class GameState(Protocol):
     def returns(self) -> tuple[float, ...]:
         """One number per player once terminal: 1 win, -1 loss, 0 draw."""
         ...
+
+
+def find_move(before: GameState, after: GameState) -> Move | None:
+    """The legal move of ``before`` that leads to ``after`` (None if there is none)."""
+    if before.is_terminal():
+        return None
+    for move in before.legal_moves():
+        if before.play(move) == after:
+            return move
+    return None

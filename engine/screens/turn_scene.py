@@ -67,6 +67,8 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
     """
 
     hint_label = N_("Hint")
+    # What the Hint button says where this screen has no hints (a game may say why).
+    no_hints_note = N_("This game has no hints.")
     # Seconds a hint may take (exact where it can be proven in that time).
     hint_budget = 3.0
 
@@ -302,7 +304,7 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
     def toggle_hints(self) -> None:
         """Show or hide the hint overlay (and remember the choice)."""
         if not self.hints_available():
-            self.app.notify(_("Hints are available in two-player games."), "info")
+            self.app.notify(_(self.no_hints_note), "info")
             return
         self.show_hints = not self.show_hints
         try:

@@ -114,6 +114,9 @@ class TicTacToeScene(TurnBasedScene):
         extra = self.hint_extra_value
         return extra if self.hints and isinstance(extra, list) else None
 
+    # Only the three-player board has no hints.
+    no_hints_note = N_("Hints are available in two-player games.")
+
     def hints_available(self) -> bool:
         return self.config.players == 2
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.midend.match import MatchEvent, MatchMidend, MatchResult, find_move
-from engine.model.rules import IllegalMove
+from engine.midend.match import MatchEvent, MatchMidend, MatchResult
+from engine.model.rules import IllegalMove, find_move
 from engine.model.seats import Seat
 
 HUMAN = Seat("human")

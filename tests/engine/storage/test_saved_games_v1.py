@@ -19,7 +19,8 @@ from engine.storage.saved_format import read_v1_position
 from engine.storage.saved_games import SAVE_VERSION, encode, resume
 from games.buttons.board import load_state as load_board
 
-FIXTURES = sorted((Path(__file__).parent / "data" / "saved_v1").glob("*.json"))
+DATA = Path(__file__).resolve().parents[2] / "data" / "saved_v1"
+FIXTURES = sorted(DATA.glob("*.json"))
 
 
 def test_there_is_a_fixture_of_every_game() -> None:
@@ -85,7 +86,7 @@ def test_a_version_1_save_resumes_as_it_was_left(app, path: Path) -> None:
 
 
 def test_a_damaged_version_1_position_is_refused_saying_where(app) -> None:
-    path = Path(__file__).parent / "data" / "saved_v1" / "tictactoe-3x3k3.json"
+    path = DATA / "tictactoe-3x3k3.json"
     data = json.loads(path.read_text())
     data["state"]["history"][2][1]["rows"][0] = 7
     with pytest.raises(ValueError, match="history entry 3"):
@@ -95,7 +96,7 @@ def test_a_damaged_version_1_position_is_refused_saying_where(app) -> None:
 def test_a_version_1_position_no_move_reaches_becomes_a_start(app) -> None:
     """Two consecutive positions of one game that no legal move joins (set by hand) are
     kept as a start of their own, and saved again as such."""
-    path = Path(__file__).parent / "data" / "saved_v1" / "grundy-king.json"
+    path = DATA / "grundy-king.json"
     data = json.loads(path.read_text())
     placed = {"tokens": [[2, 2]], "to_move": 0}
     data["state"]["history"][2][1] = placed  # after one move: a jump no king can make
