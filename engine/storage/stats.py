@@ -77,7 +77,6 @@ class StatsStore:
         # True when this session runs in memory only because the file was busy or the
         # disk full: its results are then written beside the file when it ends.
         self._spill = False
-        self._summaries = StatsSummaries(self._read)
 
     # --- opening and closing --------------------------------------------------
 
@@ -262,18 +261,23 @@ class StatsStore:
 
     # --- reading ------------------------------------------------------------
 
+    def _summaries(self) -> StatsSummaries:
+        # Made per call, not kept: a kept one would tie the store in a reference cycle
+        # (through its bound _read), and its connection would close only at a collection.
+        return StatsSummaries(self._read)
+
     def game_summary(self) -> list[GameSummary]:
         """Per (game, variant, mode, opponent) counts, sorted by those keys.
 
         On a read error returns ``[]`` and adds a message to :attr:`warnings`.
         """
-        return self._summaries.game_summary()
+        return self._summaries().game_summary()
 
     def match_outcomes(self, game: str) -> list[str]:
         """The player's results (``"won"``, ``"drawn"``, ``"lost"``) in their games of
         ``game`` against "Match me", in the order played: what its level is read from
         (engine.ai.ladder.match_level). ``[]`` on a read error (reported in warnings)."""
-        return self._summaries.match_outcomes(game)
+        return self._summaries().match_outcomes(game)
 
     def totals_by_game(self, players_only: bool = False) -> dict[str, tuple[int, int, int, int]]:
         """``{game: (played, won, lost, drawn)}`` over all variants and modes.
@@ -281,15 +285,15 @@ class StatsStore:
         ``players_only`` leaves out games the computer played against itself (modes
         with no ``human`` seat): those are not the player's results.
         """
-        return self._summaries.totals_by_game(players_only)
+        return self._summaries().totals_by_game(players_only)
 
     def puzzle_summary(self) -> list[PuzzleSummary]:
         """Per (game, variant): solves, solves with help, and the best unhelped result."""
-        return self._summaries.puzzle_summary()
+        return self._summaries().puzzle_summary()
 
     def best_puzzle(self, game: str, variant: str) -> tuple[int, float] | None:
         """Best unhelped solution as ``(moves, seconds)``: fewest moves, then fastest."""
-        return self._summaries.best_puzzle(game, variant)
+        return self._summaries().best_puzzle(game, variant)
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple]:
         conn = self._require_open()
