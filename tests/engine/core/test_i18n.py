@@ -390,7 +390,7 @@ def test_the_scan_passes_marked_text_and_symbols(source: str) -> None:
 STORAGE = sorted((ROOT / "engine" / "storage").glob("*.py"))
 # Calls whose text becomes a notice or an error shown to the player.
 MESSAGE_CALLS = {"ValueError", "CodeError", "Unusable", "_Unusable", "_SaveFailed",
-                 "_CannotRepair", "OSError", "_block", "_set_aside", "append", "Phrase",
+                 "CannotRepair", "OSError", "_block", "_set_aside", "append", "Phrase",
                  "IllegalMove"}
 # Keyword arguments that carry a shown message whatever the call (Found(problem=...)), and
 # the attributes whose items are such messages (self._blocked[game_id] = ...).
@@ -435,7 +435,7 @@ SHOWN_ERRORS = {
 NOTICE_RETURNS = {"save", "_could_not_save", "_take_in_current_file", "_changed_elsewhere",
                   "_spill_unsaved", "_record", "record_game", "record_puzzle", "size_text",
                   "_kind_of", "_unkeepable", "describe_sources", "_file_bytes", "rebuild",
-                  "header_problem", "refuses_rows", "check"}
+                  "header_problem", "refuses_rows", "check", "rebuild_file"}
 # Functions whose ValueError is a caller's mistake (a bad argument), never shown.
 ARGUMENT_CHECKS = {"_require_text", "record_game", "record_puzzle"}
 # Phrase templates that are not words for a player: the state "rebuild:<why>" (only its

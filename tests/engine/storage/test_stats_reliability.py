@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.storage import stats as stats_module
+from engine.storage import stats_rebuild
 from engine.storage.stats import StatsStore
+from engine.storage.stats_opening import StatsOpener
 
 # Reliability: several real processes, full disks and simulated kills on real SQLite
 # files; the quick run (python -m pytest -m "not slow") leaves them out and keeps the
@@ -107,7 +108,7 @@ def test_copies_starting_together_on_a_new_profile_all_save(tmp_path: Path, copi
 
 def _fill_disk_during_copy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the new file of a rebuild meet a real SQLITE_FULL (a disk with no room)."""
-    original = StatsStore._copy_rows
+    original = stats_rebuild.copy_rows
 
     def full(new: sqlite3.Connection, rows: dict) -> int:
         if not new.execute("PRAGMA database_list").fetchone()[2]:
@@ -116,7 +117,7 @@ def _fill_disk_during_copy(monkeypatch: pytest.MonkeyPatch) -> None:
         new.execute(f"PRAGMA max_page_count = {pages}")
         return original(new, rows)
 
-    monkeypatch.setattr(StatsStore, "_copy_rows", staticmethod(full))
+    monkeypatch.setattr(stats_rebuild, "copy_rows", full)
 
 
 def test_full_disk_during_a_rebuild_is_not_called_corruption(
@@ -176,7 +177,7 @@ def _kill_at(monkeypatch: pytest.MonkeyPatch, stage: str) -> None:
     if stage == "copying":
         def copy(new: sqlite3.Connection, rows: dict) -> int:
             raise Killed
-        monkeypatch.setattr(StatsStore, "_copy_rows", staticmethod(copy))
+        monkeypatch.setattr(stats_rebuild, "copy_rows", copy)
     elif stage == "kept":
         keep = stats_recovery.keep_original
 
@@ -187,7 +188,7 @@ def _kill_at(monkeypatch: pytest.MonkeyPatch, stage: str) -> None:
     elif stage == "before rename":
         def no_rename(src: object, dst: object) -> None:
             raise Killed
-        monkeypatch.setattr(stats_module.os, "replace", no_rename)
+        monkeypatch.setattr(stats_rebuild.os, "replace", no_rename)
 
 
 @pytest.mark.parametrize("stage", ["copying", "kept", "before rename"])
@@ -280,14 +281,14 @@ def test_open_waits_when_another_copy_commits_while_it_opens(tmp_path: Path,
     path = tmp_path / "statistics.sqlite3"
     StatsStore(path).open()
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    recover = StatsStore._recover
+    recover = StatsOpener._recover
 
-    def commit_meanwhile(store: StatsStore, conn: sqlite3.Connection) -> None:
+    def commit_meanwhile(opener: StatsOpener, conn: sqlite3.Connection) -> None:
         holder.execute("BEGIN EXCLUSIVE")  # what a commit holds for its moment
         threading.Timer(0.3, lambda: holder.execute("COMMIT")).start()
-        recover(store, conn)
+        recover(opener, conn)
 
-    monkeypatch.setattr(StatsStore, "_recover", commit_meanwhile)
+    monkeypatch.setattr(StatsOpener, "_recover", commit_meanwhile)
     store = StatsStore(path)
     store.busy_timeout = 0.01
     assert store.open() == []

@@ -1,0 +1,357 @@
+"""Opening the statistics file for a session: check, repair, set aside, merge back.
+
+:class:`StatsOpener` does what :meth:`engine.storage.stats.StatsStore.open` promises:
+under the profile folder's lock (:mod:`engine.storage.lock`) it creates the schema,
+repairs a damaged file (:mod:`engine.storage.stats_rebuild`), moves an unusable one
+aside, removes what a killed copy left half done and merges back results kept aside
+(:mod:`engine.storage.stats_recovery`). Whatever goes wrong, it ends with a connection
+— to the file, or to memory — and warnings for the player; a full disk or a busy file
+is never taken for damage. No pygame here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import sqlite3
+from pathlib import Path
+
+from engine.core.phrase import N_, Phrase, error_text
+
+from . import stats_rebuild as rebuilding
+from . import stats_recovery as recovery
+from .atomic import move_aside
+from .lock import folder_lock
+from .stats_health import (
+    HEADER_SIZE,
+    SQLITE_BUSY,
+    SQLITE_LOCKED,
+    SQLITE_MAGIC,
+    TRANSIENT,
+    Unusable,
+    brief,
+    check,
+    code_of,
+    header_problem,
+    rebuild_reason,
+    refuses_rows,
+)
+from .stats_schema import (
+    TABLE_SCHEMA,
+    add_unsaved_tables,
+    connect,
+    create_schema,
+    file_inode,
+    memory_database,
+    now,
+    transaction,
+)
+
+
+class StatsOpener:
+    """Open one statistics file for one session (see :meth:`open`).
+
+    After :meth:`open`: :attr:`conn` is the session's connection (with its
+    session tables), :attr:`persistent` whether it writes to the file,
+    :attr:`spill` whether this session's results are to be written beside the
+    file when it ends (the file was busy, the disk full, or a repair had to
+    wait), :attr:`inode` the file the connection writes to, and
+    :attr:`warnings` what to tell the player.
+    """
+
+    def __init__(self, path: Path, busy_timeout: float, lock_timeout: float) -> None:
+        self.path = path
+        #: Seconds a connection waits for another copy that is writing right now.
+        self.busy_timeout = busy_timeout
+        #: Seconds to wait for another copy that is opening (or repairing) the same profile.
+        self.lock_timeout = lock_timeout
+        self.warnings: list[str] = []
+        self.conn: sqlite3.Connection | None = None
+        self.persistent = False
+        self.spill = False
+        self.inode: int | None = None
+
+    def open(self) -> None:
+        """Open (creating if needed) the database, falling back to memory if need be.
+
+        Under the profile folder's lock: create the schema, repair a damaged file,
+        remove what a killed copy left half done and merge back results kept aside
+        (set-aside databases, results a session could not write).
+        """
+        try:
+            if self.path.is_dir():
+                self._set_aside(Phrase(N_("it is a folder, not a file")))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with folder_lock(self.path.parent, self.lock_timeout) as lock:
+                self.conn, self.persistent = self._open_file(lock.held)
+                if self.persistent and lock.held:
+                    self._recover(self.conn)
+        except OSError as exc:
+            self._fall_back_to_memory(exc.strerror or error_text(exc),
+                                      exc.errno in (errno.ENOSPC, errno.EDQUOT))
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            # UnicodeDecodeError: sqlite3 raises it instead of the real error
+            # when SQLite's message quotes damaged, non-UTF-8 text.
+            self._fall_back_to_memory(str(exc), code_of(exc) in TRANSIENT)
+        self.inode = file_inode(self.path) if self.persistent else None
+        self._add_session_tables()
+
+    def _add_session_tables(self) -> None:
+        """Create the session tables, waiting for the file as long as for the lock.
+
+        Preparing even a TEMP statement reads the file's schema, which takes a
+        moment's shared lock: another copy committing must not make this open
+        fail (it did, with a short busy timeout). A file still busy past the
+        wait sends the session to memory, its results written beside the file.
+        """
+        conn = self.conn
+        if conn is None:
+            return
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout * 1000)}")
+            add_unsaved_tables(conn)
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+            self.conn = None
+            self.inode = None
+            self._fall_back_to_memory(str(exc), code_of(exc) in TRANSIENT)
+            add_unsaved_tables(self.conn)
+
+    def _open_file(self, locked: bool) -> tuple[sqlite3.Connection, bool]:
+        """Open the on-disk database, setting aside anything unusable.
+
+        Returns the connection and whether it writes to disk (False when the
+        file is readable but not writable, or needs a repair that cannot be
+        written now: its records are copied to memory). ``locked``: this copy
+        holds the profile's lock (without it, a repair is left to the copy that
+        holds it). Raises OSError or sqlite3.Error when the folder or file cannot
+        be used at all (the caller then falls back to memory).
+        """
+        if self.path.exists():
+            # Read the header ourselves first: a permission problem must not be
+            # mistaken for corruption (and the file must not be moved for it).
+            with open(self.path, "rb") as handle:
+                header = handle.read(HEADER_SIZE)
+            if header and header[: len(SQLITE_MAGIC)] != SQLITE_MAGIC:
+                self._set_aside(Phrase(N_("it is not an SQLite database")))
+            else:
+                conn = self._connect()
+                try:
+                    state = check(conn)
+                    if state == "ok" or state.startswith("missing:"):
+                        # Before any write: a damaged header field breaks the
+                        # file for good once SQLite writes to it.
+                        state = header_problem(header) or state
+                    if state == "ok" or state.startswith("missing:"):
+                        state = refuses_rows(conn, state.removeprefix("missing:")) or state
+                    if state.startswith("rebuild:"):
+                        # Before any change to the file, so the kept original
+                        # is exactly what the player had.
+                        why = rebuild_reason(state)
+                        try:
+                            if not locked:
+                                raise rebuilding.CannotRepair(Phrase(N_(
+                                    "another copy of the game is using the profile")))
+                            self.warnings.append(rebuilding.rebuild_file(
+                                conn, self.path, why, self.busy_timeout))
+                            conn = self._connect()
+                        except rebuilding.CannotRepair as exc:
+                            return self._repair_later(why, error_text(exc)), False
+                        state = check(conn)
+                        if state != "ok":  # pragma: no cover - the new file is ours
+                            raise Unusable(Phrase(N_("it is damaged and could not be rebuilt")))
+                    if state.startswith("missing:"):
+                        self._add_table(conn, state.removeprefix("missing:"))
+                        state = "ok"
+                except Unusable as exc:
+                    conn.close()
+                    self._set_aside(error_text(exc))
+                except BaseException:
+                    conn.close()
+                    raise
+                else:
+                    if state == "ok":
+                        return self._ensure_writable(conn)
+                    conn.close()  # an empty database: give it our schema below
+
+        conn = self._connect()
+        try:
+            # IF NOT EXISTS, in one write transaction: copies creating it at the same
+            # moment (even without the folder lock) agree instead of failing.
+            create_schema(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn, True
+
+    def _connect(self) -> sqlite3.Connection:
+        return connect(self.path, self.busy_timeout)
+
+    def _repair_later(self, why: str, reason: str) -> sqlite3.Connection:
+        """A session on a file that needs a repair this copy cannot make now.
+
+        The file is left exactly as it was; its readable rows are shown from
+        memory, and this session's results are kept to be written beside it when
+        the session ends (the next start adds them once the repair is made).
+        """
+        memory = memory_database()
+        shown = Phrase(N_("its results are shown"))
+        try:
+            conn = self._connect()
+            try:
+                rebuilding.copy_rows(memory, recovery.read_rows(conn, with_id=True))
+            finally:
+                conn.close()
+        except (sqlite3.Error, UnicodeDecodeError):
+            shown = Phrase(N_("its results cannot be shown now"))
+        self.spill = True
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} needs repairing ({why}), but the repair could not be "
+               "made now ({reason}); the file was left as it was and {shown}. This session's "
+               "results are written beside it when the game closes and added at the next "
+               "start that can repair it."),
+            path=self.path, why=brief(why), reason=brief(reason), shown=shown))
+        return memory
+
+    def _recover(self, conn: sqlite3.Connection) -> None:
+        """Finish what killed copies left and merge back results kept aside.
+
+        Called under the folder lock with a writable connection. Rebuilds a
+        killed copy left half made are removed (the file they were for is still
+        in place: a rebuild replaces it in one rename). Results another session
+        could not write, and the readable rows of set-aside databases not yet
+        merged (or changed since), are added to the live tables; a full disk or a
+        busy file only postpones this to the next start.
+        """
+        for leftover in recovery.stale_temporaries(self.path):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)
+        sources: list[tuple[Path, int]] = []
+        try:
+            with transaction(conn):
+                conn.execute(recovery.RECOVERED_TABLE)
+            merged = dict(conn.execute("SELECT name, signature FROM recovered_files"))
+            for pending in recovery.pending_files(self.path):
+                rows = recovery.read_pending(pending)
+                if rows is None:
+                    continue  # not ours (or damaged): left where it is
+                with transaction(conn):
+                    added = recovery.merge_rows(conn, rows)
+                with contextlib.suppress(OSError):
+                    os.unlink(pending)  # merged: every row is in the file now
+                if added:
+                    sources.append((pending, added))
+            for aside in recovery.aside_databases(self.path):
+                try:
+                    seen = recovery.signature(aside)
+                except OSError:
+                    continue
+                if merged.get(aside.name) == seen:
+                    continue
+                rows = recovery.read_aside(aside)
+                if rows is None:
+                    continue  # not ours, a newer version's, or unreadable
+                with transaction(conn):
+                    added = recovery.merge_rows(conn, rows)
+                    conn.execute("INSERT OR REPLACE INTO recovered_files VALUES (?, ?, ?, ?)",
+                                 (aside.name, seen, added, now()))
+                if added:
+                    sources.append((aside, added))
+        except (sqlite3.Error, OSError, UnicodeDecodeError):
+            pass  # a full disk or a busy file: the sources stay and the next start tries again
+        if sources:
+            total = sum(count for _, count in sources)
+            self.warnings.append(Phrase(
+                N_("{total} result kept aside earlier ({sources}) were added back to your "
+                   "statistics in {path}.") if total == 1 else
+                N_("{total} results kept aside earlier ({sources}) were added back to your "
+                   "statistics in {path}."),
+                total=total, sources=recovery.describe_sources(sources), path=self.path))
+
+    def _add_table(self, conn: sqlite3.Connection, table: str) -> None:
+        """Create our ``table`` (missing from an otherwise good database).
+
+        Adding a table removes nothing, so the file keeps every record.
+        """
+        with transaction(conn):
+            for statement in TABLE_SCHEMA[table]:
+                conn.execute(statement)
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} had no {table} table; an empty one was added and the "
+               "other results were kept."), path=self.path, table=table))
+
+    def _ensure_writable(self, conn: sqlite3.Connection) -> tuple[sqlite3.Connection, bool]:
+        """Return ``(conn, True)`` if writes work, else an in-memory copy and False."""
+        try:
+            # A real write that is rolled back: the only reliable way to learn
+            # whether the file and its folder (for the journal) are writable.
+            # A name no table has, or an extra table that happens to be
+            # called write_probe would make the file look read-only.
+            names = {str(row[0]).lower() for row in conn.execute("SELECT name FROM sqlite_master")}
+            probe = "write_probe"
+            while probe in names:
+                probe += "_"
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(f"CREATE TABLE {probe} (x)")
+            finally:
+                # SQLite may already have rolled back after a failed write;
+                # keep the original error, not "no transaction is active".
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            if code_of(exc) in (SQLITE_BUSY, SQLITE_LOCKED):
+                # Another copy is writing right now: the file is writable; results
+                # that meet the lock wait in the session and are written later.
+                return conn, True
+            memory = memory_database()
+            try:
+                conn.backup(memory)
+            finally:
+                conn.close()
+            self.warnings.append(Phrase(
+                N_("Statistics file {path} can be read but not written ({reason}); results "
+                   "of this session will be shown but not saved."),
+                path=self.path, reason=brief(exc)))
+            return memory, False
+        return conn, True
+
+    def _set_aside(self, reason: str) -> None:
+        """Move the unusable database and its side files aside, with a warning."""
+        try:
+            kept = self._move_with_side_files()
+        except OSError as exc:
+            # Leave the file alone; the caller falls back to memory and the
+            # player learns both what was wrong and why we could not fix it.
+            raise OSError(Phrase(
+                N_("{reason}, and it could not be moved aside: {error}"),
+                reason=reason, error=exc.strerror or str(exc))) from exc
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} could not be used ({reason}); it was kept as {kept}; "
+               "a new statistics file was started."),
+            path=self.path, reason=brief(reason), kept=kept))
+
+    def _move_with_side_files(self) -> Path:
+        """Move the database and its side files to a fresh ``.corrupt-`` name."""
+        kept = move_aside(self.path)
+        # Keep the pairing "<kept>-journal" so that opening the kept copy with
+        # SQLite still sees its journal.
+        with contextlib.suppress(OSError):
+            rebuilding.move_side_files(self.path, kept)
+        return kept
+
+    def _fall_back_to_memory(self, reason: str, transient: bool = False) -> None:
+        """Go on in memory; ``transient``: the file is busy or the disk full, so this
+        session's results are written beside it when the session ends."""
+        self.persistent = False
+        self.conn = memory_database()
+        self.spill = transient
+        later = Phrase(N_("this session's results are shown and written beside it when the "
+                          "game closes, to be added at the next start") if transient
+                       else N_("statistics will not be saved this session"))
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} could not be opened or created ({reason}); {later}."),
+            path=self.path, reason=brief(reason), later=later))

@@ -1,0 +1,124 @@
+"""What the statistics screens show: summaries read from the statistics database.
+
+:class:`StatsSummaries` turns the rows of ``all_games``/``all_puzzles`` (the file's
+results and this session's results not yet written, see
+:func:`engine.storage.stats_schema.add_unsaved_tables`) into the summaries
+:class:`engine.storage.stats.StatsStore` hands out. It reads through the store's
+reading function, which reports a read error instead of raising. No pygame here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .stats_schema import OUTCOMES
+
+#: Runs one query with its parameters and returns its rows (``[]`` on a read error).
+Reader = Callable[[str, tuple[object, ...]], list[tuple]]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """Results of one (game, variant, mode, opponent) combination.
+
+    Outcomes are from the point of view of the first human seat (for two
+    humans: the first player).
+    """
+
+    game: str
+    variant: str
+    mode: str
+    opponent: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+
+
+@dataclass(frozen=True)
+class PuzzleSummary:
+    """Results of one (game, variant) puzzle: how often solved, and the best unhelped run."""
+
+    game: str
+    variant: str
+    solved: int
+    helped: int
+    best_moves: int | None
+    best_seconds: float | None
+
+
+class StatsSummaries:
+    """The summaries of the results, each one or two queries through ``read``."""
+
+    # The summaries read the names through CAST(... AS TEXT) and skip NULLs:
+    # SQLite keeps whatever type a value arrived with, so a damaged or
+    # hand-edited file can hold a number or a blob where a name belongs, and
+    # the screens expect text. Such a row still counts, under its text form.
+
+    def __init__(self, read: Reader) -> None:
+        self._read = read
+
+    def game_summary(self) -> list[GameSummary]:
+        """Per (game, variant, mode, opponent) counts, sorted by those keys."""
+        rows = self._read(
+            "SELECT CAST(game AS TEXT) AS g, CAST(variant AS TEXT) AS v, "
+            "CAST(mode AS TEXT) AS m, CAST(opponent AS TEXT) AS o, COUNT(*), "
+            "SUM(outcome IS 'won'), SUM(outcome IS 'lost'), SUM(outcome IS 'drawn') "
+            "FROM all_games WHERE g IS NOT NULL AND v IS NOT NULL AND m IS NOT NULL "
+            "AND o IS NOT NULL GROUP BY g, v, m, o ORDER BY g, v, m, o", ()
+        )
+        return [GameSummary(*row) for row in rows]
+
+    def match_outcomes(self, game: str) -> list[str]:
+        """The player's results in their games of ``game`` against "Match me", in the
+        order played."""
+        rows = self._read(
+            "SELECT CAST(outcome AS TEXT) FROM all_games WHERE game IS ? "
+            "AND mode IS 'human-computer' AND (opponent IS 'match' OR opponent LIKE 'match@%') "
+            "ORDER BY played_at", (game,))
+        return [row[0] for row in rows if row[0] in OUTCOMES]
+
+    def totals_by_game(self, players_only: bool = False) -> dict[str, tuple[int, int, int, int]]:
+        """``{game: (played, won, lost, drawn)}`` over all variants and modes.
+
+        ``players_only`` leaves out games the computer played against itself (modes
+        with no ``human`` seat): those are not the player's results.
+        """
+        # The mode is the seats' kinds joined by "-": a human seat is "-human-" once the
+        # mode is framed by dashes.
+        human = " AND ('-' || CAST(mode AS TEXT) || '-') LIKE '%-human-%'" if players_only else ""
+        rows = self._read(
+            "SELECT CAST(game AS TEXT) AS g, COUNT(*), "
+            "SUM(outcome IS 'won'), SUM(outcome IS 'lost'), SUM(outcome IS 'drawn') "
+            f"FROM all_games WHERE g IS NOT NULL{human} GROUP BY g ORDER BY g", ()
+        )
+        return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+
+    def puzzle_summary(self) -> list[PuzzleSummary]:
+        """Per (game, variant): solves, solves with help, and the best unhelped result."""
+        rows = self._read(
+            "SELECT CAST(game AS TEXT) AS g, CAST(variant AS TEXT) AS v, COUNT(*), "
+            "SUM(helped IS NOT 0) FROM all_puzzles WHERE g IS NOT NULL AND v IS NOT NULL "
+            "GROUP BY g, v ORDER BY g, v", ()
+        )
+        result = []
+        for game, variant, solved, helped in rows:
+            best = self.best_puzzle(game, variant)
+            result.append(PuzzleSummary(game, variant, solved, helped or 0,
+                                        best[0] if best else None, best[1] if best else None))
+        return result
+
+    def best_puzzle(self, game: str, variant: str) -> tuple[int, float] | None:
+        """Best unhelped solution as ``(moves, seconds)``: fewest moves, then fastest."""
+        # Only rows whose numbers are numbers: a damaged value must not become
+        # the "best" (or reach a screen that formats it as a number).
+        rows = self._read(
+            "SELECT moves, seconds FROM all_puzzles "
+            "WHERE game = ? AND variant = ? AND helped = 0 "
+            "AND typeof(moves) = 'integer' AND moves >= 0 "
+            "AND typeof(seconds) IN ('integer', 'real') AND seconds >= 0 "
+            "ORDER BY moves, seconds LIMIT 1",
+            (game, variant),
+        )
+        return (int(rows[0][0]), float(rows[0][1])) if rows else None
