@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def test_monkey_soak(profile: Path) -> None:
     run = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "soak.py"), "--events", str(EVENTS),
+        [sys.executable, str(ROOT / "tests" / "support" / "soak.py"), "--events", str(EVENTS),
          "--seed", str(SEED), "--profile", str(profile), "--report-every", "0"],
         capture_output=True, text=True, timeout=900, cwd=ROOT,
         env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
