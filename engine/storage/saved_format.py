@@ -2,7 +2,7 @@
 
 Version 2 (written now) keeps, for every game, its parameters (the game ID), the move
 log and — only where a game does not begin at the set-up's fresh start — the start
-(a Button Madness board, a Grundy position set by hand), written by the screen that
+(a generated puzzle board, a position set by hand), written by the screen that
 made it. Resuming replays the moves through the rules, which refuse illegal ones.
 
 Version 1 kept every position of a turn-based history; :func:`upgrade_v1` turns such a

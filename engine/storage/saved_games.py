@@ -8,7 +8,7 @@ New game too), the games already recorded in the statistics (a finished game is 
 counted twice), Pause and the hint overlay; for a puzzle its midend (puzzles, attempts
 and their clocks, moves, help used) and the solution marks. Moves are written as JSON
 (tuples as lists) with no game's help; a start is written only where a game does not
-begin at its fresh start (a generated Button Madness board, a Grundy position set by
+begin at its fresh start (a generated puzzle board, a position set by
 hand). Every game saves: no descriptor declares anything for it.
 
 Resuming replays the moves through the rules, each checked legal first, so a changed or
