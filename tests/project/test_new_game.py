@@ -382,3 +382,19 @@ def test_the_documented_line_counts_are_current() -> None:
     for kind, rows in tool.line_counts().items():
         total = sum(code for *_f, code in rows)
         assert f"| **{kind}** | **all {len(rows)} files** |" in table and f"**{total}**" in table
+
+
+def test_the_checklist_lists_every_descriptor_field_and_the_readme_links_it() -> None:
+    import dataclasses
+
+    from engine.model.descriptor import REQUIRED_FIELDS, GameDescriptor
+
+    text = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`"): line.split("|")[2].strip()
+            for line in text.splitlines() if line.startswith("| `")}
+    fields = {f.name for f in dataclasses.fields(GameDescriptor)}
+    assert fields <= set(rows), fields - set(rows)
+    assert {name for name in fields if rows[name].startswith("yes")} == set(REQUIRED_FIELDS)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(docs/adding-a-game.md)" in readme and len(readme.splitlines()) <= 200
+    assert "(adding-a-game.md)" in (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
