@@ -66,7 +66,7 @@ TEXTS: dict[str, tuple[str, str, str]] = {
         "álló kupacból. Aki az utolsó korongot veszi el, nyer.\n\n"
         "Egér: kattints egy korongra, és elveszed azt és az összes utána következőt. "
         "Billentyűzet: ←/→ választ korongot, az Enter vagy a Szóköz elveszi.\n\n"
-        "A Tipp (H) a korongok fölé írja, mire vezet az egyes elvételek a soron következő "
+        "A Tipp (H) a korongok fölé írja, mire vezet egy-egy elvétel a soron következő "
         "játékosnak: W n = győzelem n lépésben, L n = vereség n lépésben, legjobb játékkal.",
         "Dva hráči se střídají a berou jeden, dva nebo tři žetony z hromádky patnácti "
         "žetonů. Kdo vezme poslední žeton, vyhrává.\n\n"
