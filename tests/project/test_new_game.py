@@ -398,3 +398,27 @@ def test_the_checklist_lists_every_descriptor_field_and_the_readme_links_it() ->
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/adding-a-game.md)" in readme and len(readme.splitlines()) <= 200
     assert "(adding-a-game.md)" in (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_scaffolded_into_a_copy_of_the_project_the_suite_passes(tmp_path: Path) -> None:
+    """The real thing, on a copy of the project (never the repository's games/): both
+    kinds written into games/, the translations and docs refreshed by the tool, then the
+    translation, conformance, docs and project-rule tests pass with them."""
+    copy = tmp_path / "project"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
+        ".git", "__pycache__", ".pytest_cache", ".ruff_cache", "dist", ".pyinstaller-work"))
+    for args in (["take_away", "--title", "Take Away"], ["lamp_row", "--kind", "puzzle"]):
+        out = subprocess.run([sys.executable, "tools/new_game.py", *args], cwd=copy,
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "cs: complete" in out.stdout and "hu: complete" in out.stdout, out.stdout
+    tests = ["tests/engine/core/test_i18n.py", "tests/project/test_docs_generated.py",
+             "tests/project/test_project_rules.py", "tests/games/test_conformance.py",
+             "tests/project/test_import_graph.py::test_no_import_cycles_even_in_annotations",
+             "tests/project/test_import_graph.py::test_games_import_each_other_never"]
+    out = subprocess.run([sys.executable, "-m", "pytest", *tests, "-q", "-m", "not slow",
+                          "-p", "no:cacheprovider"], cwd=copy, capture_output=True, text=True,
+                         timeout=900)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert "take-away" in (copy / "build" / "README.md").read_text(encoding="utf-8")
