@@ -23,6 +23,9 @@ what the block holds:
 ``layers``
     what each part of the engine may import, from the rule that
     ``tests/project/test_import_graph.py`` holds the code to.
+``scaffold-lines``
+    the line counts of a game of each kind written by ``tools/new_game.py`` (into a
+    temporary folder): non-blank lines and code lines per file.
 ``table FILE:TABLE [FILE:TABLE ...]``
     a Markdown table from benchmark result files ``docs/results/FILE.json``: the columns
     of the first, the rows of each in turn, then a line naming each file's command, date
@@ -186,6 +189,18 @@ def result_table(spec: str, doc: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def scaffold_lines() -> str:
+    """The Markdown table of ``tools/new_game.py --count``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("arcade_new_game", ROOT / "tools" / "new_game.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.count_table()
+
+
 def render(key: str, doc: Path, indent: str) -> str:
     """The body of the block ``key`` in ``doc`` (the text between its markers)."""
     kind, _, rest = key.partition(" ")
@@ -194,6 +209,7 @@ def render(key: str, doc: Path, indent: str) -> str:
         "families": families,
         "family-options": lambda: family_options(indent),
         "layers": layers,
+        "scaffold-lines": scaffold_lines,
         "table": lambda: result_table(rest, doc),
     }
     if kind not in makers:

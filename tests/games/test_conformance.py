@@ -397,7 +397,10 @@ JUNK: list[Any] = [None, 0, -1, True, 1.5, "", "x" * 10_000, [], [[]], {}, {"no 
 def _played_scene(app: Any, game: GameDescriptor, params: Any, seed: int) -> Any:
     """A scene of ``game`` (every seat human) after random moves, a New game, more moves
     and an undo: what a player leaves behind."""
-    options = {} if game.is_puzzle else {"seats": (Seat("human"),) * 3, "seed": seed}
+    # (A human seat keeps a level of the game's for when it turns computer: "hard", the
+    # engine's default, is not every game's.)
+    human = Seat("human", game.default_level or "hard")
+    options = {} if game.is_puzzle else {"seats": (human,) * 3, "seed": seed}
     scene = game.open_scene(app, params, **options)
     rng = random.Random(seed)
     puzzle = getattr(scene, "puzzle", None)  # a puzzle's midend
