@@ -234,3 +234,58 @@ def test_graph_labels_read_as_the_help_says() -> None:
         first_wins = any(labels[v] == 0 for v in graph.edges[graph.start])
         assert (outcomes[graph.start] == "win") == first_wins, graph.name
         assert GraphState.start(graph).node == graph.start
+
+
+def test_some_built_in_graphs_have_cycles_where_best_play_never_ends() -> None:
+    """The set-up's "a built-in graph, some with cycles where best play never ends"."""
+    from games.grundy.setup_scene import GrundySetupOverlay
+
+    assert "some with cycles where best play never ends" in GrundySetupOverlay.help_text
+    drawn = [graph.name for graph in BUILTIN if "draw" in retrograde(graph)]
+    assert drawn and len(drawn) < len(BUILTIN)
+
+
+def test_perfect_never_misses_a_win() -> None:
+    """The ladder's "Perfect: the Sprague–Grundy theory: never misses a win": from every
+    won position tried, its move leaves the opponent a lost one (brute force)."""
+    import random
+    import threading
+
+    from engine.model.seats import Seat
+    from games.grundy.agents import make_agent
+    from games.grundy.heaps import HeapConfig, HeapState
+    from games.grundy.levels import LADDER
+
+    assert "never misses a win" in next(r.how for r in LADDER if r.level == "perfect")
+    cancel = threading.Event()
+    rng = random.Random(5)
+    for misere in (False, True):
+        setup = GrundySetup(game="nim", misere=misere)
+        agent = make_agent(setup, Seat("computer", "perfect"), seed=1)
+        for heaps in product(range(5), repeat=3):
+            lost = misere_lost(heaps) if misere else heap_value(heaps, None) == 0
+            if lost or not any(heaps):
+                continue
+            state = HeapState(HeapConfig("nim", (3, 5, 7), misere=misere), heaps)
+            after = state.play(agent.choose_move(state, cancel)).heaps
+            assert (misere_lost(after) if misere else heap_value(after, None) == 0), heaps
+    for piece in ("king", "rook", "queen", "knight"):
+        setup = GrundySetup(game=piece, rows=6, cols=7)
+        agent = make_agent(setup, Seat("computer", "perfect"), seed=1)
+        config = BoardConfig(piece, 6, 7, 1)
+        for _ in range(30):
+            square = (rng.randrange(6), rng.randrange(7))
+            if token_value(piece, 6, 7, (square,)) == 0:
+                continue
+            state = TokenState(config, (square,))
+            _index, r, c = agent.choose_move(state, cancel)
+            assert token_value(piece, 6, 7, ((r, c),)) == 0, (piece, square)
+    for graph_index, graph in enumerate(BUILTIN):
+        outcomes = retrograde(graph)
+        agent = make_agent(GrundySetup(game="graph", graph=graph_index),
+                           Seat("computer", "perfect"), seed=1)
+        for node in range(graph.size):
+            if outcomes[node] == "win":
+                move = agent.choose_move(GraphState(graph, node), cancel)
+                target = GraphState(graph, node).play(move).node
+                assert outcomes[target] == "loss", (graph.name, node)
