@@ -155,3 +155,8 @@ def rules() -> str:
     levels)."""
     return "\n\n".join((_(BOARD_HELP), heap_rules(), _(GRAPH_HELP)))
 
+
+
+# Every kind's rules in English, examples filled in (tests read it).
+HELP = "\n\n".join((BOARD_HELP, HEAPS_HELP.format(k=BACHET_DEFAULT.max_take, zeros=bachet_zeros(),
+                                                  **nim_example()), GRAPH_HELP))
