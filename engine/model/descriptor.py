@@ -449,14 +449,25 @@ class GameDescriptor:
             return _("No help for {game} yet.").format(game=_(self.title))
         text = load(self.help)  # marked with N_, or a function that translates
         rules = text() if callable(text) else _(text)
+        return self.with_levels(rules)
+
+    def levels_text(self) -> str:
+        """The computer levels, weakest first, each with what it does, generated from the
+        ladder in the current language ("" without a ladder). The only place a help text
+        describes the levels, so that it cannot drift from what they do."""
         if not self.ladder:
-            return rules
+            return ""
         from engine.model.levels import MATCH_RUNG
 
         levels = "\n".join(_("{level}: {how}.").format(level=_(rung.label), how=_(rung.how))
                            for rung in (*self.ladder, MATCH_RUNG))
         heading = _("The computer levels, weakest first:")
-        return f"{rules}\n\n{heading}\n{levels}"
+        return f"{heading}\n{levels}"
+
+    def with_levels(self, rules: str) -> str:
+        """``rules`` (already in the current language) followed by :meth:`levels_text`."""
+        levels = self.levels_text()
+        return f"{rules}\n\n{levels}" if levels else rules
 
     def smoke_variants(self, app: Any, frames: Any) -> list[str]:
         """Open the game's extra variants for ``--smoke`` (none if it declares no hook)."""

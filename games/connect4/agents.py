@@ -3,7 +3,10 @@
 * :class:`MediumAgent`: wins when it can, blocks a win in one, avoids a move
   that lets the opponent win at once (dropping a disc just below their
   winning cell), and otherwise leans to the centre at random.
-* depth<n>: :class:`HardAgent` capped at n plies (no time limit: the same on any machine).
+* depth<n>: :class:`HardAgent` searching exactly n plies, with no clock at all (no time
+  limit: every move completes its n plies on any machine, however busy, so a rung's "a
+  search n moves deep" is true; only a proven result or the end of the board stops it
+  sooner).
 * :class:`HardAgent`: the generic negamax, depth-limited with iterative
   deepening under a time budget (~0.3 s), on the solver's bitboard position
   with its threat-counting heuristic and threat-aware move ordering.
@@ -118,20 +121,25 @@ class HardAgent:
     """Timed depth-limited alpha-beta with a threat-counting evaluation.
 
     ``time_budget`` seconds per move (15 % is kept back: the last iteration
-    overruns by up to one poll); ``max_depth`` caps the plies looked ahead
+    overruns by up to one poll; None: no clock, the search always completes
+    ``max_depth`` plies); ``max_depth`` caps the plies looked ahead
     (None: as deep as the budget allows; a cap makes play repeatable, for
     tests); ``seed`` breaks ties between equally promising columns.
     """
 
     name = "hard"
 
-    def __init__(self, time_budget: float = HARD_BUDGET, seed: int | None = None,
+    def __init__(self, time_budget: float | None = HARD_BUDGET, seed: int | None = None,
                  max_depth: int | None = None, margin: int = NEAR_BEST) -> None:
+        if time_budget is None and max_depth is None:
+            raise ValueError("a search with no time budget needs a max_depth")
         self.time_budget = time_budget
         self.max_depth = max_depth
         self.margin = margin
         self._rng = random.Random(seed)
         self.last_depth = 0
+        # The latest search's score for the mover (a proven result: abs >= negamax.MATE_MIN).
+        self.last_score = 0
         self.nodes = 0
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
@@ -158,7 +166,8 @@ class HardAgent:
         self._rng.shuffle(moves)
         moves.sort(key=lambda c: (-search.spots_after(c), abs(c - centre)))
         negamax = Negamax(remoteness=True, cancel=cancel,
-                          deadline=start + self.time_budget * 0.85, poll_interval=64,
+                          deadline=None if self.time_budget is None
+                          else start + self.time_budget * 0.85, poll_interval=64,
                           max_entries=_HARD_TABLE_CAP)
         depth = search.max_remaining_plies()
         if self.max_depth is not None:
@@ -166,6 +175,7 @@ class HardAgent:
         result = negamax.iterative_deepening(search, max_depth=depth, moves=moves,
                                              margin=self.margin)
         self.last_depth = result.depth
+        self.last_score = result.score
         self.nodes = negamax.nodes
         return self._rng.choice(result.near) if result.near else result.move
 
@@ -201,8 +211,8 @@ def _skill(skill: str, seed: int | None) -> Agent:
     """One of the family's players (see the module's notes)."""
     if skill == "medium":
         return MediumAgent(seed=seed)
-    if skill.startswith("depth"):  # the search, capped at so many plies
-        return HardAgent(seed=seed, max_depth=int(skill[5:]))
+    if skill.startswith("depth"):  # the search, exactly so many plies: no clock to cut it
+        return HardAgent(time_budget=None, seed=seed, max_depth=int(skill[5:]))
     if skill == "hard":
         return HardAgent(seed=seed)
     return PerfectAgent(values=ExactSolver(),

@@ -11,10 +11,8 @@ Mouse: click anywhere in a column to drop a disc there. Keyboard: ←/→ choose
 (or press its number, 1–9), Enter, Space or ↓ drops.
 
 Setup (S) chooses the board (4 to 9 columns, 4 to 8 rows; the classic 7×6 first) and who
-plays each seat: a human, or the computer at Easy (random, but takes a win), Medium (wins,
-blocks and never hands over a win at once), Hard (a timed search) or Perfect (solves the
-position; where it cannot in time it says so and plays at Hard). A mistake rate makes any
-level blunder now and then.
+plays each seat: a human, or the computer at one of the levels listed below. A mistake rate
+makes any level blunder now and then.
 
 Hint (H) writes above every column what dropping there leads to for the player to move:
 W n = a win in n moves, D = a draw, L n = a loss in n (counting both sides' moves), with

@@ -1,6 +1,22 @@
-"""The Grundy games' rules, as the help overlays show them (one text per kind of game)."""
+"""The Grundy games' rules, as the help overlays show them (one text per kind of game).
+
+Every value or move a text states is computed here, when the text is built, with the
+games' own rules (:mod:`games.grundy.heaps`): the Bachet positions of value 0 and the Nim
+example's nim-sum and winning moves fill the translated template's {placeholders}, so no
+example can be wrong. The computer levels come from the ladder
+(:meth:`engine.model.descriptor.GameDescriptor.levels_text`). No pygame here.
+"""
 
 from engine.core.i18n import N_, _
+from games.grundy.descriptor import GAME
+from games.grundy.heaps import (
+    BACHET_DEFAULT,
+    DEFAULT_BACHET_HEAP,
+    DEFAULT_NIM_HEAPS,
+    HeapConfig,
+    HeapState,
+    heap_grundy,
+)
 
 BOARD_HELP = N_("""A token stands on a chessboard. Players take turns moving it, always towards the
 top-left corner (marked ★); the player who cannot move loses. With the King, the Rook and the
@@ -40,15 +56,17 @@ lit up as you point, with the count. In Bachet's game a click that would take mo
 not allowed (the pebbles are crossed out); the Take buttons take 1 to k directly. Keyboard:
 ←/→ choose the heap, ↑/↓ how many, Enter takes.
 
-Winning strategy. Bachet: leave your opponent a multiple of k + 1 (with k = 10: 99, 88, …, 11,
-0). Whatever they take, you take the rest of k + 1 and reach the next multiple; a heap of n has
+Winning strategy. Bachet: leave your opponent a multiple of k + 1 (with k = {k}: {zeros}).
+Whatever they take, you take the rest of k + 1 and reach the next multiple; a heap of n has
 Grundy value n mod (k + 1), and the multiples of k + 1 are the positions of value 0.
 
 Nim: write the heap sizes in binary and add them without carrying (⊕, "nim-sum": each column
 of bits is 1 when it holds an odd number of 1s). A heap of n has Grundy value n, and a position
 has the nim-sum of its heaps. Make the nim-sum 0 after your move: there is always such a move
 when it is not 0 (take from a heap that has a 1 in the nim-sum's leftmost column), and none when
-it is 0. Example: 3 ⊕ 5 = 6, so from heaps 3, 5 and 7 take 6 from the 7.
+it is 0. Example: heaps {heaps} have the nim-sum {sum} = {total}, not 0, so the player to move
+wins; the winning moves (heap → pebbles left) are {moves}. After {move}, for instance, the
+nim-sum is {after} = 0.
 
 Misère Nim: play exactly as in Nim until your move would leave only heaps of 0 or 1 pebbles;
 then leave an odd number of 1-pebble heaps, so your opponent takes the very last pebble.
@@ -82,10 +100,63 @@ it marks the moves that keep the draw ("draw"), and otherwise every move loses a
 play.""")
 
 
-HELP = "\n\n".join((BOARD_HELP, HEAPS_HELP, GRAPH_HELP))
+def bachet_zeros(config: HeapConfig = BACHET_DEFAULT, start: int = DEFAULT_BACHET_HEAP) -> str:
+    """The heaps of Grundy value 0 from ``start`` down, as the help lists them: the first
+    two, an ellipsis, the last two (``99, 88, …, 11, 0``), by the game's own values."""
+    zeros = [n for n in range(start, -1, -1) if heap_grundy(config, n) == 0]
+    if len(zeros) <= 4:
+        return ", ".join(map(str, zeros))
+    return ", ".join(map(str, (*zeros[:2], "…", *zeros[-2:])))
+
+
+def nim_example(heaps: tuple[int, ...] = DEFAULT_NIM_HEAPS) -> dict[str, str]:
+    """The Nim example's figures for the heaps ``heaps`` (a won position), computed by the
+    game's rules: the nim-sum, every winning move as ``heap → left``, and one of them with
+    the nim-sum after it."""
+    state = HeapState.start(HeapConfig("nim", heaps))
+    moves = state.winning_moves()
+    if not moves:
+        raise ValueError(f"heaps {heaps} are lost for the player to move: no example")
+    index, take = moves[-1]  # one of them, spelled out (the largest heap's, if it has one)
+    after = state.play((index, take))
+    return {
+        "heaps": ", ".join(map(str, heaps)),
+        "sum": " ⊕ ".join(map(str, heaps)),
+        "total": str(state.value()),
+        "moves": ", ".join(f"{heaps[i]} → {heaps[i] - t}" for i, t in moves),
+        "move": f"{heaps[index]} → {heaps[index] - take}",
+        "after": " ⊕ ".join(map(str, after.heaps)),
+    }
+
+
+def board_rules() -> str:
+    """The board games' rules and the computer levels, in the current language."""
+    return GAME.with_levels(_(BOARD_HELP))
+
+
+def heap_rules() -> str:
+    """Bachet's and Nim's rules, with the examples computed, in the current language."""
+    return _(HEAPS_HELP).format(k=BACHET_DEFAULT.max_take, zeros=bachet_zeros(),
+                                **nim_example())
+
+
+def heaps_rules() -> str:
+    """:func:`heap_rules` and the computer levels (the heap screen's help)."""
+    return GAME.with_levels(heap_rules())
+
+
+def graph_rules() -> str:
+    """The graph games' rules and the computer levels, in the current language."""
+    return GAME.with_levels(_(GRAPH_HELP))
 
 
 def rules() -> str:
-    """Every kind's rules in the current language (the descriptor's help)."""
-    return "\n\n".join(_(text) for text in (BOARD_HELP, HEAPS_HELP, GRAPH_HELP))
+    """Every kind's rules in the current language (the descriptor's help, which adds the
+    levels)."""
+    return "\n\n".join((_(BOARD_HELP), heap_rules(), _(GRAPH_HELP)))
 
+
+
+# Every kind's rules in English, examples filled in (tests read it).
+HELP = "\n\n".join((BOARD_HELP, HEAPS_HELP.format(k=BACHET_DEFAULT.max_take, zeros=bachet_zeros(),
+                                                  **nim_example()), GRAPH_HELP))

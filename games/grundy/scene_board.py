@@ -18,7 +18,7 @@ from engine.ui.game_layout import BUTTON_H
 from engine.ui.value_overlay import draw_value_mark
 from engine.ui.widgets import Button, Label
 from games.grundy.family_scene import VARIANT_H, GrundyScene
-from games.grundy.help_text import BOARD_HELP
+from games.grundy.help_text import board_rules
 from games.grundy.panel_render import (
     NoteFlow,
     draw_dashed_line,
@@ -54,7 +54,11 @@ class GrundyBoardScene(GrundyScene):
     """The chessboard games; turns, computer and hints come from GrundyScene."""
 
     help_title = N_("Grundy board games: rules")
-    help_text = BOARD_HELP
+
+    @property
+    def help_text(self) -> str:  # type: ignore[override]
+        """The rules (examples computed, levels from the ladder), in the current language."""
+        return board_rules()
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
                  seed: int | None = None) -> None:

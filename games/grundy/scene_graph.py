@@ -33,7 +33,7 @@ from games.grundy.graphs import (
     generalized_grundy,
     label_outcomes,
 )
-from games.grundy.help_text import GRAPH_HELP
+from games.grundy.help_text import graph_rules
 from games.grundy.panel_render import (
     NoteFlow,
     draw_dashed_ring,
@@ -137,7 +137,11 @@ class GraphScene(GrundyScene):
     """Move a token along the arrows of a built-in graph; hints give Smith's labels."""
 
     help_title = N_("Graph games: rules and labels")
-    help_text = GRAPH_HELP
+
+    @property
+    def help_text(self) -> str:  # type: ignore[override]
+        """The rules (examples computed, levels from the ladder), in the current language."""
+        return graph_rules()
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
                  seed: int | None = None) -> None:

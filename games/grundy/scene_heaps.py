@@ -20,7 +20,7 @@ from engine.ui.value_overlay import draw_value_badge
 from engine.ui.widgets import Button, Label
 from games.grundy.family_scene import GrundyScene
 from games.grundy.heaps import HeapConfig, HeapState
-from games.grundy.help_text import HEAPS_HELP
+from games.grundy.help_text import heaps_rules
 from games.grundy.panel_render import NoteFlow, draw_pill, draw_player_tag
 from games.grundy.variants import GrundySetup, heap_config
 
@@ -143,7 +143,11 @@ class HeapScene(GrundyScene):
     """Bachet's game (one heap, take 1..k) and Nim (several heaps, normal or misère)."""
 
     help_title = N_("Bachet and Nim: rules and strategy")
-    help_text = HEAPS_HELP
+
+    @property
+    def help_text(self) -> str:  # type: ignore[override]
+        """The rules (examples computed, levels from the ladder), in the current language."""
+        return heaps_rules()
 
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
                  seed: int | None = None) -> None:

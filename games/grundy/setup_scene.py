@@ -55,9 +55,8 @@ class GrundySetupOverlay(SeatSetupOverlay):
         "Bachet: the heap (− and +, or Type… for any size) and the most pebbles one move may "
         "take. Nim: the heaps (a preset, or type any sizes), and misère "
         "play (whoever takes the last pebble loses). Graph: a built-in graph, some with cycles "
-        "where best play never ends.\n\nEach player is a human or the computer at a level from "
-        "Beginner (plays at random) to Perfect (plays the winning strategy). Start (Enter) "
-        "begins; Esc cancels."
+        "where best play never ends.\n\nEach player is a human or the computer at one of the "
+        "levels the game's help (F1) lists. Start (Enter) begins; Esc cancels."
     )
 
     def __init__(self, app: App, game: TurnBasedScene) -> None:

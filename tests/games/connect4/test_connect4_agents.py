@@ -343,3 +343,71 @@ def test_cancel_while_thinking_stops_promptly(level: str) -> None:
     with pytest.raises(Cancelled):
         a.choose_move(Connect4State.from_moves(CLASSIC, [3]), cancel)
     assert time.monotonic() - start < 0.8
+
+
+# --- the depth-described rungs search exactly their depth ----------------------------------------
+
+
+class _BusyClock:
+    """A ``time`` stand-in whose clock jumps a minute at every reading: to a timed search
+    the machine looks hopelessly busy, so any wall-clock cutoff would fire at once."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 60.0
+        return self.now
+
+    perf_counter = monotonic
+
+
+def _depth_searches(level: str) -> list[HardAgent]:
+    """The plies-capped searches a level plays (its skill and the weaker one it blends)."""
+    from engine.ai.agent import BlendAgent
+
+    player = agent(level)
+    player = getattr(player, "inner", player)
+    parts = [player.strong, player.weak] if isinstance(player, BlendAgent) else [player]
+    return [p for p in parts if isinstance(p, HardAgent) and p.max_depth is not None]
+
+
+def test_depth_rungs_reach_their_stated_depth_on_a_busy_clock(monkeypatch) -> None:
+    """Issue 28: Strong's help says "a search eight moves deep", Easy's four, Medium's six
+    (sometimes four), Beginner's two; on a busy machine Strong used to stop at 6 or 7 when
+    Hard's 0.3 s ran out. With a clock that looks a minute later at every reading, every
+    searched move still completes its stated depth (or stops sooner only on a proven result
+    or at the end of the board)."""
+    import engine.ai.negamax as negamax_module
+    import games.connect4.agents as agents_module
+    from engine.ai.negamax import MATE_MIN
+    from games.connect4.levels import LADDER
+
+    busy = _BusyClock()
+    monkeypatch.setattr(negamax_module, "time", busy)
+    monkeypatch.setattr(agents_module, "time", busy)
+    words = {"two": 2, "four": 4, "six": 6, "eight": 8}
+    stated = {}
+    for rung in LADDER:
+        depths = [n for word, n in words.items() if f"{word} moves deep" in rung.how]
+        if depths:
+            stated[rung.level] = depths[0]
+    assert stated == {"beginner": 2, "easy": 4, "medium": 6, "strong": 8}
+    cancel = threading.Event()
+    for level, depth in stated.items():
+        searches = _depth_searches(level)
+        assert searches and searches[0].max_depth == depth, level
+        for search in searches:
+            checked = 0
+            for state in positions(CLASSIC, lambda s: True, 25, seed=depth):
+                search.choose_move(state, cancel)
+                if search.last_depth == 0:  # a forced outcome: no search was needed
+                    continue
+                remaining = CLASSIC.cells - len(state.moves)
+                if abs(search.last_score) >= MATE_MIN:
+                    assert search.last_depth <= search.max_depth, level
+                else:
+                    assert search.last_depth == min(search.max_depth, remaining), (
+                        level, state.moves, search.last_depth)
+                checked += 1
+            assert checked >= 10, level
