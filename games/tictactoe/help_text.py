@@ -13,7 +13,8 @@ Mouse: click an empty square to play there. Keyboard: the arrow keys move the sq
 Enter or Space plays there; Tab reaches the buttons.
 
 Setup (S) chooses the board (classic 3×3, bigger boards with k in a row, gomoku 15×15, three
-players) and who plays each seat: a human, or the computer at Easy (random, but takes a win),
+players; a size is columns × rows, as in Connect Four: 6×7 is 6 columns wide and 7 rows tall)
+and who plays each seat: a human, or the computer at Easy (random, but takes a win),
 Medium (the weight grid: win, block, then the square on most open lines), Hard (never loses
 on 3×3; a timed search elsewhere) or Perfect (solves the board; on boards too large to solve
 in time it plays at Hard, and its card says so). A mistake rate makes any level blunder now
