@@ -56,7 +56,7 @@ def entry_problem(rows: int, cols: int, k: int, code: str, outcome: int, move: A
     None checks the position alone."""
     lines = code.split("/")
     if len(lines) != rows or any(len(line) != cols or set(line) - set(".XO") for line in lines):
-        return f"not a {rows}×{cols} board of . X O"
+        return f"not a {cols}×{rows} board (columns × rows) of . X O"
     try:
         state = TicTacToeState.from_rows(lines, MNKConfig(rows, cols, k))
     except ValueError as exc:
