@@ -67,7 +67,7 @@ class BookEntry:
 class OpeningBook:
     """Proven choices keyed by a position's least symmetric code.
 
-    ``game`` names what the book is for (say ``"mnk 7x6k4"``); ``entries``
+    ``game`` names what the book is for (say ``"mnk-6x7-k4"``); ``entries``
     maps a code to ``(outcome, move in that code's image)``.
     """
 

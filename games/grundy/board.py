@@ -95,8 +95,8 @@ class TokenState:
             if (not isinstance(square, tuple) or len(square) != 2
                     or not all(isinstance(x, int) for x in square)
                     or not self.config.on_board(square)):
-                raise ValueError(f"square {square!r} is not on the "
-                                 f"{self.config.rows}×{self.config.cols} board")
+                raise ValueError(f"square {square!r} (row, column) is not on the "
+                                 f"{self.config.cols}×{self.config.rows} board (columns × rows)")
         if self.to_move not in (0, 1):
             raise ValueError(f"to_move must be 0 or 1, got {self.to_move!r}")
 

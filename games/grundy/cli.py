@@ -1,4 +1,4 @@
-"""The Grundy family's command line: ``grundy PIECE --rows R --cols C``."""
+"""The Grundy family's command line: ``grundy PIECE --cols C --rows R``."""
 
 from __future__ import annotations
 
@@ -14,19 +14,21 @@ MAX_SIDE = 4096
 
 
 def add_commands(commands: Any) -> None:
-    """Add ``grundy PIECE --rows R --cols C``: print the piece's Grundy table."""
+    """Add ``grundy PIECE --cols C --rows R``: print the piece's Grundy table (the board is
+    said C×R, columns × rows, as everywhere in the arcade; the flags' order is free)."""
     grundy = commands.add_parser(
-        "grundy", help="print the Grundy table of a piece on a board",
+        "grundy", help="print the Grundy table of a piece on a C×R board (C columns, R rows)",
         description="Print the Grundy value of every square: R lines of C space-separated "
                     "integers, the first line being the top row (the target corner's row) and "
                     "the first column the left column.")
     grundy.add_argument("piece", metavar="PIECE", choices=PIECES,
                         help="one of: " + ", ".join(PIECES))
     side = int_in(1, MAX_SIDE)
-    grundy.add_argument("--rows", type=side, required=True, metavar="R",
-                        help=f"rows, {stated_range(side)}")
+    # Columns first, so the help reads columns × rows like every board size in the arcade.
     grundy.add_argument("--cols", type=side, required=True, metavar="C",
-                        help=f"columns, {stated_range(side)}")
+                        help=f"columns (the board's width), {stated_range(side)}")
+    grundy.add_argument("--rows", type=side, required=True, metavar="R",
+                        help=f"rows (the board's height), {stated_range(side)}")
     grundy.set_defaults(handler=grundy_command)
 
 

@@ -37,8 +37,9 @@ SEAT_ROWS = SeatRowLayout(title_width=100, title_size=18, kind_x=130, level_x=39
                           mistakes_x=620, mistakes_width=130)
 # (label, field, lowest, highest, step) of the number choosers each kind of game shows.
 STEPPERS = {
-    "board": ((N_("Rows"), "rows", MIN_SIDE, MAX_SIDE, 1),
-              (N_("Columns"), "cols", MIN_SIDE, MAX_SIDE, 1), (N_("Tokens"), "tokens", 1, 4, 1)),
+    # Columns first: a board's size is said columns × rows everywhere.
+    "board": ((N_("Columns"), "cols", MIN_SIDE, MAX_SIDE, 1),
+              (N_("Rows"), "rows", MIN_SIDE, MAX_SIDE, 1), (N_("Tokens"), "tokens", 1, 4, 1)),
     # One control for the heap (the "Type" button beside it sets any size at once).
     "bachet": ((N_("Pebbles"), "heap", 1, 1000, 1), None,
                (N_("Take up to"), "max_take", 1, 100, 1)),
@@ -51,7 +52,8 @@ class GrundySetupOverlay(SeatSetupOverlay):
     panel = PANEL
     help_title = N_("Grundy set-up")
     help_text = N_(
-        "Choose a game. Board games: the board's size (3 to 32 each way) and 1 to 4 tokens. "
+        "Choose a game. Board games: the board's size (3 to 32 each way, said columns × rows: "
+        "6×8 is 6 columns wide and 8 rows tall) and 1 to 4 tokens. "
         "Bachet: the heap (− and +, or Type… for any size) and the most pebbles one move may "
         "take. Nim: the heaps (a preset, or type any sizes), and misère "
         "play (whoever takes the last pebble loses). Graph: a built-in graph, some with cycles "

@@ -98,8 +98,8 @@ class TableView(Overlay):
         return {"title": title, "close": close, "legend": legend, "heatmap": heat}
 
     def _title(self) -> str:
-        return _("Grundy values: {piece} on {rows}×{cols}").format(
-            piece=_(GAME_LABELS[self.piece]), rows=self.rows, cols=self.cols)
+        return _("Grundy values: {piece} on {cols}×{rows}").format(
+            piece=_(GAME_LABELS[self.piece]), cols=self.cols, rows=self.rows)
 
     # --- input and drawing -------------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> None:

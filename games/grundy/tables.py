@@ -55,7 +55,8 @@ def successors(piece: str, rows: int, cols: int, r: int, c: int) -> list[tuple[i
     """
     _check(piece, rows, cols)
     if not (0 <= r < rows and 0 <= c < cols):
-        raise ValueError(f"square {(r, c)} is off the {rows}×{cols} board")
+        raise ValueError(f"square {(r, c)} (row, column) is off the {cols}×{rows} board "
+                         "(columns × rows)")
     out: list[tuple[int, int]] = []
     if piece in ("king", "knight"):
         for dr, dc in KING_STEPS if piece == "king" else KNIGHT_STEPS:

@@ -16,6 +16,9 @@ GAME_LABELS = {"king": N_("King"), "rook": N_("Rook"), "queen": N_("Queen"),
                "knight": N_("Knight"), "bachet": N_("Bachet"), "nim": N_("Nim"),
                "graph": N_("Graph")}
 MIN_SIDE, MAX_SIDE = 3, 32
+# The game ID's marker of a size written columns × rows (``king:6x8:cxr``); a size without
+# it is rows first, the older form (see GrundyParams).
+COLS_FIRST = "cxr"
 NIM_PRESETS: tuple[tuple[int, ...], ...] = ((3, 5, 7), (1, 2, 3, 4), (2, 5, 9, 11), (4, 4),
                                             (1, 3, 5, 7, 9))
 SEAT_KEYS = ("1", "2")
@@ -104,10 +107,11 @@ class GrundySetup:
         current language."""
         name = _(GAME_LABELS[self.game])
         if self.is_board:
+            # Columns × rows, as every board size in the arcade.
             if self.tokens > 1:
-                return _("{game} {rows}×{cols}, {count} tokens").format(
-                    game=name, rows=self.rows, cols=self.cols, count=self.tokens)
-            return f"{name} {self.rows}×{self.cols}"
+                return _("{game} {cols}×{rows}, {count} tokens").format(
+                    game=name, cols=self.cols, rows=self.rows, count=self.tokens)
+            return f"{name} {self.cols}×{self.rows}"
         if self.game == "bachet":
             return _("Bachet: {count} pebbles, take 1–{most}").format(count=self.heap,
                                                                       most=self.max_take)
@@ -121,7 +125,13 @@ class GrundySetup:
         return _("Graph: {name}").format(name=_(BUILTIN[self.graph % len(BUILTIN)].name))
 
     def variant_id(self) -> str:
-        """Short id for statistics."""
+        """Short id for statistics: ``king-8x6``, ``queen-8x8-2t``, ``bachet-100-10``...
+
+        A board's size here is ROWS first (``king-8x6`` is 8 rows by 6 columns), unlike
+        everything a player reads: these are the keys games were recorded under since the
+        first release, kept so that every recorded game stays filed under its own board.
+        The statistics screen titles them with :meth:`label` (columns × rows).
+        """
         if self.is_board:
             extra = f"-{self.tokens}t" if self.tokens > 1 else ""
             return f"{self.game}-{self.rows}x{self.cols}{extra}"
@@ -147,7 +157,14 @@ class GrundySetup:
 
 class GrundyParams(ParamSpec):
     """The family's set-ups as parameters; game IDs like ``king:8x8``, ``queen:8x8:2t``,
-    ``bachet:100:10``, ``nim:3.5.7`` (``:misere``), ``graph:2``."""
+    ``bachet:100:10``, ``nim:3.5.7`` (``:misere``), ``graph:2``.
+
+    A board that is not square is written COLUMNS × ROWS with ``:cxr`` after the size:
+    ``king:6x8:cxr`` is 6 columns by 8 rows (``queen:6x8:cxr:2t`` with two tokens). Before,
+    sizes were ROWS first with no marker (``king:8x6``); saved games of format versions 1
+    and 2 hold that form, so :meth:`decode` still reads a size without the marker rows
+    first. A square board is the same either way and is written without the marker.
+    """
 
     type = GrundySetup
     presets = (
@@ -163,7 +180,9 @@ class GrundyParams(ParamSpec):
     def encode(self, params: GrundySetup) -> str:
         if params.is_board:
             extra = f":{params.tokens}t" if params.tokens > 1 else ""
-            return f"{params.game}:{params.rows}x{params.cols}{extra}"
+            if params.rows == params.cols:
+                return f"{params.game}:{params.rows}x{params.cols}{extra}"
+            return f"{params.game}:{params.cols}x{params.rows}:{COLS_FIRST}{extra}"
         if params.game == "bachet":
             return f"bachet:{params.heap}:{params.max_take}"
         if params.game == "nim":
@@ -177,14 +196,21 @@ class GrundyParams(ParamSpec):
             return self._decode(parts)
         except (ValueError, IndexError, KeyError):
             raise ValueError(Phrase(N_("Invalid game ID {value}: expected e.g. king:8x8, "
-                                       "queen:8x8:2t, bachet:100:10, nim:3.5.7, nim:3.5.7:misere "
-                                       "or graph:0"), value=repr(text))) from None
+                                       "king:6x8:cxr (6 columns, 8 rows), queen:8x8:2t, "
+                                       "bachet:100:10, nim:3.5.7, nim:3.5.7:misere or graph:0"),
+                                    value=repr(text))) from None
 
     @staticmethod
     def _decode(parts: list[str]) -> GrundySetup:
         game = parts[0]
-        if game in BOARD_GAMES and len(parts) in (2, 3):
+        if game in BOARD_GAMES and len(parts) in (3, 4) and parts[2] == COLS_FIRST:
+            # Columns × rows, the marker after the size: ``king:6x8:cxr``.
+            cols, rows = (_number(x) for x in parts[1].split("x"))
+            del parts[2]
+        elif game in BOARD_GAMES:
+            # No marker: rows first, as every game ID was before (``king:8x6``).
             rows, cols = (_number(x) for x in parts[1].split("x"))
+        if game in BOARD_GAMES and len(parts) in (2, 3):
             tokens = _number(parts[2].removesuffix("t")) if len(parts) == 3 else 1
             if len(parts) == 3 and not parts[2].endswith("t"):
                 raise ValueError(parts[2])

@@ -13,8 +13,9 @@ Mouse: click an empty square to play there. Keyboard: the arrow keys move the sq
 Enter or Space plays there; Tab reaches the buttons.
 
 Setup (S) chooses the board (classic 3×3, bigger boards with k in a row, gomoku 15×15, three
-players) and who plays each seat: a human, or the computer at one of the levels listed below.
-A mistake rate makes any level blunder now and then.
+players; a size is columns × rows, as in Connect Four: 6×7 is 6 columns wide and 7 rows tall)
+and who plays each seat: a human, or the computer at one of the levels listed below. A
+mistake rate makes any level blunder now and then.
 
 Hint (H) marks every empty square with what playing there leads to for the player to move:
 W = win, D = draw, L = loss, with the number of moves to the end with best play (green,

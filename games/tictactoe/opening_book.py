@@ -1,6 +1,6 @@
 """The m,n,k opening books: proven first moves for the presets the solver cannot settle in time.
 
-On 7×6 with 4 in a row (a first-player win) and 5×5 with 4 in a row (a
+On 6×7 (6 columns, 7 rows) with 4 in a row (a first-player win) and 5×5 with 4 in a row (a
 draw) the first few positions take the solver seconds to minutes; later ones
 take well under a second. The books under ``assets/books/`` hold, for every
 position either side can meet in its first two moves when it plays from the
@@ -41,8 +41,13 @@ _log = logging.getLogger(__name__)
 
 
 def book_name(rows: int, cols: int, k: int) -> str:
-    """The game name a book records, and its file's stem: ``mnk-7x6k4``."""
-    return f"mnk-{rows}x{cols}k{k}"
+    """The game name a book records, and its file's stem: ``mnk-6x7-k4`` for 6 columns by 7
+    rows (columns × rows like the game ID ``6x7:k4``, whose colon a file name cannot hold).
+
+    Before, the stem was rows first (``mnk-7x6k4``); the books ship with the app, so they
+    were renamed with it and no other name is looked up.
+    """
+    return f"mnk-{cols}x{rows}-k{k}"
 
 
 def entry_problem(rows: int, cols: int, k: int, code: str, outcome: int, move: Any
@@ -51,7 +56,7 @@ def entry_problem(rows: int, cols: int, k: int, code: str, outcome: int, move: A
     None checks the position alone."""
     lines = code.split("/")
     if len(lines) != rows or any(len(line) != cols or set(line) - set(".XO") for line in lines):
-        return f"not a {rows}×{cols} board of . X O"
+        return f"not a {cols}×{rows} board (columns × rows) of . X O"
     try:
         state = TicTacToeState.from_rows(lines, MNKConfig(rows, cols, k))
     except ValueError as exc:
@@ -96,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds allowed per position; one not proven by then is left "
                              "out (default 600)")
     parser.add_argument("--out", type=Path, default=None,
-                        help="file to write (default assets/books/mnk-RxCkK.json)")
+                        help="file to write (default assets/books/mnk-CxR-kK.json)")
     parser.add_argument("--extend", action="store_true",
                         help="keep the entries of the file already there and prove only what "
                              "is missing")

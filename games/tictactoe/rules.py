@@ -36,7 +36,8 @@ class MNKConfig:
 
     def __post_init__(self) -> None:
         if not (1 <= self.rows <= 64 and 1 <= self.cols <= 64):
-            raise ValueError(f"board size must be 1..64 each way, got {self.rows}×{self.cols}")
+            raise ValueError(f"board size must be 1..64 each way, got {self.cols}×{self.rows} "
+                             "(columns × rows)")
         if not (1 <= self.k <= max(self.rows, self.cols)):
             raise ValueError(f"k must be 1..{max(self.rows, self.cols)}, got {self.k}")
         if self.players not in (2, 3):
@@ -127,7 +128,7 @@ class TicTacToeState:
         if self.winner is not None:
             raise IllegalMove("the game is over")
         if not isinstance(move, int) or not (0 <= move < len(self.board)):
-            raise IllegalMove(f"no cell {move!r} on a {self.config.rows}×{self.config.cols} board")
+            raise IllegalMove(f"no cell {move!r} on a {self.config.cols}×{self.config.rows} board")
         if self.board[move] != EMPTY:
             raise IllegalMove(f"cell {move} is taken")
         board = list(self.board)

@@ -41,8 +41,9 @@ class SetupOverlay(SeatSetupOverlay):
     panel = PANEL
     help_title = N_("Game set-up")
     help_text = N_(
-        "Pick a board: a preset, or a custom size (3 to 15 rows and columns, k from 3 to the "
-        "shorter side). The three-player game is always 4×4 with three in a row.\n\n"
+        "Pick a board: a preset, or a custom size (3 to 15 columns and rows, k from 3 to the "
+        "shorter side). Sizes are columns × rows: 6×7 is 6 columns wide and 7 rows tall. The "
+        "three-player game is always 4×4 with three in a row.\n\n"
         "For each seat choose Human or Computer; for a computer, its level and how often it "
         "blunders on purpose. Start (Enter) begins a new game; Esc cancels and changes nothing."
     )
@@ -67,7 +68,8 @@ class SetupOverlay(SeatSetupOverlay):
                           selected=lambda p=preset: self.current_tuple() == self._tuple(p.params),
                           size=16, name=preset.label))
         y = y0 + 202
-        for i, (label, attr) in enumerate(((N_("Rows"), "rows"), (N_("Columns"), "cols"),
+        # Columns first: a board's size is said columns × rows everywhere.
+        for i, (label, attr) in enumerate(((N_("Columns"), "cols"), (N_("Rows"), "rows"),
                                            (N_("In a row (k)"), "k"))):
             ui.add(int_stepper(
                 (x0 + 24 + i * STEPPER_STEP, y, STEPPER_W, 40),

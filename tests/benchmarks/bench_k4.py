@@ -59,7 +59,7 @@ def main() -> int:
     parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
     args = parser.parse_args()
     boards = QUICK if args.quick else [(r, c) for r in range(5, 9) for c in range(5, 9)]
-    print("| board (rows × cols), k = 4 | published | ours | time (target ≤ 60 s) "
+    print("| board (columns × rows), k = 4 | published | ours | time (target ≤ 60 s) "
           "| exact negamax alone (same run) | ratio |")
     print("| --- | --- | --- | --- | --- | --- |")
     bad = 0
@@ -79,7 +79,7 @@ def main() -> int:
                     else f"> {args.reference_limit:g} s")
         ratio = (f"{ref_time / ours:.1f}×" if ref_time is not None
                  else f"> {args.reference_limit / ours:.1f}×")
-        print(f"| {rows}×{cols} | {NAMES[want]} | {NAMES.get(value, 'not proven')}"
+        print(f"| {cols}×{rows} | {NAMES[want]} | {NAMES.get(value, 'not proven')}"
               f"{'' if ok else ' (MISMATCH)'} | {ours_text} | {ref_text} | {ratio} |",
               flush=True)
     return 1 if bad else 0

@@ -74,7 +74,7 @@ class Board:
 
 BOARDS = {
     "3x3": Board("ttt-3x3k3", "tictactoe", "tic-tac-toe 3×3", top_draws=True),
-    "7x6": Board("ttt-7x6k4", "tictactoe", "tic-tac-toe 7×6, 4 in a row"),
+    "7x6": Board("ttt-7x6k4", "tictactoe", "tic-tac-toe 6×7, 4 in a row"),
     "gomoku": Board("ttt-15x15k5", "tictactoe", "gomoku 15×15"),
     "c4": Board("c4", "connect4", "Connect Four 7×6"),
     "nim": Board("nim", "grundy", "Nim 3-5-7"),

@@ -1,4 +1,4 @@
-"""How often hints and Perfect are proven on 5×5 and 7×6 with 4 in a row, per number of marks.
+"""How often hints and Perfect are proven on 5×5 and 6×7 with 4 in a row, per number of marks.
 
 For random positions reachable in play (each side plays at random but takes
 a win in one and blocks one; the game must still be on), per number of marks:
@@ -80,7 +80,7 @@ def main() -> int:
           f"{count} positions per row")
     for shape in BOARDS:
         config = MNKConfig(*shape)
-        print(f"\n{shape[0]}×{shape[1]}, 4 in a row\n")
+        print(f"\n{shape[1]}×{shape[0]} (columns × rows), 4 in a row\n")
         print("| marks | ours: exact / proven / estimate | ours p50 / max | "
               "reference: exact / estimate | reference p50 / max | Perfect proven moves |")
         print("| --- | --- | --- | --- | --- | --- |")

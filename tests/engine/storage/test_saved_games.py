@@ -423,7 +423,7 @@ def test_the_message_says_what_is_wrong(profile: Path) -> None:
 
 # (game, a game ID it cannot read, the words of its error in Czech)
 UNREADABLE_IDS = [
-    ("tictactoe", "7x", "očekává se ŘÁDKYxSLOUPCEkK"),
+    ("tictactoe", "7x", "očekává se SLOUPCExŘÁDKY:kK"),
     ("connect4", "99x6", "sloupců musí být"),
     ("grundy", "chess:8x8", "očekává se např. king:8x8"),
 ]
