@@ -410,6 +410,20 @@ class TicTacToeScene(TurnBasedScene):
                                         self.app.viewport.scale)
         return used
 
+    def _draw_fitted(self, surface: pygame.Surface, text: str, rect: pygame.Rect,
+                     size: float, min_size: float, colour: tuple[int, int, int]) -> None:
+        """``text`` shrunk and wrapped (ending in "…" only if even ``min_size`` is too big)
+        into ``rect``, from its top left."""
+        if rect.width <= 0 or rect.height <= 0:
+            return
+        vp, theme = self.app.viewport, self.app.theme
+        used, lines, _short = fit_text(theme, _(text), rect.size, size, min_size, vp.scale)
+        font = theme.font(used * vp.scale)
+        y = rect.y
+        for line in lines:
+            surface.blit(font.render(line, True, colour), (rect.x, y))
+            y += font.get_linesize()
+
     def debug_state(self) -> dict[str, Any]:
         s = self.state
         return {**super().debug_state(), "board": s.to_rows(),

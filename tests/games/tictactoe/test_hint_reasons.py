@@ -21,6 +21,7 @@ from games.tictactoe.threats import REASONS, square_threats
 
 Square = tuple[int, int]
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+GOMOKU = MNKConfig(15, 15, 5)
 NUMBER = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
@@ -148,7 +149,7 @@ def expected_reason(grid: Grid, me: int, square: Square) -> str:
     return "on 1 open line" if lines == 1 else f"on {lines} open lines"
 
 
-def position(marks: dict[Square, str], config: MNKConfig = MNKConfig(15, 15, 5)
+def position(marks: dict[Square, str], config: MNKConfig = GOMOKU
              ) -> TicTacToeState:
     grid = [["."] * config.cols for _ in range(config.rows)]
     for (r, c), mark in marks.items():
