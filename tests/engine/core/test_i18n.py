@@ -199,12 +199,10 @@ def test_a_filled_text_is_read_with_the_template_that_says_most() -> None:
     from games.tictactoe.threats import REASONS
 
     set_language("hu")
-    assert translate_filled("stops them making a fork", REASONS) == (
-        "nem hagyja, hogy villát csináljanak")
+    assert translate_filled("stops them making a fork", REASONS) == "villa építését gátolja"
     assert translate_filled("stops them making an open three", REASONS) == (
-        "nem hagyja, hogy nyitott hármast építsenek")
-    assert translate_filled("stops them making four", REASONS) == (
-        "nem hagyja, hogy négyes sort rakjanak ki")
+        "nyitott hármas építését gátolja")
+    assert translate_filled("stops them making four", REASONS) == "négyes sor kirakását gátolja"
     assert translate_filled("stops their open three", REASONS) == "nyitott hármast gátol"
     set_language("cs")
     assert translate_filled("stops them making a fork", REASONS) == (
