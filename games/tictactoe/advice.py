@@ -158,7 +158,6 @@ def _in_order(certain: list[Candidate], estimates: list[Candidate]) -> list[Cand
     if not any(c.value.outcome == "win" for c in rows):
         # A proven win (a bound on its length at best) before a proven draw.
         rows += sorted(certain, key=lambda c: c.value.outcome != "win")[:1]
-    rows = rows[:1] + [c for c in rows[1:] if c.certainty == "exact"]
     rows += [c for c in estimates if c.certainty == "estimate"]
     if any(not is_bad(c) for c in rows):
         rows = [c for c in rows if not is_bad(c)]
