@@ -381,9 +381,12 @@ class TicTacToeScene(TurnBasedScene):
         proven and what estimated; the rows all in one size, the largest every row fits."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        title = theme.font(15 * vp.scale, bold=True).render(_(ranked_title(ranked)), True,
-                                                            p.text)
-        surface.blit(title, vp.point(box.x, box.y))
+        # One line, shrunk to the box where a language's title is long.
+        head = vp.rect(box.x, box.y, box.w, 22)
+        used, lines, _short = fit_text(theme, _(ranked_title(ranked)), head.size, 15, 11,
+                                       vp.scale, True, 1)
+        surface.blit(theme.font(used * vp.scale, bold=True).render(lines[0], True, p.text),
+                     head.topleft)
         y = box.y + 26
         rows = [(c, vp.rect(box.x + 30, box.y + 26 + i * RANK_ROW_H, box.w - 30,
                             RANK_ROW_H - 4),

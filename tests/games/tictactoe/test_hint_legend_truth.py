@@ -18,7 +18,7 @@ import pygame
 import pytest
 
 import games.tictactoe.perfect as perfect
-from engine.core.i18n import translate_filled
+from engine.core.i18n import _, translate_filled
 from engine.model.seats import Seat
 from games.tictactoe.advice import OUTLOOKS, Candidate
 from games.tictactoe.rules import MNKConfig
@@ -110,9 +110,11 @@ def legend(app, scene) -> dict[str, Any]:
     notes = {n: " ".join(t for t, _px, bold in texts if not bold and t in n and len(t) > 2)
              for n in (ALL_PROVEN_NOTE, ESTIMATE_NOTE, EXACT_RANK_NOTE, PROVEN_RANK_NOTE)}
     note = max(notes, key=lambda n: len(notes[n]))
-    titles = [t for t, _px, bold in texts if bold and t in ("Best moves", "Least bad moves")]
-    return {"title": titles[0] if titles else None, "rows": rows, "note": note,
-            "words": words}
+    heads = {_(t) for t in ("Best moves", "Least bad moves")}
+    titles = [(t, px) for t, px, bold in texts if bold and t in heads]
+    return {"title": titles[0][0] if titles else None, "rows": rows, "note": note,
+            "words": words, "title_width": app.theme.font(titles[0][1], bold=True).size(
+                titles[0][0])[0] if titles else 0}
 
 
 def assert_reasons_true(scene) -> None:
@@ -154,6 +156,13 @@ def test_no_bad_move_under_best_moves(app, monkeypatch, marks) -> None:
     bad = [c.outlook == "bad" or c.value.outcome == "loss" for c in ranked]
     assert all(bad) or not any(bad), [(c.reason, c.outlook) for c in ranked]
     assert seen["title"] == ("Least bad moves" if all(bad) else "Best moves")
+    # The title, in every language, within the legend's box.
+    room = app.viewport.map_rect(tuple(scene.layout()["legend"]))
+    for language in ("en", "hu", "cs"):
+        app.set_language(language)
+        seen = legend(app, scene)
+        assert seen["title"] == _("Least bad moves" if all(bad) else "Best moves")
+        assert seen["title_width"] <= room.width, (language, seen["title"])
 
 
 def _distance(outlook: str) -> int | None:
