@@ -25,7 +25,7 @@ from engine.ui.value_overlay import (
     outcome_colour,
 )
 from engine.ui.widgets import Label, fit_text
-from games.tictactoe.advice import OUTLOOKS
+from games.tictactoe.advice import OUTLOOKS, is_bad, list_certainty
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
 from games.tictactoe.threats import REASONS
@@ -51,6 +51,14 @@ ESTIMATE_NOTE = N_("Too big to solve: the best squares a search found.")
 # The same when the first square is proven (its distance out of reach).
 PROVEN_RANK_NOTE = N_("1: proven, moves to the end not worked out. The others: the best "
                       "squares a search found.")
+# The same when the first square's moves to the end are proven too (it wins now).
+EXACT_RANK_NOTE = N_("1: proven, moves to the end included. The others: the best squares "
+                     "a search found.")
+# When every ranked square is proven (the others were left out as bad).
+ALL_PROVEN_NOTE = N_("Proven. The squares left out look bad.")
+# The ranked list's title: "Best moves", unless every ranked square looks bad.
+BEST_TITLE = N_("Best moves")
+LEAST_BAD_TITLE = N_("Least bad moves")
 # Design height of one row of the ranked hint's legend (a badge and up to three lines:
 # a long reason and its outlook in the narrow column beside the board).
 RANK_ROW_H = 48.0
@@ -187,11 +195,14 @@ class TicTacToeScene(TurnBasedScene):
         text = self.turn_text(_("click an empty square."))
         if self.show_hints and self.hints and not self.note:
             ranked = self.candidates()
-            if ranked and ranked[0].value.exact:
-                text += " " + _("Hint: best squares, ranked; the first is proven, the rest "
-                                "estimated.")
-            elif ranked:
-                text += " " + _("Hint: best squares, ranked (an estimate).")
+            if ranked:
+                # The same source as the legend's note (advice.list_certainty).
+                text += " " + {
+                    "proven": _("Hint: best squares, ranked; all proven."),
+                    "proven first": _("Hint: best squares, ranked; the first is proven, "
+                                      "the rest estimated."),
+                    "estimate": _("Hint: best squares, ranked (an estimate)."),
+                }[list_certainty(ranked)]
             else:
                 text += hint_status(self.hints)
         return text
@@ -366,27 +377,41 @@ class TicTacToeScene(TurnBasedScene):
 
     def _draw_ranked_legend(self, surface: pygame.Surface, box: FRect,
                             ranked: list[Any]) -> None:
-        """The ranked squares' reasons, one row each under a title, and a note that they
-        are an estimate; every text fitted to its room."""
+        """The ranked squares' reasons, one row each under a title, and a note on what is
+        proven and what estimated; the rows all in one size, the largest every row fits."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        title = theme.font(15 * vp.scale, bold=True).render(_("Best moves"), True, p.text)
-        surface.blit(title, vp.point(box.x, box.y))
+        # One line, shrunk to the box where a language's title is long.
+        head = vp.rect(box.x, box.y, box.w, 22)
+        used, lines, _short = fit_text(theme, _(ranked_title(ranked)), head.size, 15, 11,
+                                       vp.scale, True, 1)
+        surface.blit(theme.font(used * vp.scale, bold=True).render(lines[0], True, p.text),
+                     head.topleft)
         y = box.y + 26
-        for candidate in ranked:
+        rows = [(c, vp.rect(box.x + 30, box.y + 26 + i * RANK_ROW_H, box.w - 30,
+                            RANK_ROW_H - 4),
+                 f"{translate_filled(c.reason, REASONS)} · "
+                 f"{translate_filled(c.outlook, OUTLOOKS)}") for i, c in enumerate(ranked)]
+        size = min((self._fitted_size(words, room, 14, 11) for _c, room, words in rows),
+                   default=14)
+        for candidate, room, words in rows:
             colour = outcome_colour(p, candidate.value.outcome)
             self._draw_rank_badge(surface, vp.point(box.x + 12, y + 17), vp.px(11),
                                   candidate.rank, colour)
-            room = vp.rect(box.x + 30, y, box.w - 30, RANK_ROW_H - 4)
-            words = (f"{translate_filled(candidate.reason, REASONS)} · "
-                     f"{translate_filled(candidate.outlook, OUTLOOKS)}")
-            self._draw_fitted(surface, words, room, 14,
-                              11, p.text)
+            self._draw_fitted(surface, words, room, size, size, p.text)
             y += RANK_ROW_H
         note = vp.rect(box.x, y + 2, box.w, box.y + box.h - y - 2)
-        proven = ranked and ranked[0].value.exact
-        self._draw_fitted(surface, PROVEN_RANK_NOTE if proven else ESTIMATE_NOTE, note, 13, 10,
-                          p.muted)
+        self._draw_fitted(surface, ranked_note(ranked), note, 13, 10, p.muted)
+
+    def _fitted_size(self, text: str, rect: pygame.Rect, size: float,
+                     min_size: float) -> float:
+        """The design size ``text`` (translated) fits ``rect`` at, from ``size`` down to
+        ``min_size``."""
+        if rect.width <= 0 or rect.height <= 0:
+            return min_size
+        used, _lines, _short = fit_text(self.app.theme, _(text), rect.size, size, min_size,
+                                        self.app.viewport.scale)
+        return used
 
     def _draw_fitted(self, surface: pygame.Surface, text: str, rect: pygame.Rect,
                      size: float, min_size: float, colour: tuple[int, int, int]) -> None:
@@ -412,6 +437,24 @@ class TicTacToeScene(TurnBasedScene):
                 "ranked": [{"rank": c.rank, "cells": list(c.cells), "reason": c.reason,
                             "outlook": c.outlook, "value": c.value.label()}
                            for c in self.candidates() or ()]}
+
+
+def ranked_title(ranked: list[Any]) -> str:
+    """The ranked list's title (English, marked): "Best moves", or "Least bad moves"
+    where the first row looks bad (then every row does: advice.hint_report)."""
+    return LEAST_BAD_TITLE if ranked and is_bad(ranked[0]) else BEST_TITLE
+
+
+def ranked_note(ranked: list[Any]) -> str:
+    """The note under the ranked list (English, marked), true of its rows: which are
+    proven (advice.list_certainty, as the status line), and whether rank 1's moves to the
+    end are worked out."""
+    kind = list_certainty(ranked)
+    if kind == "estimate":
+        return ESTIMATE_NOTE
+    if kind == "proven":
+        return ALL_PROVEN_NOTE
+    return EXACT_RANK_NOTE if ranked[0].certainty == "exact" else PROVEN_RANK_NOTE
 
 
 def mark_box(geom: BoardGeometry, row: int, col: int) -> pygame.Rect:

@@ -1,25 +1,41 @@
 """Why a square is worth playing: the threats a move makes or stops, in a player's words.
 
 For the square hints on boards too big to solve. Each empty square gets the
-strongest of these, for the player to move ("four" stands for k − 1 in a row,
-"three" for k − 2, so on 5×8 with 4 in a row a "four" is three in a row):
+strongest of these reasons, for the player to move ("four" stands for k − 1 in
+a row, "three" for k − 2, "two" for k − 3, so on 5×8 with 4 in a row a "four"
+is three in a row). Every reason is a fact about the board as it stands, worked
+out on the lines of k squares ("windows") through the square; a window is *open*
+for a player while it holds none of the other player's marks. "Completing
+squares" of a player with a mark on the square c are the empty squares that,
+played by that player too, fill an open window through c (they win there).
 
-0. wins now — it completes a line;
-1. blocks their win — the opponent would complete a line there;
-2. open four / fork — it leaves two squares that each win next move (on one
-   line, or on two), which one reply cannot both stop;
-3. blocks their open four / fork — the opponent would get that here;
-4. makes four — one square then wins (a threat the opponent must answer);
-5. makes an open three — next move it can make an open four or a fork;
-6. stops their four; 7. stops their open three;
-8. extends a line — it joins its own marks in a line still open;
-9. blocks a line — it stands in an opponent's open line;
-10. on n open lines — room to build (n counts the lines through it still open to the
-    player to move).
+0. ``wins now`` — an open window through it holds k − 1 of the mover's marks.
+1. ``blocks their win`` — the same for the opponent: they would complete a line here.
+2. ``open {four}: two ways to win`` — played, it leaves k − 1 of the mover's marks in a
+   row with an empty square at each end (its only two completing squares);
+   ``fork: two ways to win`` — played, it leaves two or more completing squares
+   otherwise (on two lines, or broken on one).
+3. ``stops their open {three}`` — the opponent, playing here, would make an open four
+   as in 2: they have k − 2 marks that, with this square, lie k − 1 in a row with
+   both ends empty (an open three: it needs one move to become an open four);
+   ``stops them making a fork`` — they would get a fork here as in 2.
+4. ``makes {four}: threatens to win`` — played, it leaves exactly one completing square.
+5. ``makes an open {three}`` (k > 3) — played, one more mark o of the mover's (on a
+   line through it) would make an open four holding both, which o alone would not
+   give two completing squares; ``sets up a fork`` — the same with a fork instead of
+   an open four (and on 3-in-a-row boards, where an "open one" means nothing).
+6. ``stops them making {four}`` — the opponent, playing here, would get exactly
+   one completing square (they have k − 2 marks in an open window through it).
+7. ``stops them making an open {three}`` / ``stops them setting up a fork`` — the
+   opponent playing here would get what 5 describes.
+8. ``extends a line`` — an open window through it holds one of the mover's marks.
+9. ``blocks a line`` — a window through it holds the opponent's marks and none of
+   the mover's.
+10. ``on n open lines`` — none of those: n counts the windows (lines of k squares)
+    through it that are open to the mover.
 
-A lower tier is stronger. Everything is worked out on the lines (k-windows)
-through the square, so it is the same for squares the board's symmetries map
-onto each other. No pygame here.
+A lower tier is stronger; a square gets its strongest reason only. It is the same
+for squares the board's symmetries map onto each other. No pygame here.
 """
 
 from __future__ import annotations
@@ -31,7 +47,7 @@ from games.tictactoe.bitboard import Layout, layout, to_bits
 from games.tictactoe.rules import EMPTY, TicTacToeState
 from games.tictactoe.search_state import cells_of
 
-__all__ = ["Threat", "square_threats"]
+__all__ = ["REASONS", "Threat", "square_threats"]
 
 _WORDS = (N_("none"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"),
           N_("seven"), N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"),
@@ -39,11 +55,12 @@ _WORDS = (N_("none"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"),
 # Every reason's wording, in English (the command line prints them so); the hint legend
 # shows them translated (engine.core.i18n.translate_filled).
 REASONS = (N_("wins now"), N_("blocks their win"), N_("open {four}: two ways to win"),
-           N_("fork: two ways to win"), N_("blocks their open {four}"), N_("blocks their fork"),
-           N_("makes {four}: threatens to win"), N_("makes an open {three}"),
-           N_("sets up a fork"), N_("stops their {four}"), N_("stops their open {three}"),
-           N_("stops their fork"), N_("extends a line"), N_("blocks a line"),
-           N_("on 1 open line"), N_("on {count} open lines"), N_("wins by fours (forced)"))
+           N_("fork: two ways to win"), N_("stops their open {three}"),
+           N_("stops them making a fork"), N_("makes {four}: threatens to win"),
+           N_("makes an open {three}"), N_("sets up a fork"), N_("stops them making {four}"),
+           N_("stops them making an open {three}"), N_("stops them setting up a fork"),
+           N_("extends a line"), N_("blocks a line"), N_("on 1 open line"),
+           N_("on {count} open lines"), N_("wins by fours (forced)"))
 
 # What a player would get by playing a square, weakest to strongest.
 _NOTHING, _TOUCH, _SETUP, _ONE_THREAT, _TWO_THREATS, _WIN = range(6)
@@ -80,7 +97,8 @@ def square_threats(state: TicTacToeState) -> dict[int, Threat]:
 def _reason(attack: int, a_line: bool, defence: int, d_line: bool, four: str, three: str,
             k: int, lines: int) -> Threat:
     """The strongest reason among what playing the square gets (``attack``) and what it
-    keeps from the opponent (``defence``); ``lines``: the open lines through it."""
+    keeps from the opponent (``defence``); ``a_line``/``d_line``: whether two threats are
+    an open four, a set-up an open three; ``lines``: the open windows through it."""
     if attack == _WIN:
         return Threat(0, "wins now")
     if defence == _WIN:
@@ -88,15 +106,16 @@ def _reason(attack: int, a_line: bool, defence: int, d_line: bool, four: str, th
     if attack == _TWO_THREATS:
         return Threat(2, f"open {four}: two ways to win" if a_line else "fork: two ways to win")
     if defence == _TWO_THREATS:
-        return Threat(3, f"blocks their open {four}" if d_line else "blocks their fork")
+        return Threat(3, f"stops their open {three}" if d_line else "stops them making a fork")
     if attack == _ONE_THREAT:
         return Threat(4, f"makes {four}: threatens to win")
     if attack == _SETUP:
-        return Threat(5, f"makes an open {three}" if k > 3 else "sets up a fork")
+        return Threat(5, f"makes an open {three}" if a_line and k > 3 else "sets up a fork")
     if defence == _ONE_THREAT:
-        return Threat(6, f"stops their {four}")
+        return Threat(6, f"stops them making {four}")
     if defence == _SETUP:
-        return Threat(7, f"stops their open {three}" if k > 3 else "stops their fork")
+        return Threat(7, f"stops them making an open {three}" if d_line and k > 3
+                      else "stops them setting up a fork")
     if attack == _TOUCH:
         return Threat(8, "extends a line")
     if defence == _TOUCH:
@@ -105,8 +124,9 @@ def _reason(attack: int, a_line: bool, defence: int, d_line: bool, four: str, th
 
 
 def _gain(lay: Layout, cols: int, mine: int, theirs: int, cell: int) -> tuple[int, bool]:
-    """What ``mine`` gets by playing ``cell`` (one of the constants above), and for two
-    threats whether both lie on one line (an open four rather than a fork)."""
+    """What ``mine`` gets by playing ``cell`` (one of the constants above), and whether it
+    is the open kind: for two threats an open four (k − 1 in a row, both ends empty), for
+    a set-up an open three (one more mark makes an open four through both)."""
     bit = 1 << cell
     after = mine | bit
     touch = False
@@ -123,18 +143,38 @@ def _gain(lay: Layout, cols: int, mine: int, theirs: int, cell: int) -> tuple[in
             setups.append(missing)  # two squares short: one of them may make a four
     wins = _threat_cells(lay, after, theirs, cell)
     if wins.bit_count() >= 2:
-        return _TWO_THREATS, _on_one_line(cols, cell, wins)
+        return _TWO_THREATS, _open_four(cols, lay.k, after, wins, cell)
     if wins:
         return _ONE_THREAT, False
     # A set-up: one more of this player's marks in such a line (through this square)
     # would leave two winning squares, which it would not have without this square.
+    found = False
     for missing in setups:
         for other in cells_of(missing):
             later = _threat_cells(lay, after, theirs, other, extra=1 << other)
             if later.bit_count() >= 2 and _threat_cells(
                     lay, mine, theirs, other, extra=1 << other).bit_count() < 2:
-                return _SETUP, False
+                if _open_four(cols, lay.k, after | 1 << other, later, cell, other):
+                    return _SETUP, True
+                found = True
+    if found:
+        return _SETUP, False
     return (_TOUCH if touch else _NOTHING), False
+
+
+def _open_four(cols: int, k: int, stones: int, wins: int, *inside: int) -> bool:
+    """Whether ``wins`` are exactly the two ends of k − 1 of ``stones`` in a row (an open
+    four), the squares ``inside`` among them."""
+    if wins.bit_count() != 2:
+        return False
+    a, b = cells_of(wins)
+    (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+    dr, dc = rb - ra, cb - ca
+    if max(abs(dr), abs(dc)) != k or (dr and dc and abs(dr) != abs(dc)):
+        return False
+    sr, sc = dr // k, dc // k
+    run = [(ra + i * sr) * cols + ca + i * sc for i in range(1, k)]
+    return all(stones >> c & 1 for c in run) and all(c in run for c in inside)
 
 
 def _threat_cells(lay: Layout, mine: int, theirs: int, cell: int, extra: int = 0) -> int:
@@ -148,20 +188,6 @@ def _threat_cells(lay: Layout, mine: int, theirs: int, cell: int, extra: int = 0
         if missing and not missing & (missing - 1):
             found |= missing
     return found
-
-
-def _on_one_line(cols: int, cell: int, wins: int) -> bool:
-    """Whether every square of ``wins`` lies on one straight line with ``cell``."""
-    r0, c0 = divmod(cell, cols)
-    directions = set()
-    for other in cells_of(wins):
-        dr, dc = divmod(other, cols)[0] - r0, other % cols - c0
-        step = max(abs(dr), abs(dc))
-        dr, dc = dr // step, dc // step
-        if (dr, dc) < (0, 0):
-            dr, dc = -dr, -dc  # the same line either way along it
-        directions.add((dr, dc))
-    return len(directions) == 1
 
 
 def _word(n: int) -> str:

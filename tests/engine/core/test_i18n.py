@@ -156,8 +156,8 @@ def test_lookups_in_each_language() -> None:
     assert _("Settings") == "Nastavení"
     assert [ngettext("{count} press", "{count} presses", n).format(count=n)
             for n in (1, 3, 5)] == ["1 stisk", "3 stisky", "5 stisků"]
-    said = translate_filled("stops their four", ["stops their {four}"])
-    assert said == "zastaví jejich řadu čtyř"
+    said = translate_filled("stops them making four", ["stops them making {four}"])
+    assert said == "nedovolí jim vytvořit řadu čtyř"
     assert set_language("en") == "en"
     assert _("Settings") == "Settings" and N_("Settings") == "Settings"
     assert _("") == "", "the empty string is not the catalogue's header"
@@ -192,19 +192,23 @@ def test_each_language_writes_numbers_with_its_own_symbols(lang: str) -> None:
 
 
 def test_a_filled_text_is_read_with_the_template_that_says_most() -> None:
-    """"stops their fork" is a template itself, and "stops their {four}" with "fork" (and
-    "stops their open three" that one with "open three"): the template with the most
-    words of its own is the one meant, so no English word is left in the translation."""
+    """"stops them making a fork" is a template itself, and "stops them making {four}"
+    with "a fork" (and "stops them making an open three" is "stops them making an open
+    {three}", and the same with "an open three"): the template with the most words of its
+    own is the one meant, so no English word is left in the translation."""
     from games.tictactoe.threats import REASONS
 
     set_language("hu")
-    assert translate_filled("stops their fork", REASONS) == "villát állít meg"
+    assert translate_filled("stops them making a fork", REASONS) == "villa építését gátolja"
+    assert translate_filled("stops them making an open three", REASONS) == (
+        "nyitott hármas építését gátolja")
+    assert translate_filled("stops them making four", REASONS) == "négyes sor kirakását gátolja"
     assert translate_filled("stops their open three", REASONS) == "nyitott hármast gátol"
-    assert translate_filled("stops their four", REASONS) == "négyes sort állít meg"
     set_language("cs")
-    assert translate_filled("stops their fork", REASONS) == "zastaví jejich vidličku"
+    assert translate_filled("stops them making a fork", REASONS) == (
+        "nedovolí jim vytvořit vidličku")
     set_language("en")
-    assert translate_filled("stops their fork", REASONS) == "stops their fork"
+    assert translate_filled("stops them making a fork", REASONS) == "stops them making a fork"
 
 
 def test_the_system_language_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -244,7 +244,8 @@ def test_the_ranked_legend_is_never_cut_in_any_language(
         every = [Candidate(rank, (rank,), MoveValue("win", None, exact=False,
                                                     note=reason.format(**fields)), outlook)
                  for rank, (reason, outlook) in enumerate(
-                     zip(REASONS, ("wins in 9", "loses in 8") * len(REASONS),
+                     zip(REASONS, ("looks like a win in 9", "looks like a loss in 8")
+                         * len(REASONS),
                          strict=False), 1)]
         box = scene.layout()["legend"]
         room = app.viewport.map_rect(tuple(box))

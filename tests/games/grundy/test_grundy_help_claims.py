@@ -204,10 +204,11 @@ def test_several_tokens_have_the_nim_sum_of_their_values() -> None:
 
 
 def test_set_up_ranges_are_as_the_set_up_help_says() -> None:
-    """"the board's size (3 to 32 each way) and 1 to 4 tokens"."""
+    """"the board's size (3 to 32 each way, ...) and 1 to 4 tokens"."""
     from games.grundy.setup_scene import GrundySetupOverlay
 
-    assert "(3 to 32 each way) and 1 to 4 tokens" in GrundySetupOverlay.help_text
+    text = GrundySetupOverlay.help_text
+    assert "(3 to 32 each way, said columns × rows" in text and ") and 1 to 4 tokens" in text
     assert (MIN_SIDE, MAX_SIDE, MAX_TOKENS) == (3, 32, 4)
 
 

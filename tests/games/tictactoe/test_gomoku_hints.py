@@ -26,8 +26,9 @@ def test_a_win_by_fours_is_ranked_first_and_holds() -> None:
     assert candidates is not None
     first = candidates[0]
     assert first.rank == 1 and len(first.cells) == 1
-    assert first.value.outcome == "win" and first.outlook.startswith("wins in ")
-    assert first.value.exact or "fours" in first.reason
+    assert first.value.outcome == "win" and first.value.exact
+    assert first.outlook == "proven win" or (
+        "fours" in first.reason and first.outlook.startswith("wins within "))
     # The square makes a four (one forced reply) ...
     after = state.play(first.cells[0])
     threats = _winning_squares(after, 0)

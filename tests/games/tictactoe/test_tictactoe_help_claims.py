@@ -79,7 +79,7 @@ def test_boards_are_as_the_help_says() -> None:
     assert three == [MNKConfig(4, 4, 3, players=3)]
     assert "In the three-player game on 4×4, any three in a row wins." in HELP
     assert MNKConfig(15, 15, 5) in [p.params for p in PRESETS] and "gomoku 15×15" in HELP
-    assert "(3 to 15 rows and columns, k from 3 to the shorter side)" in SetupOverlay.help_text
+    assert "(3 to 15 columns and rows, k from 3 to the shorter side)" in SetupOverlay.help_text
     assert (MIN_SIDE, MAX_SIDE) == (3, 15)
     validate_config(15, 4, 4)
     for bad in ((2, 3, 3), (16, 3, 3), (15, 4, 5), (5, 5, 2)):
