@@ -341,3 +341,78 @@ def test_no_player_visible_grundy_text_cites_the_source(app) -> None:
     for text in texts:
         lowered = text.lower()
         assert not any(word in lowered for word in CITATIONS), text
+
+
+# --- issue 28 item 9: the "−n" tags miss every pebble, ring and ✓ badge ------------------
+
+
+def pebble_boxes(app, scene, heap: int) -> list[pygame.Rect]:
+    """Pixel boxes of every socket of ``heap``'s starting size, with the widest ring drawn
+    round a pebble (the ✓ ring: radius plus its width)."""
+    vp = app.viewport
+    pile = scene.piles()[heap]
+    r = max(2, round(pile.cell * 0.44 * vp.scale))
+    reach = r + max(2, round(r * 0.22))
+    out = []
+    for j in range(scene.config.heaps[heap]):
+        cx, cy = vp.point(*pile.centre(j))
+        out.append(pygame.Rect(cx - reach, cy - reach, 2 * reach, 2 * reach))
+    return out
+
+
+def badge_boxes(app, scene) -> list[pygame.Rect]:
+    """Pixel boxes of the ✓ badges on the lowest pebble of each winning take."""
+    vp = app.viewport
+    out = []
+    for heap, take in scene.debug_state()["winning"]:
+        pile = scene.piles()[heap]
+        r = max(2, round(pile.cell * 0.44 * vp.scale))
+        cx, cy = vp.point(*pile.centre(scene.state.heaps[heap] - take))
+        b = max(5, round(r * 0.5)) + 1
+        out.append(pygame.Rect(round(cx + r * 0.75 - b), round(cy - r * 0.75 - b), 2 * b, 2 * b))
+    return out
+
+
+TAG_CASES = [
+    ({"game": "bachet", "heap": 20, "max_take": 3}, 0, 3),
+    ({"game": "bachet", "heap": 100, "max_take": 7}, 0, 2),
+    ({"game": "nim", "nim_heaps": (3, 4, 5)}, 2, 2),
+    ({"game": "nim", "nim_heaps": (1, 100, 7, 30)}, 1, 3),
+    ({"game": "nim", "nim_heaps": (1, 100, 7, 30)}, 3, 1),
+    ({"game": "nim", "nim_heaps": (100,) * 8}, 4, 6),
+]
+
+
+@pytest.mark.parametrize("size", [(640, 480), (960, 720), (1920, 1080)])
+@pytest.mark.parametrize("setup,heap,take", TAG_CASES)
+def test_taken_tags_miss_pebbles_rings_and_badges(profile, size, setup, heap, take) -> None:
+    from tests.conftest import make_app
+
+    app = make_app(profile, size)
+    try:
+        scene = open_game(app, **setup)
+        pile = scene.piles()[heap]
+        click(app, *pile.centre(scene.state.heaps[heap] - take))  # a real click takes them
+        assert scene.state.heaps[heap] == scene.config.heaps[heap] - take
+        scene.show_hints = True
+        run_until(app, lambda: bool(scene.hints))
+        settle(app, scene)
+        assert scene.taken_marks() and scene.debug_state()["winning"]
+        blocked = [r for h in range(len(scene.config.heaps)) for r in pebble_boxes(app, scene, h)]
+        blocked += badge_boxes(app, scene)
+        tags = scene.tag_rects[heap]
+        assert len(tags) == 1
+        tag = tags[0]
+        assert tag.collidelist(blocked) == -1, (tag, blocked[tag.collidelist(blocked)])
+        # Clear of the label above the pile too, and inside the board.
+        for label in scene.label_rects.values():
+            assert not tag.colliderect(label), (tag, label)
+        assert scene.area("board").contains(tag)
+        # The tag really is drawn there: its middle is the focus-coloured pill.
+        focus = app.theme.palette.focus
+        pixels = [app.screen.get_at((x, tag.centery)) for x in range(tag.left, tag.right)]
+        assert sum(near(c, focus, 30) for c in pixels) >= tag.width // 4
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
