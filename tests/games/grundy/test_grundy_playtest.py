@@ -416,3 +416,32 @@ def test_taken_tags_miss_pebbles_rings_and_badges(profile, size, setup, heap, ta
         app.quit()
         app.stats.close()
         pygame.display.quit()
+
+
+# --- issue 28 item 10: a winning move onto another token's square is one click ------------
+
+
+def test_the_framed_move_onto_the_selected_tokens_square_is_one_click(app) -> None:
+    scene = two_rooks(app)  # token 1 on (4, 4), token 2 on (4, 2)
+    key(app, pygame.K_2)  # token 2 selected (as after token 2 moved)
+    assert scene.selected == 1
+    scene.show_hints = True
+    run_until(app, lambda: bool(scene.hints))
+    settle(app, scene)
+    # Values row ⊕ column: 0 and 6; token 1 onto (4, 2) (value 6) is framed as winning.
+    assert [0, 4, 2] in scene.debug_state()["winning"]
+    click(app, *square(scene, 4, 2))  # one click on the framed square plays it
+    assert scene.state.tokens == ((4, 2), (4, 2)) and scene.state.value() == 0
+    assert scene.state.current_player() == 1
+
+
+def test_a_legal_square_of_the_selected_token_is_a_move_even_with_a_token_on_it(app) -> None:
+    from games.grundy.board import TokenState
+
+    scene = open_game(app, game="rook", rows=5, cols=5, tokens=3)
+    # Tokens 1 and 3 can both slide onto token 2's square (4, 2).
+    scene.push(TokenState(scene.config, ((4, 4), (4, 2), (4, 3)), 0))
+    settle(app, scene)
+    assert scene.selected == 0 and scene.movers_to(4, 2) == [0, 2]
+    click(app, *square(scene, 4, 2))
+    assert scene.state.tokens == ((4, 2), (4, 2), (4, 3)) and scene.choosing() is None
