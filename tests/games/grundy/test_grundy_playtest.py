@@ -445,3 +445,32 @@ def test_a_legal_square_of_the_selected_token_is_a_move_even_with_a_token_on_it(
     assert scene.selected == 0 and scene.movers_to(4, 2) == [0, 2]
     click(app, *square(scene, 4, 2))
     assert scene.state.tokens == ((4, 2), (4, 2), (4, 3)) and scene.choosing() is None
+
+
+@pytest.mark.parametrize("size", [(640, 480), (960, 720)])
+@pytest.mark.parametrize("heap", [20, 100])
+def test_two_computers_tags_on_one_heap_miss_each_other_and_the_pebbles(profile, size,
+                                                                         heap) -> None:
+    from tests.conftest import make_app
+
+    app = make_app(profile, size)
+    try:
+        easy = Seat("computer", "easy")
+        scene = open_game(app, (easy, easy), game="bachet", heap=heap, max_take=5)
+        run_until(app, lambda: len(scene.taken_marks()) == 2)
+        scene.toggle_pause()
+        scene.show_hints = True
+        run_until(app, lambda: bool(scene.hints))
+        settle(app, scene)
+        tags = scene.tag_rects[0]
+        assert len(tags) == 2 and not tags[0].colliderect(tags[1])
+        blocked = pebble_boxes(app, scene, 0) + badge_boxes(app, scene)
+        for tag in tags:
+            assert tag.collidelist(blocked) == -1, (tag, blocked[tag.collidelist(blocked)])
+            assert scene.area("board").contains(tag)
+            for label in scene.label_rects.values():
+                assert not tag.colliderect(label)
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
