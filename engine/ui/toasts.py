@@ -14,7 +14,7 @@ repeated info notice stays up a little longer instead).
 
 Toasts stack upward from the bottom-right corner of the window. On a game screen
 (any scene whose ``layout()`` names a "toolbar" and a "board") they keep off
-both: below the board over the status bar, or in the column beside the board
+both, and off the status bar: below the board, or in the column beside the board
 when that holds more. What does not fit waits and is counted ("+2 more").
 """
 
@@ -42,7 +42,8 @@ FADE_OUT = 0.35
 # Design units: widest toast, narrowest column worth using, gaps, padding, icon, text size.
 TOAST_W = 380.0
 BAND_W = 560.0
-MIN_COLUMN_W = 240.0
+NARROW_W = 150.0  # narrowest column beside the board worth using
+MIN_TOAST_H = 2 * 10.0 + 22.0  # one notice: its padding and icon (PAD, ICON below)
 MARGIN = 8.0
 GAP = 6.0
 PAD = 10.0
@@ -268,17 +269,18 @@ def _warning_icon(surface: pygame.Surface, rect: pygame.Rect, colour: Any, ink: 
 def toast_column(area: FRect, toolbar: FRect | None = None, board: FRect | None = None,
                  status: FRect | None = None) -> FRect:
     """Where toasts may go (design units): a column in a corner of ``area`` that keeps
-    off ``toolbar`` and ``board``.
+    off ``toolbar``, ``board`` and the ``status`` bar (the line a player reads for whose
+    turn it is must never be hidden, not even for a moment).
 
-    On a game screen, two candidates: the band under the board, right-aligned and up
-    to :data:`BAND_W` wide, reaching down over the status bar (the only room a board
-    that fills the height leaves); or the column beside the board on the right (over
-    the game's extras), when it is at least :data:`MIN_COLUMN_W` wide, ending above the
-    status bar. The one with more room for text wins (the band on a tie). Elsewhere:
-    the lower part of the bottom-right corner.
+    On a game screen, two candidates, both ending above the status bar: the band under
+    the board, right-aligned and up to :data:`BAND_W` wide; and the column beside the
+    board on the right (over the game's extras), at least :data:`NARROW_W` wide. Of
+    those tall enough for one notice, the one with more room for text wins (the band on
+    a tie); when neither is, the taller. Elsewhere: the lower part of the bottom-right
+    corner.
     """
     right = area.right - MARGIN
-    bottom = area.bottom - MARGIN
+    bottom = (status.top if status is not None else area.bottom) - MARGIN
     ceiling = (toolbar.bottom if toolbar is not None else area.y) + MARGIN
     if board is None:
         top = max(ceiling, area.y + area.h * 0.3)  # screens without a board: the lower part
@@ -288,15 +290,19 @@ def toast_column(area: FRect, toolbar: FRect | None = None, board: FRect | None 
     top = ceiling
     if right - width < board.right and right > board.left:
         top = max(ceiling, board.bottom + MARGIN)
-    band = FRect(right - width, top, width, max(0.0, bottom - top))
-    best, room = band, band.h * min(band.w, TOAST_W)
+    candidates = [FRect(right - width, top, width, max(0.0, bottom - top))]
     beside_w = min(TOAST_W, right - (board.right + MARGIN))
-    if beside_w >= MIN_COLUMN_W:
-        low = (status.top if status is not None else area.bottom) - MARGIN
-        beside = FRect(right - beside_w, ceiling, beside_w, max(0.0, low - ceiling))
-        if beside.h * beside.w > room:
-            best = beside
-    return best
+    if beside_w >= NARROW_W:
+        candidates.append(FRect(right - beside_w, ceiling, beside_w, max(0.0, bottom - ceiling)))
+
+    def room(column: FRect) -> float:
+        """Design area left for text (icon, padding and the ✕ strip taken off)."""
+        return column.h * max(0.0, min(column.w, TOAST_W) - 3 * PAD - ICON - CLOSE_W)
+
+    tall = [c for c in candidates if c.h >= MIN_TOAST_H]
+    if not tall:
+        return max(candidates, key=lambda c: c.h)
+    return max(tall, key=room)  # max keeps the first (the band) on a tie
 
 
 def column_for(scenes: Sequence[Any], vp: Viewport) -> FRect:

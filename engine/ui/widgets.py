@@ -202,8 +202,10 @@ class Button(Widget):
 
     @property
     def selected(self) -> bool:
-        """Whether the button shows as the chosen option of a group."""
-        return _as_bool(self._selected)
+        """Whether the button shows as the chosen option of a group (tinted, framed and
+        ticked). A disabled button never does: a tick on a control that cannot be used
+        would claim a choice that is not in force."""
+        return self.enabled and _as_bool(self._selected)
 
     def activate(self) -> None:
         """Run the action if enabled."""

@@ -27,5 +27,6 @@ def draw(surface: pygame.Surface, rect: pygame.Rect, palette: Palette) -> None:
             elif (r, c) in _O:
                 colour = palette.players[1]
             pygame.draw.circle(surface, colour, cell.center, cell.width * 0.4)
-    # Outlined as on the board: the line's colour is close to the board's.
-    draw_win_line(surface, geom, _WIN, palette.win_line, palette.background)
+    # The line alone, outlined as on the board: at a tile's size the cells' frames would
+    # clip the winning discs into squares (every disc stays round).
+    draw_win_line(surface, geom, _WIN, palette.win_line, palette.background, frames=False)

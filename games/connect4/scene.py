@@ -45,6 +45,9 @@ RESULT_PAUSE = 0.05
 DASHES = 8
 # A disc's radius, in cells.
 DISC = 0.4
+# The winning cells' frames: near-black, at least 5:1 against the yellow board and every
+# disc colour of both palettes (the line's own pale yellow vanished on the board).
+WIN_FRAME = (12, 12, 16)
 # Opacity of the disc showing where a click would land.
 GHOST_ALPHA = 90
 # The four directions a line can run in, as (row step, column step).
@@ -250,13 +253,17 @@ class Connect4Scene(TurnBasedScene):
         if aiming:
             landing = geom.cell_rect(rows - state.height(column), column)
             self._draw_ghost(surface, landing.center, radius, state.current_player())
-        for cell, latest in self.marked_moves():
-            if cell not in falling:  # the ring waits for its disc to land
-                self._draw_last_disc(surface, geom, cell, latest)
         sweep = self.anim.progress("sweep")
         for run in self.win_runs():
+            # Frames in near-black: the board is yellow like the line, and near-black
+            # stands out from it and from both discs in either palette.
             draw_win_line(surface, geom, [(r + 1, c) for r, c in run], p.win_line,
-                          p.background, 1.0 if sweep is None else ease_out(sweep))
+                          p.background, 1.0 if sweep is None else ease_out(sweep),
+                          frame_colour=WIN_FRAME, frames=True)
+        for cell, latest in self.marked_moves():
+            # Over the winning line and frames, so the ring is drawn whole.
+            if cell not in falling:  # the ring waits for its disc to land
+                self._draw_last_disc(surface, geom, cell, latest)
         if self.show_hints and self.hints and not over:
             draw_values(surface, geom, [((0, c), v) for c, v in self.hints.items()],
                         self.app.theme)

@@ -178,14 +178,21 @@ def draw_landing_frame(surface: pygame.Surface, theme: Theme, rect: pygame.Rect,
     pygame.draw.rect(surface, p.focus, inner, width, border_radius=max(2, radius - edge))
 
 
+def pill_rect(theme: Theme, centre: tuple[float, float], text: str, size: float) -> pygame.Rect:
+    """The box :func:`draw_pill` fills for ``text`` centred on ``centre`` (its dark rim is
+    2 pixels more on every side), so a caller can find a free place before drawing."""
+    img = theme.font(size, bold=True).render(text, True, theme.palette.background)
+    box = img.get_rect(center=(round(centre[0]), round(centre[1])))
+    return box.inflate(max(6, round(size * 0.6)), max(2, round(size * 0.2)))
+
+
 def draw_pill(surface: pygame.Surface, theme: Theme, centre: tuple[float, float], text: str,
               size: float) -> pygame.Rect:
     """Text on a rounded tag in the focus colour (what a move took: "−3")."""
     p = theme.palette
     font = theme.font(size, bold=True)
     img = font.render(text, True, p.background)
-    box = img.get_rect(center=(round(centre[0]), round(centre[1])))
-    box = box.inflate(max(6, round(size * 0.6)), max(2, round(size * 0.2)))
+    box = pill_rect(theme, centre, text, size)
     pygame.draw.rect(surface, p.background, box.inflate(4, 4), border_radius=box.height // 2 + 2)
     pygame.draw.rect(surface, p.focus, box, border_radius=box.height // 2)
     surface.blit(img, img.get_rect(center=box.center))

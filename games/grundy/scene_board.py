@@ -186,10 +186,18 @@ class GrundyBoardScene(GrundyScene):
             # Any other click drops the question and counts as a click of its own.
         movers = self.movers_to(row, col)
         picked = self._picked_in is state
-        if (self.selected, row, col) in state.legal_moves() and (picked or len(movers) == 1):
+        here = [i for i, square in enumerate(state.tokens) if square == (row, col)]
+        if (self.selected, row, col) in state.legal_moves() and (picked or len(movers) == 1
+                                                                or here):
+            # A square the selected token may go to is a move, even with a token on it.
             self.play_move((self.selected, row, col))
             return
-        here = [i for i, square in enumerate(state.tokens) if square == (row, col)]
+        if here == [self.selected] and len(movers) == 1 and not self.computer_to_move():
+            # The selected token's own square, which one other token can reach (a framed
+            # winning move onto it): selecting it again would do nothing, so move that one.
+            self.selected = movers[0]
+            self.play_move((movers[0], row, col))
+            return
         if here:
             # Several tokens on one square: each click selects the next of them.
             later = [i for i in here if i > self.selected]

@@ -21,7 +21,7 @@ from engine.ui.widgets import Button, Label
 from games.grundy.family_scene import GrundyScene
 from games.grundy.heaps import HeapConfig, HeapState
 from games.grundy.help_text import heaps_rules
-from games.grundy.panel_render import NoteFlow, draw_pill, draw_player_tag
+from games.grundy.panel_render import NoteFlow, draw_pill, draw_player_tag, pill_rect
 from games.grundy.variants import GrundySetup, heap_config
 
 if TYPE_CHECKING:
@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 Area = tuple[float, float, float, float]
 # Seconds a taken pebble takes to fade out.
 FADE_OUT = 0.3
-# Vertical bands of the board (design units): a line for the "take n" label at the
-# top, the piles, then the heap sizes and hint values under them.
-LABEL_LINE = 32.0
+# Vertical bands of the board (design units): room at the top for the "take n" label
+# over a "−n" tag (a heap filling its column has no room for the tag beside it), the
+# piles, then the heap sizes and hint values under them.
+LABEL_LINE = 60.0
 LABELS_H = 64.0
 # Biggest pebble (design px): small heaps would otherwise get absurd boulders.
 MAX_PEBBLE = 48.0
@@ -158,6 +159,8 @@ class HeapScene(GrundyScene):
         self.cursor: tuple[int, int] | None = None  # keyboard choice: (heap, take)
         # Where each heap's one-line label ("✓ take 2", "take 3") was last drawn (pixels).
         self.label_rects: dict[int, pygame.Rect] = {}
+        # Where each heap's "−n" tags were last drawn, player tag included (pixels).
+        self.tag_rects: dict[int, list[pygame.Rect]] = {}
         k = config.max_take
         self.quick = k is not None and k <= MAX_QUICK_TAKE
         ui = self.ui
@@ -451,9 +454,15 @@ class HeapScene(GrundyScene):
         if take:
             click = vp.point(*pile.centre(count - take))
             pygame.draw.aacircle(surface, p.focus, click, radius + vp.px(3), max(2, vp.px(3)))
-        for player, _heap, first, end in marks:
-            self._draw_taken_tag(surface, pile, player, first, end, len(marks) > 1 or
-                                 self._several_marked())
+        # The "−n" tags beside (or else above) the sockets, clear of every pebble, ring and
+        # badge; then the label above the pile and its tags.
+        named = len(marks) > 1 or self._several_marked()
+        badges = [self._badge_rect(vp.point(*pile.centre(count - t)), radius)
+                  for h, t in winning if h == heap]
+        tags = self._place_tags(pile, start, marks, named, badges, board)
+        self.tag_rects[heap] = [box for _m, box in tags]
+        for (player, _heap, first, end), box in tags:
+            self._draw_taken_tag(surface, box, player, end - first, named)
         # One line above the pile: what a click would do, else the winning take.
         label, colour = "", p.text
         if take:
@@ -471,14 +480,79 @@ class HeapScene(GrundyScene):
             font = theme.font(17 * vp.scale, bold=True)
             img = font.render(label, True, colour)
             # Above every socket of the heap's starting size, not just the pebbles left:
-            # the rings of the pebbles just taken stay readable under it.
-            top = min(pile.top(start), pile.base - pile.cell)
-            y = max(board.y + 14, top - 14)
-            box = img.get_rect(center=vp.point(pile.left + pile.width / 2, y))
-            back = box.inflate(vp.px(10), vp.px(2))
+            # the rings of the pebbles just taken stay readable under it (a tag that has
+            # no room beside the pile goes above this line: see _place_tags).
+            back = img.get_rect().inflate(vp.px(10), vp.px(2))
+            back.midbottom = (vp.point(pile.left + pile.width / 2, 0)[0],
+                              max(self.area("board").top + vp.px(2) + back.height,
+                                  self._label_bottom(pile, start)))
             pygame.draw.rect(surface, p.background, back, border_radius=vp.px(6))
-            surface.blit(img, box)
+            surface.blit(img, img.get_rect(center=back.center))
             self.label_rects[heap] = back
+
+    def _label_bottom(self, pile: Pile, start: int) -> int:
+        """The pixel y of the bottom of the line over ``pile`` (its starting size ``start``)
+        where its "take n" label goes."""
+        vp = self.app.viewport
+        return vp.point(0, min(pile.top(start), pile.base - pile.cell))[1] - vp.px(3)
+
+    def _badge_rect(self, centre: tuple[int, int], radius: int) -> pygame.Rect:
+        """The box of the ✓ badge :meth:`_tick` draws for the pebble at ``centre``."""
+        r = max(5, round(radius * 0.5)) + 2  # as draw_value_badge sizes it, and a margin
+        x, y = centre[0] + radius * 0.75, centre[1] - radius * 0.75
+        return pygame.Rect(round(x - r), round(y - r), 2 * r, 2 * r)
+
+    def _place_tags(self, pile: Pile, start: int, marks: list[tuple[int, int, int, int]],
+                    named: bool, badges: list[pygame.Rect], board: FRect,
+                    ) -> list[tuple[tuple[int, int, int, int], pygame.Rect]]:
+        """Where each mark's "−n" tag goes (pixels, player tag included): beside the sockets
+        it emptied, right or left of the pile, where that misses every socket (ring
+        included), every ✓ badge and the other tags; else stacked above the pile."""
+        vp, theme = self.app.viewport, self.app.theme
+        size = 15 * vp.scale
+        radius = max(2, round(pile.cell * 0.44 * vp.scale))
+        reach = radius + max(2, round(radius * 0.22)) + 1  # a pebble with its ✓ ring
+        sockets = [pygame.Rect(0, 0, 2 * reach, 2 * reach) for _ in range(max(1, start))]
+        for j, rect in enumerate(sockets):
+            rect.center = vp.point(*pile.centre(j))
+        blocked = sockets + badges
+        slot = vp.rect(pile.left, board.y, pile.width, board.h).inflate(-vp.px(2), -vp.px(4))
+        x0 = pile.left + (pile.width - pile.cols * pile.cell) / 2
+        block_left, block_right = vp.point(x0, 0)[0], vp.point(x0 + pile.cols * pile.cell, 0)[0]
+        gap = vp.px(4)
+        # Tags beside the pile stay under the label line; stacked ones go over it (in the
+        # band pile_layout leaves at the top), so they never meet a neighbour's label.
+        label_bottom = self._label_bottom(pile, start)
+        label_h = theme.font(17 * vp.scale, bold=True).get_height() + vp.px(2)
+        ceiling = label_bottom - label_h - gap
+        placed: list[tuple[tuple[int, int, int, int], pygame.Rect]] = []
+        for mark in marks:
+            _player, _heap, first, end = mark
+            ys = [vp.point(*pile.centre(j))[1] for j in range(first, end)]
+            box = pill_rect(theme, (0, 0), f"−{end - first}", size)
+            if named:  # the player's number in a circle on the pill's left
+                box.width += box.height
+            box.inflate_ip(4, 4)  # the pill's dark rim
+            taken = [r for _m, r in placed]
+            beside = []
+            for side in ("right", "left"):
+                cand = box.copy()
+                cand.centery = round(sum(ys) / len(ys))
+                if side == "right":
+                    cand.left = block_right + gap
+                else:
+                    cand.right = block_left - gap
+                # A tag by the top row stays under the label line.
+                cand.top = max(cand.top, label_bottom + 1)
+                beside.append(cand)
+            spot = next((c for c in beside if slot.contains(c) and c.collidelist(blocked) < 0
+                         and c.collidelist(taken) < 0), None)
+            if spot is None:
+                spot = box.copy()
+                spot.midbottom = (vp.point(pile.left + pile.width / 2, 0)[0],
+                                  min([ceiling, *(r.top - gap for r in taken)]))
+            placed.append((mark, spot))
+        return placed
 
     def _several_marked(self) -> bool:
         """Whether more than one move is marked (then each mark names its player)."""
@@ -499,18 +573,20 @@ class HeapScene(GrundyScene):
         finally:
             stone.set_alpha(255)  # the sprite is shared (cached): leave it opaque
 
-    def _draw_taken_tag(self, surface: pygame.Surface, pile: Pile, player: int, first: int,
-                        end: int, named: bool) -> None:
-        """"−n" on the sockets a move emptied (with the player's number when several moves
-        are marked), so what was taken reads as text, not as a colour."""
+    def _draw_taken_tag(self, surface: pygame.Surface, box: pygame.Rect, player: int,
+                        count: int, named: bool) -> None:
+        """"−n" in ``box`` (from :meth:`_place_tags`) beside the sockets a move emptied, with
+        the player's number when several moves are marked, so what was taken reads as
+        text, not as a colour."""
         vp, theme = self.app.viewport, self.app.theme
-        points = [pile.centre(j) for j in range(first, end)]
-        cx = sum(q[0] for q in points) / len(points)
-        cy = sum(q[1] for q in points) / len(points)
-        box = draw_pill(surface, theme, vp.point(cx, cy), f"−{end - first}", 15 * vp.scale)
+        inner = box.inflate(-4, -4)
         if named:
-            r = box.height * 0.5
-            draw_player_tag(surface, theme, (box.left - r, box.centery), r, player)
+            inner.width -= inner.height
+            inner.x += inner.height
+        pill = draw_pill(surface, theme, inner.center, f"−{count}", 15 * vp.scale)
+        if named:
+            r = pill.height * 0.5
+            draw_player_tag(surface, theme, (pill.left - r, pill.centery), r, player)
 
     def _tick(self, surface: pygame.Surface, centre: tuple[int, int], radius: int) -> None:
         """A ✓ badge at the top right of the pebble to click for a winning move."""

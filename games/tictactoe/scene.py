@@ -24,7 +24,7 @@ from engine.ui.value_overlay import (
     hint_status,
     outcome_colour,
 )
-from engine.ui.widgets import Label, fit_text
+from engine.ui.widgets import Label, fit_text, wrap_text
 from games.tictactoe.advice import OUTLOOKS, is_bad, list_certainty
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
@@ -40,6 +40,12 @@ HINT_BUDGET = 3.0
 # and a note, as engine.ui.value_overlay.draw_value_legend draws them).
 VARIANT_H = 56.0
 LEGEND_H = 226.0
+# With three players (no hints) the legend block says what the last-move frames mean:
+# a title and two rows, each a sample frame and a line or two of text.
+MARKS_LEGEND_H = 150.0
+MARKS_TITLE = N_("Last moves")
+MARK_LATEST = N_("the last move")
+MARK_BEFORE = N_("the move before it")
 # The same where the hint may rank squares instead (boards past 4×4, where the exact
 # values can run out of time): "Best moves", four rows of up to three lines, and a note.
 RANKED_LEGEND_H = 270.0
@@ -80,16 +86,23 @@ class TicTacToeScene(TurnBasedScene):
         super().__init__(app, GAME, config, TicTacToeState.new(config), seats, seed)
         self.pointer = GridPointer()
         self._layers: dict[str, tuple[tuple[Any, ...], pygame.Surface]] = {}
+        # Where the last-move legend's sample frames were drawn (pixels; three players).
+        self.marks_legend_rects: list[pygame.Rect] = []
         self.ui.add(Label(self.place("variant"), lambda: variant_label(self.config), size=15,
                           role="muted", fit_lines=3, min_size=12))
 
     # --- layout -----------------------------------------------------------------------
     def extras_height(self) -> float:
         # Under the board the label and legend stand side by side (extras_boxes).
-        return max(VARIANT_H, self.legend_height()) if self.hints_available() else VARIANT_H
+        if self.hints_available() or self.config.players > 2:
+            return max(VARIANT_H, self.legend_height())
+        return VARIANT_H
 
     def legend_height(self) -> float:
-        """The hint legend's design height: taller where the hint may rank squares."""
+        """The legend's design height: taller where the hint may rank squares; with three
+        players, the last-move frames' legend."""
+        if self.config.players > 2:
+            return MARKS_LEGEND_H
         if self.config.rows * self.config.cols > ALWAYS_EXACT_CELLS:
             return RANKED_LEGEND_H
         return LEGEND_H
@@ -172,14 +185,20 @@ class TicTacToeScene(TurnBasedScene):
         """Cells the board marks as recent moves, as (cell index, whether it is the latest).
 
         Always the latest move; with three players or the computer in every seat also
-        each other seat's last move, since several moves land between two looks.
+        each other seat's last move, since several moves land between two looks. With
+        three players, never the own last move of the seat about to play: the marks are
+        the moves made since its last turn, the last (solid) and the one before it
+        (dashed), as the legend beside the board says.
         """
         latest = self.state.last_move
         if latest is None:
             return []
         marked = [(latest, True)]
         if self.all_computers() or len(self.seats) > 2:
-            for _before, after in self.last_moves().values():
+            to_move = self.state.to_move
+            for seat, (_before, after) in self.last_moves().items():
+                if seat == to_move and len(self.seats) > 2:
+                    continue
                 move = after.last_move
                 if move is not None and all(move != m for m, _u in marked):
                     marked.append((move, False))
@@ -261,6 +280,43 @@ class TicTacToeScene(TurnBasedScene):
         self.draw_player_cards(surface)
         if self.show_hints and self.config.players == 2:
             self._draw_hint_legend(surface)
+        if self.config.players > 2:
+            self._draw_marks_legend(surface)
+
+    def _draw_marks_legend(self, surface: pygame.Surface) -> None:
+        """What the frames mean: solid for the last move, dashed for the one before it
+        (three players: between two of your turns two moves land)."""
+        vp, theme = self.app.viewport, self.app.theme
+        p = theme.palette
+        box = self.layout()["legend"]
+        self.marks_legend_rects = []
+        title = theme.font(15 * vp.scale, bold=True).render(_(MARKS_TITLE), True, p.text)
+        surface.blit(title, vp.point(box.x, box.y))
+        font = theme.font(14 * vp.scale)
+        sample_d = 36.0
+        text_w = max(1, vp.px(box.w - sample_d - 12))
+        for row, (latest, text) in enumerate(((True, MARK_LATEST), (False, MARK_BEFORE))):
+            y = box.y + 30 + row * 58
+            sample = vp.rect(box.x, y, sample_d, sample_d)
+            pygame.draw.rect(surface, p.board, sample)
+            size = sample.width
+            inset = max(2, round(size / 18))
+            frame = sample.inflate(-2 * inset, -2 * inset)
+            if latest:  # drawn as draw_board and _draw_last_move draw them
+                tint = pygame.Surface(sample.size, pygame.SRCALPHA)
+                tint.fill((*p.focus, 60))
+                surface.blit(tint, sample)
+                pygame.draw.rect(surface, p.focus, frame, max(3, round(size / 14)),
+                                 border_radius=max(3, round(size / 10)))
+            else:
+                _dashed_rect(surface, p.focus, frame, max(2, round(size / 20)),
+                             max(4, round(size / 9)))
+            lines = wrap_text(_(text), font, text_w)[:2]
+            ty = sample.centery - len(lines) * font.get_linesize() // 2
+            for line in lines:
+                surface.blit(font.render(line, True, p.text), (sample.right + vp.px(12), ty))
+                ty += font.get_linesize()
+            self.marks_legend_rects.append(sample)
 
     def _draw_marks(self, layer: pygame.Surface, geom: BoardGeometry, state: Any,
                     skip: dict[int, Any]) -> None:

@@ -124,22 +124,27 @@ def _x_sprite(size: int, colour: tuple[int, ...]) -> pygame.Surface:
 
 def draw_win_line(
     surface: pygame.Surface, geom: BoardGeometry, cells: Iterable[Cell], colour: Colour,
-    outline: Colour, progress: float = 1.0,
+    outline: Colour, progress: float = 1.0, frame_colour: Colour | None = None,
+    frames: bool = True,
 ) -> None:
     """Frame the winning cells and strike a thick line through them.
 
     The dark outline makes the line readable on any mark colour and tells it
     apart by thickness, not only hue. ``progress`` below 1 draws the line swept
     in that far from the first cell (the winning-line sweep): the line grows
-    from one end, and each cell's frame appears as the line reaches it.
+    from one end, and each cell's frame appears as the line reaches it. The
+    frames are in ``frame_colour`` (the line's colour unless given: a board the
+    colour of the line needs another), or left out with ``frames=False``.
     """
     cells = list(cells)
     if not cells or progress <= 0:
         return
     progress = min(1.0, progress)
     frame = max(2, round(geom.cell_size / 18))
+    framing = colour if frame_colour is None else frame_colour
     if len(cells) < 2:
-        outline_cell(surface, geom, cells[0], colour, frame)
+        if frames:
+            outline_cell(surface, geom, cells[0], framing, frame)
         return
     start, end = geom.cell_center(*cells[0]), geom.cell_center(*cells[-1])
     # Extend a little past the end cells' centres.
@@ -150,8 +155,8 @@ def draw_win_line(
     total = length + 2 * ext
     reached = progress * total  # how far along the line the sweep has got
     for i, cell in enumerate(cells):
-        if progress >= 1 or reached >= ext + length * i / (len(cells) - 1):
-            outline_cell(surface, geom, cell, colour, frame)
+        if frames and (progress >= 1 or reached >= ext + length * i / (len(cells) - 1)):
+            outline_cell(surface, geom, cell, framing, frame)
     p0 = (start[0] - ux * ext, start[1] - uy * ext)
     p1 = (p0[0] + ux * reached, p0[1] + uy * reached)
     w = max(3, round(geom.cell_size / 10))

@@ -237,7 +237,8 @@ def test_code_copied_is_info_and_a_missing_hint_is_info(app) -> None:
 
 @pytest.mark.parametrize("size", [(640, 480), (960, 720), (1920, 1080), (1080, 1920)])
 @pytest.mark.parametrize("computers", [False, True])
-def test_notices_never_cover_the_toolbar_or_the_board(profile, size, computers) -> None:
+def test_notices_never_cover_the_toolbar_the_board_or_the_status_bar(profile, size,
+                                                                    computers) -> None:
     app = make_app(profile, size)
     try:
         seats = (Seat("computer", "easy"),) * 2 if computers else (Seat(), Seat())
@@ -252,10 +253,12 @@ def test_notices_never_cover_the_toolbar_or_the_board(profile, size, computers) 
         placed = app.toasts.placed
         assert placed, "nothing drawn"
         toolbar, board = scene.area("toolbar"), scene.area("board")
+        status = scene.area("status_bar")
         window = app.screen.get_rect()
         for toast, rect in placed:
             assert not rect.colliderect(toolbar), (toast.text, rect, toolbar)
             assert not rect.colliderect(board), (toast.text, rect, board)
+            assert not rect.colliderect(status), (toast.text, rect, status)
             assert window.contains(rect), (toast.text, rect)
         # The newest is always the one shown at the bottom.
         newest = max(placed, key=lambda item: item[1].bottom)
@@ -268,11 +271,13 @@ def test_notices_never_cover_the_toolbar_or_the_board(profile, size, computers) 
             assert toast.text not in app.notices
             for _toast, rect in app.toasts.placed:
                 assert not rect.colliderect(board) and not rect.colliderect(toolbar)
+                assert not rect.colliderect(status)
         # Under an overlay (help) the game's board is still kept clear.
         app.notify("The statistics could not be saved: the disk is full.", "warning")
         key(app, pygame.K_F1)
         (_toast, rect), = app.toasts.placed
         assert not rect.colliderect(board) and not rect.colliderect(toolbar)
+        assert not rect.colliderect(status)
     finally:
         app.quit()
         app.stats.close()

@@ -341,3 +341,136 @@ def test_no_player_visible_grundy_text_cites_the_source(app) -> None:
     for text in texts:
         lowered = text.lower()
         assert not any(word in lowered for word in CITATIONS), text
+
+
+# --- issue 28 item 9: the "−n" tags miss every pebble, ring and ✓ badge ------------------
+
+
+def pebble_boxes(app, scene, heap: int) -> list[pygame.Rect]:
+    """Pixel boxes of every socket of ``heap``'s starting size, with the widest ring drawn
+    round a pebble (the ✓ ring: radius plus its width)."""
+    vp = app.viewport
+    pile = scene.piles()[heap]
+    r = max(2, round(pile.cell * 0.44 * vp.scale))
+    reach = r + max(2, round(r * 0.22))
+    out = []
+    for j in range(scene.config.heaps[heap]):
+        cx, cy = vp.point(*pile.centre(j))
+        out.append(pygame.Rect(cx - reach, cy - reach, 2 * reach, 2 * reach))
+    return out
+
+
+def badge_boxes(app, scene) -> list[pygame.Rect]:
+    """Pixel boxes of the ✓ badges on the lowest pebble of each winning take."""
+    vp = app.viewport
+    out = []
+    for heap, take in scene.debug_state()["winning"]:
+        pile = scene.piles()[heap]
+        r = max(2, round(pile.cell * 0.44 * vp.scale))
+        cx, cy = vp.point(*pile.centre(scene.state.heaps[heap] - take))
+        b = max(5, round(r * 0.5)) + 1
+        out.append(pygame.Rect(round(cx + r * 0.75 - b), round(cy - r * 0.75 - b), 2 * b, 2 * b))
+    return out
+
+
+TAG_CASES = [
+    ({"game": "bachet", "heap": 20, "max_take": 3}, 0, 3),
+    ({"game": "bachet", "heap": 100, "max_take": 7}, 0, 2),
+    ({"game": "nim", "nim_heaps": (3, 4, 5)}, 2, 2),
+    ({"game": "nim", "nim_heaps": (1, 100, 7, 30)}, 1, 3),
+    ({"game": "nim", "nim_heaps": (1, 100, 7, 30)}, 3, 1),
+    ({"game": "nim", "nim_heaps": (100,) * 8}, 4, 6),
+]
+
+
+@pytest.mark.parametrize("size", [(640, 480), (960, 720), (1920, 1080)])
+@pytest.mark.parametrize("setup,heap,take", TAG_CASES)
+def test_taken_tags_miss_pebbles_rings_and_badges(profile, size, setup, heap, take) -> None:
+    from tests.conftest import make_app
+
+    app = make_app(profile, size)
+    try:
+        scene = open_game(app, **setup)
+        pile = scene.piles()[heap]
+        click(app, *pile.centre(scene.state.heaps[heap] - take))  # a real click takes them
+        assert scene.state.heaps[heap] == scene.config.heaps[heap] - take
+        scene.show_hints = True
+        run_until(app, lambda: bool(scene.hints))
+        settle(app, scene)
+        assert scene.taken_marks() and scene.debug_state()["winning"]
+        blocked = [r for h in range(len(scene.config.heaps)) for r in pebble_boxes(app, scene, h)]
+        blocked += badge_boxes(app, scene)
+        tags = scene.tag_rects[heap]
+        assert len(tags) == 1
+        tag = tags[0]
+        assert tag.collidelist(blocked) == -1, (tag, blocked[tag.collidelist(blocked)])
+        # Clear of the label above the pile too, and inside the board.
+        for label in scene.label_rects.values():
+            assert not tag.colliderect(label), (tag, label)
+        assert scene.area("board").contains(tag)
+        # The tag really is drawn there: its middle is the focus-coloured pill.
+        focus = app.theme.palette.focus
+        pixels = [app.screen.get_at((x, tag.centery)) for x in range(tag.left, tag.right)]
+        assert sum(near(c, focus, 30) for c in pixels) >= tag.width // 4
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
+
+
+# --- issue 28 item 10: a winning move onto another token's square is one click ------------
+
+
+def test_the_framed_move_onto_the_selected_tokens_square_is_one_click(app) -> None:
+    scene = two_rooks(app)  # token 1 on (4, 4), token 2 on (4, 2)
+    key(app, pygame.K_2)  # token 2 selected (as after token 2 moved)
+    assert scene.selected == 1
+    scene.show_hints = True
+    run_until(app, lambda: bool(scene.hints))
+    settle(app, scene)
+    # Values row ⊕ column: 0 and 6; token 1 onto (4, 2) (value 6) is framed as winning.
+    assert [0, 4, 2] in scene.debug_state()["winning"]
+    click(app, *square(scene, 4, 2))  # one click on the framed square plays it
+    assert scene.state.tokens == ((4, 2), (4, 2)) and scene.state.value() == 0
+    assert scene.state.current_player() == 1
+
+
+def test_a_legal_square_of_the_selected_token_is_a_move_even_with_a_token_on_it(app) -> None:
+    from games.grundy.board import TokenState
+
+    scene = open_game(app, game="rook", rows=5, cols=5, tokens=3)
+    # Tokens 1 and 3 can both slide onto token 2's square (4, 2).
+    scene.push(TokenState(scene.config, ((4, 4), (4, 2), (4, 3)), 0))
+    settle(app, scene)
+    assert scene.selected == 0 and scene.movers_to(4, 2) == [0, 2]
+    click(app, *square(scene, 4, 2))
+    assert scene.state.tokens == ((4, 2), (4, 2), (4, 3)) and scene.choosing() is None
+
+
+@pytest.mark.parametrize("size", [(640, 480), (960, 720)])
+@pytest.mark.parametrize("heap", [20, 100])
+def test_two_computers_tags_on_one_heap_miss_each_other_and_the_pebbles(profile, size,
+                                                                         heap) -> None:
+    from tests.conftest import make_app
+
+    app = make_app(profile, size)
+    try:
+        easy = Seat("computer", "easy")
+        scene = open_game(app, (easy, easy), game="bachet", heap=heap, max_take=5)
+        run_until(app, lambda: len(scene.taken_marks()) == 2)
+        scene.toggle_pause()
+        scene.show_hints = True
+        run_until(app, lambda: bool(scene.hints))
+        settle(app, scene)
+        tags = scene.tag_rects[0]
+        assert len(tags) == 2 and not tags[0].colliderect(tags[1])
+        blocked = pebble_boxes(app, scene, 0) + badge_boxes(app, scene)
+        for tag in tags:
+            assert tag.collidelist(blocked) == -1, (tag, blocked[tag.collidelist(blocked)])
+            assert scene.area("board").contains(tag)
+            for label in scene.label_rects.values():
+                assert not tag.colliderect(label)
+    finally:
+        app.quit()
+        app.stats.close()
+        pygame.display.quit()
