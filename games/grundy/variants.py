@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.i18n import N_, Phrase, _
+from engine.core.i18n import N_, Phrase, _, ngettext
 from engine.model.descriptor import ParamSpec, Preset
 from games.grundy.descriptor import GAME
 
@@ -105,12 +105,14 @@ class GrundySetup:
         name = _(GAME_LABELS[self.game])
         if self.is_board:
             if self.tokens > 1:
-                return _("{game} {rows}×{cols}, {count} tokens").format(
+                return ngettext("{game} {rows}×{cols}, {count} token",
+                                "{game} {rows}×{cols}, {count} tokens", self.tokens).format(
                     game=name, rows=self.rows, cols=self.cols, count=self.tokens)
             return f"{name} {self.rows}×{self.cols}"
         if self.game == "bachet":
-            return _("Bachet: {count} pebbles, take 1–{most}").format(count=self.heap,
-                                                                      most=self.max_take)
+            return ngettext("Bachet: {count} pebble, take 1–{most}",
+                            "Bachet: {count} pebbles, take 1–{most}", self.heap).format(
+                                count=self.heap, most=self.max_take)
         if self.game == "nim":
             heaps = ", ".join(map(str, self.heaps))
             if self.misere:

@@ -349,7 +349,7 @@ def test_the_player_cards_text_fits_its_card_in_every_language(profile: Path,
             problems += [f"{language} {size}: text at {r} outside every card {cards}"
                          for r in texts if not any(c.contains(r) for c in cards)]
             # The name ends where the card does (less its margin), shrunk rather than cut.
-            for i, card in enumerate(cards):
+            for i in range(len(cards)):
                 name, _size = scene.card_name_fit(i, scene.layout()[f"card{i}"].w)
                 assert name == scene.player_name(i), f"{language} {size}: {name!r} cut"
     assert not problems, "\n".join(problems)
