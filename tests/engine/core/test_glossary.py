@@ -23,7 +23,10 @@ ROOT = Path(__file__).resolve().parents[3]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
-def glossary_tables(lang: str, root: Path = ROOT) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+Table = list[dict[str, str]]
+
+
+def glossary_tables(lang: str, root: Path = ROOT) -> tuple[Table, Table]:
     """The glossary's terms (english, translation, stems, notes) and its exceptions
     (term, msgid: how the entry begins, why), read from the Markdown tables under the
     headings "## Terms" and "## Exceptions"."""
@@ -98,7 +101,7 @@ def test_the_glossary_is_a_table_of_terms(lang: str) -> None:
         stems = [_unquote(s).lower() for s in term["stems"].split(" / ")]
         assert all(stems), term
         assert any(stem in term["translation"].lower() for stem in stems) or term.get(
-            "notes"), f"{lang}: a stem of {term['english']} is in its translation, or a note says why"
+            "notes"), f"{lang}: no stem of {term['english']} in its translation, nor a note"
     assert all(e.get("why") for e in exceptions), "every exception says why"
     assert f"glossary-{lang}.md" in (ROOT / "docs" / "translations.md").read_text(
         encoding="utf-8"), "docs/translations.md links the glossary"
