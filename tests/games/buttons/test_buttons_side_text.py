@@ -60,3 +60,23 @@ def test_a_line_left_over_goes_to_the_next_figure() -> None:
     assert not any(line.endswith(ELLIPSIS) for _t, line in lines)
     two_line_best = [("a", 1), ("b", 1), (long, 2), (long, 2)]
     assert len(stats_lines(two_line_best, font, width)) == board_view.STATS_LINES
+
+
+def test_czech_colours_agree_with_the_button() -> None:
+    """Issue 28, item 7: "tlačítko je buď světle červená" — a colour said of a button is
+    neuter in Czech (its own "button colour" entries), in the help, the goal and the
+    legend, in both palettes and both looks."""
+    from engine.core.i18n import set_language
+    from games.buttons.wording import colour_words, help_text
+
+    try:
+        set_language("cs")
+        tiny = colour_words("red", "green", tiny=True)
+        assert "Každé tlačítko je buď světle červené, nebo tmavě zelené." in help_text(tiny)
+        ringed = colour_words("orange", "blue-green")
+        assert "buď plně oranžové, nebo modrozelené s kroužkem" in help_text(ringed)
+        assert ringed.goal() == "Udělej každé tlačítko plně oranžové"
+        for words in (tiny, ringed):
+            assert not any(f"{w}á" in help_text(words) for w in ("červen", "zelen"))
+    finally:
+        set_language("en")
