@@ -144,3 +144,24 @@ def test_no_plural_is_made_by_hand() -> None:
     Nn_ pair in a Phrase), so Hungarian and Czech write their own forms."""
     pot = (ROOT / "assets/locale/arcade.pot").read_text(encoding="utf-8")
     assert not re.findall(r"\w\((s|es)\)", pot)
+
+
+# The commands a player gives (buttons and their keys): each has its own word.
+COMMANDS = ("Undo", "Redo", "← Back", "Restart", "New game", "Play again", "Swap sides",
+            "View board", "Generate", "Show solution", "Solve", "Hint", "Close", "Cancel",
+            "Done", "Quit", "Step", "Pause", "Resume", "Copy", "Enter code", "Place")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_command_has_its_own_word(lang: str) -> None:
+    """Issue 28, item 6: Hungarian said "Vissza" for both ← Back and Undo. No two commands
+    share a caption (arrows and case aside) in any language."""
+    with open(ROOT / "assets" / "locale" / lang / "LC_MESSAGES" / "arcade.po", "rb") as f:
+        catalogue = read_po(f)
+    said: dict[str, str] = {}
+    for command in COMMANDS:
+        message = catalogue.get(command)
+        assert message is not None and message.string, f"{lang}: {command!r} is translated"
+        word = message.string.strip("←▸◂ ").lower()
+        assert word not in said, f"{lang}: {command!r} and {said[word]!r} both say {word!r}"
+        said[word] = command
