@@ -85,7 +85,8 @@ def _pybabel(*args: str) -> None:
 
 def extract(root: Path, pot: Path) -> None:
     """Step 1: the template of every marked text under ``root``."""
-    _pybabel("extract", "-F", str(root / "babel.cfg"), "-k", "N_", "--no-location",
+    _pybabel("extract", "-F", str(root / "babel.cfg"), "-k", "N_", "-k", "Nn_:1,2",
+             "--no-location",
              "--sort-output", "--project", PROJECT, "-o", str(pot), str(root))
 
 

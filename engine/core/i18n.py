@@ -49,7 +49,7 @@ from typing import Any
 
 from engine.core.assets import asset_path
 from engine.core.languages import CHOICES, LANGUAGES
-from engine.core.phrase import N_, Number, Phrase, error_text, written
+from engine.core.phrase import N_, Nn_, Number, Phrase, error_text, written
 
 DOMAIN = "arcade"
 # Each choice as the settings screen names it: a language by its own name, so a player
@@ -61,7 +61,7 @@ SYSTEM = "system"
 # keeps "1 024" on one line).
 NUMBER_SYMBOLS = {"en": (".", ","), "hu": (",", "\u00a0"), "cs": (",", "\u00a0")}
 __all__ = ["CHOICES", "DOMAIN", "ENDONYMS", "LANGUAGES", "N_", "NUMBER_SYMBOLS", "SYSTEM",
-           "Number", "Phrase", "_", "choice_label", "current_language", "error_text",
+           "Nn_", "Number", "Phrase", "_", "choice_label", "current_language", "error_text",
            "gettext_", "localize", "ngettext", "number_text", "pgettext", "set_language",
            "translate_filled", "system_language"]
 
@@ -204,6 +204,10 @@ def localize(text: Any) -> Any:
     if isinstance(text, Phrase) and hasattr(text, "template"):
         values = {name: localize(value) if isinstance(value, Phrase) else value
                   for name, value in text.values.items()}
+        if getattr(text, "plural", None):
+            count = text.values[text.count_key]
+            return ngettext(text.template, text.plural,
+                            int(getattr(count, "number", count))).format(**values)
         return _(text.template).format(**values)
     if isinstance(text, str):
         return _(text)

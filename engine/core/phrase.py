@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["N_", "Number", "Phrase", "error_text", "joined", "written"]
+__all__ = ["N_", "Nn_", "Number", "Phrase", "error_text", "joined", "written"]
 
 
 def N_(message: str) -> str:  # noqa: N802 (the usual name of the marker)
@@ -23,17 +23,36 @@ def N_(message: str) -> str:  # noqa: N802 (the usual name of the marker)
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 (like N_)
+    """Mark a singular and plural template for the catalogue (one ``ngettext`` entry, so
+    each language writes all its plural forms: cs has three) without translating them;
+    a :class:`Phrase` made from the pair chooses by its count."""
+    return singular, plural
+
+
 class Phrase(str):
     """English text from ``template`` (marked with ``N_()``) filled with ``values``
-    (by name, as ``str.format`` takes them). A count that changes the words chooses
-    between two templates where the Phrase is made."""
+    (by name, as ``str.format`` takes them). A count that changes the words: ``template``
+    is an :func:`Nn_` pair and ``count_key`` names the value that is the count (the
+    English text takes the singular for 1; ``localize`` asks ``ngettext`` for the
+    language's own form)."""
 
     template: str
     values: dict[str, Any]
+    plural: str | None = None
+    count_key: str = "count"
 
-    def __new__(cls, template: str, **values: Any) -> Phrase:
-        self = super().__new__(cls, template.format(**values))
+    def __new__(cls, template: str | tuple[str, str], count_key: str = "count",
+                **values: Any) -> Phrase:
+        plural = None
+        if isinstance(template, tuple):
+            template, plural = template
+            english = template if _count(values[count_key]) == 1 else plural
+        else:
+            english = template
+        self = super().__new__(cls, english.format(**values))
         self.template, self.values = template, values
+        self.plural, self.count_key = plural, count_key
         return self
 
 
@@ -46,6 +65,11 @@ def written(value: float, decimals: int | None = None, point: str = ".",
     else:
         english = f"{value:,}" if decimals is None else f"{value:,.{decimals}f}"
     return english.translate({ord("."): point, ord(","): group})
+
+
+def _count(value: Any) -> int:
+    """A Phrase's count as a whole number (a :class:`Number` by its value)."""
+    return int(getattr(value, "number", value))
 
 
 class Number(Phrase):

@@ -63,10 +63,11 @@ class MoveValue:
         """+1 win, 0 draw or unknown, -1 loss."""
         return {"win": 1, "loss": -1}.get(self.outcome, 0)
 
-    def label(self) -> str:
+    def label(self, letters: Mapping[str, str] | None = None) -> str:
         """``W3``, ``D``, ``L4``; ``W`` where the distance is not known; estimates get a
-        leading ``~`` (``~W``, ``~D``); ``?`` for unknown."""
-        letter = _LETTER[self.outcome]
+        leading ``~`` (``~W``, ``~D``); ``?`` for unknown. ``letters`` (outcome → letter)
+        writes it in the player's language (the board's hints: ``Gy3`` in Hungarian)."""
+        letter = (letters or _LETTER).get(self.outcome, _LETTER[self.outcome])
         if not self.exact:
             return letter if self.outcome == "unknown" else f"~{letter}"
         if self.outcome in ("win", "loss") and self.remoteness is not None:

@@ -57,8 +57,10 @@ class GameScene(Scene):
                      role="accent", fit_lines=1, min_size=16))
         self.add_tool(Button(self.place(self.new_game_label), self.new_game_label, self.new_game,
                              name=self.new_game_label), 120, before="")
+        # Undo is wider than Redo: it has its own word in every language (hu
+        # "Visszavonás", not the "Vissza" of ← Back).
         self.add_tool(Button(self.place("Undo"), N_("Undo"), self.undo, enabled=self.can_undo,
-                             name="Undo"), 80, before="")
+                             name="Undo"), 108, before="")
         self.add_tool(Button(self.place("Redo"), N_("Redo"), self.redo, enabled=self.can_redo,
                              name="Redo"), 80, before="")
         self.add_tool(Button(self.place("?"), "?", app.help, name="?"), 44, before="")

@@ -18,7 +18,7 @@ from pygame import FRect
 from engine.core.i18n import N_, _
 from engine.model.levels import MATCH
 from engine.ui.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
-from engine.ui.widgets import Button, Label
+from engine.ui.widgets import Button, Label, ellipsize
 
 # Seconds between moves when the computer plays the computer, so people can follow,
 # at each speed the player can choose.
@@ -27,6 +27,9 @@ SPEED_NAMES = (N_("slow"), N_("normal"), N_("fast"))  # the Speed button shows t
 # Where a computer seat's level is written on its card (design units from the card's
 # top left; the width is the card's less both margins): two lines, under the badge.
 CARD_LEVEL_X, CARD_LEVEL_Y, CARD_LEVEL_H = 8.0, 74.0, 26.0
+# A player's name on its card: right of the badge, in bold, shrunk as far as
+# CARD_NAME_MIN to fit the card (design units).
+CARD_NAME_X, CARD_NAME_SIZE, CARD_NAME_MIN = 80.0, 20, 13
 # Seconds the mover's card pulses when a human's turn begins (then it glows steadily).
 TURN_CUE = 1.8
 TURN_CUE_PULSES = 3
@@ -156,9 +159,10 @@ class PlayerCardsView:
             pygame.draw.rect(surface, edge, rect, vp.px(4 if to_move or winner else 1),
                              border_radius=vp.px(10))
             self.draw_player_badge(surface, vp.rect(left + 8, top + 8, 64, 64), player)
-            font = theme.font(20 * vp.scale, bold=True)
-            surface.blit(font.render(self.player_name(player), True, p.text),
-                         vp.point(left + 80, top + 14))
+            name, size = self.card_name_fit(player, card.w)
+            font = theme.font(size * vp.scale, bold=True)
+            surface.blit(font.render(name, True, p.text),
+                         vp.point(left + CARD_NAME_X, top + 14 + (20 - size) / 2))
             small = theme.font(13 * vp.scale)
             who = _("Human") if not seat.is_computer else _("Computer")
             surface.blit(small.render(who, True, p.muted), vp.point(left + 80, top + 42))
@@ -169,6 +173,18 @@ class PlayerCardsView:
                 size = 17 if glowing else 14
                 label = theme.font(size * vp.scale, bold=True).render(tag, True, p.accent)
                 surface.blit(label, vp.point(left + 8, top + (94 if glowing else 101)))
+
+    def card_name_fit(self, player: int, card_w: float) -> tuple[str, float]:
+        """A player's name as its card draws it, and the design font size: the name
+        shrinks (down to :data:`CARD_NAME_MIN`) to fit between the badge and the card's
+        right edge ("1. játékos" in a narrow card), then ends with "…" if it still must."""
+        vp, theme = self.app.viewport, self.app.theme
+        name = self.player_name(player)
+        room = max(1, vp.px(card_w - CARD_NAME_X - CARD_LEVEL_X))
+        size = CARD_NAME_SIZE
+        while size > CARD_NAME_MIN and theme.font(size * vp.scale, bold=True).size(name)[0] > room:
+            size -= 1
+        return ellipsize(name, theme.font(size * vp.scale, bold=True), room), size
 
     def _draw_glow(self, surface: pygame.Surface, rect: pygame.Rect,
                    strength: float) -> None:

@@ -100,7 +100,18 @@ def players_title(game: GameDescriptor | None, mode: str, opponent: str) -> str:
     tags = iter(opponent.split(" vs ") if opponent else ())
     computers_only = is_computer_only(mode)
     if "computer" not in kinds:
-        return _("Hot seat, {count} players").format(count=len(kinds))
+        return ngettext("Hot seat, {count} player", "Hot seat, {count} players",
+                        len(kinds)).format(count=len(kinds))
+    if kinds in (["human", "computer"], ["computer", "human"]):
+        # One phrase for you against the computer: a language that inflects the words
+        # (cs "Ty proti počítači", "Počítač proti tobě") cannot build it by joining names.
+        tag = next(tags, "")
+        level = level_title(game, tag) if tag else ""
+        if kinds[0] == "human":
+            return (_("You vs Computer ({level})").format(level=level) if level
+                    else _("You vs Computer"))
+        return (_("Computer ({level}) vs You").format(level=level) if level
+                else _("Computer vs You"))
     names: list[str] = []
     humans = 0
     for kind in kinds:

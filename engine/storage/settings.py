@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.languages import CHOICES
-from engine.core.phrase import N_, Number, Phrase, error_text, joined
+from engine.core.phrase import N_, Nn_, Number, Phrase, error_text, joined
 
 from .atomic import (
     CORRUPT_MARKER,
@@ -315,7 +315,7 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
 def size_text(size: int) -> str:
     """A file size a player can read: "812 bytes", "4.2 KB", "200.0 MB"."""
     if size < 1024:
-        return Phrase(N_("{size} bytes"), size=size)
+        return Phrase(Nn_("{size} byte", "{size} bytes"), count_key="size", size=size)
     if size < 1024 * 1024:
         return Phrase(N_("{size} KB"), size=Number(size / 1024, 1))
     if size < 1024**3:
@@ -498,13 +498,15 @@ def _parse(raw: bytes, path: Path) -> _Parsed:
         names = ", ".join(_show(name) for name in repeated[:5])
         if len(repeated) > 5:
             parsed.messages.append(Phrase(
-                N_("Settings file {path} repeats the key(s) {names} and {more} more; "
+                N_("Settings file {path} repeats the keys {names} and {more} more; "
                    "the last value of each was used."),
                 path=path, names=names, more=len(repeated) - 5))
         else:
             parsed.messages.append(Phrase(
-                N_("Settings file {path} repeats the key(s) {names}; "
-                   "the last value of each was used."), path=path, names=names))
+                Nn_("Settings file {path} repeats the key {names}; the last value was used.",
+                    "Settings file {path} repeats the keys {names}; "
+                    "the last value of each was used."), path=path, names=names,
+                count=len(repeated)))
     version = loaded.get("version", SETTINGS_VERSION)
     # A missing version is fine (a hand-written file); a wrong one is not.
     if not (_is_int(version) and version == SETTINGS_VERSION):
@@ -991,16 +993,22 @@ class SettingsStore:
                 kept = keep_bytes_aside(self.path, raw, marker=TOO_BIG_MARKER)
         except OSError as exc:
             raise _SaveFailed(Phrase(
-                N_("Settings were not saved: with the {count} setting(s) this version does not "
-                   "know they would take {size}, and the file could not be kept aside "
-                   "({reason})."), count=count, size=size_text(full_size),
+                Nn_("Settings were not saved: with the {count} setting this version does not "
+                    "know they would take {size}, and the file could not be kept aside "
+                    "({reason}).",
+                    "Settings were not saved: with the {count} settings this version does not "
+                    "know they would take {size}, and the file could not be kept aside "
+                    "({reason})."), count=count, size=size_text(full_size),
                 reason=exc.strerror or str(exc))) from None
         self._unknown = {}
         raw, _ = self._file_bytes()
         return raw, Phrase(
-            N_("Settings file {path} would have taken {size} with the {count} setting(s) this "
-               "version does not know, more than the {limit} settings may take, so those were "
-               "left out; the previous file was kept as {kept}."),
+            Nn_("Settings file {path} would have taken {size} with the {count} setting this "
+                "version does not know, more than the {limit} settings may take, so it was "
+                "left out; the previous file was kept as {kept}.",
+                "Settings file {path} would have taken {size} with the {count} settings this "
+                "version does not know, more than the {limit} settings may take, so those were "
+                "left out; the previous file was kept as {kept}."),
             path=self.path, size=size_text(full_size), count=count,
             limit=size_text(SETTINGS_MAX_BYTES), kept=kept)
 

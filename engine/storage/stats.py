@@ -25,7 +25,7 @@ import math
 import sqlite3
 from pathlib import Path
 
-from engine.core.phrase import N_, Phrase
+from engine.core.phrase import N_, Nn_, Phrase
 
 from . import stats_recovery as recovery
 from .stats_health import brief
@@ -132,11 +132,15 @@ class StatsStore:
         try:
             kept = recovery.write_pending(self.path, rows)
         except OSError as exc:
-            return Phrase(N_("{count} result(s) of this session could not be saved to {path} "
-                             "nor beside it ({reason})."),
+            return Phrase(Nn_("{count} result of this session could not be saved to {path} "
+                              "nor beside it ({reason}).",
+                              "{count} results of this session could not be saved to {path} "
+                              "nor beside it ({reason})."),
                           count=count, path=self.path, reason=exc.strerror or str(exc))
-        return Phrase(N_("{count} result(s) of this session could not be written to {path}; "
-                         "they were kept in {kept} and are added at the next start."),
+        return Phrase(Nn_("{count} result of this session could not be written to {path}; "
+                          "it was kept in {kept} and is added at the next start.",
+                          "{count} results of this session could not be written to {path}; "
+                          "they were kept in {kept} and are added at the next start."),
                       count=count, path=self.path, kept=kept)
 
     # --- recording ------------------------------------------------------------

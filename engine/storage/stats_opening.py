@@ -17,7 +17,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from engine.core.phrase import N_, Phrase, error_text
+from engine.core.phrase import N_, Nn_, Phrase, error_text
 
 from . import stats_rebuild as rebuilding
 from . import stats_recovery as recovery
@@ -265,10 +265,10 @@ class StatsOpener:
         if sources:
             total = sum(count for _, count in sources)
             self.warnings.append(Phrase(
-                N_("{total} result kept aside earlier ({sources}) were added back to your "
-                   "statistics in {path}.") if total == 1 else
-                N_("{total} results kept aside earlier ({sources}) were added back to your "
-                   "statistics in {path}."),
+                Nn_("{total} result kept aside earlier ({sources}) was added back to your "
+                    "statistics in {path}.",
+                    "{total} results kept aside earlier ({sources}) were added back to your "
+                    "statistics in {path}."), count_key="total",
                 total=total, sources=recovery.describe_sources(sources), path=self.path))
 
     def _add_table(self, conn: sqlite3.Connection, table: str) -> None:

@@ -26,9 +26,23 @@ Cell = tuple[int, int]
 
 #: The legend's note on what n counts.
 REMOTENESS_NOTE = N_("n: moves to the end with best play, counting both sides")
-#: The note when some value is proven without its distance (a bare W or L).
+#: The note when some value is proven without its distance (a bare W or L; the
+#: translation names its own letters, those of the statistics' column heads).
 PROVEN_NOTE = N_("n: moves to the end with best play; W or L alone: proven, n not worked "
                  "out")
+
+
+def outcome_letters() -> dict[str, str]:
+    """The letter of each outcome in the current language: the statistics' column heads
+    (the same catalogue entries, so the board and the table agree: W/D/L, hu Gy/D/V,
+    cs V/R/P)."""
+    return {"win": _("W"), "draw": _("D"), "loss": _("L"), "unknown": "?"}
+
+
+def value_label(value: MoveValue) -> str:
+    """A value's label as the board shows it, in the player's language (``W3``, ``Gy3``,
+    ``V3``; ``~R``)."""
+    return value.label(outcome_letters())
 
 
 def outcome_colour(palette: Palette, outcome: str) -> Colour:
@@ -43,7 +57,7 @@ def draw_value_fill(surface: pygame.Surface, geom: BoardGeometry, cell: Cell, va
     p = theme.palette
     fill_cell(surface, geom, cell, outcome_colour(p, value.outcome), 120 if value.exact else 55)
     font = theme.font(max(8.0, geom.cell_size * 0.28), bold=True)
-    text = font.render(value.label() if label is None else label, True, p.text)
+    text = font.render(value_label(value) if label is None else label, True, p.text)
     rect = geom.cell_rect(*cell)
     box = text.get_rect(center=rect.center)
     pygame.draw.rect(surface, p.background, box.inflate(6, 2), border_radius=4)
@@ -121,10 +135,13 @@ def hint_status(values: Mapping[Any, MoveValue]) -> str:
 def legend_entries(style: str = "fill", estimates: bool = True,
                    extra: Sequence[tuple[str, str, str]] = ()) -> list[tuple[str, str, str]]:
     """(tag, outcome, meaning) rows of the legend for ``style``; the tags are the marks
-    drawn on the board (the same in every language), the meanings in the current one.
+    drawn on the board, in the current language like the meanings (the letters are the
+    statistics' own: "Gy n = győzelem"), so the legend explains each letter drawn.
     ``extra``: rows a game adds to the "mark" legend (what its numbers mean)."""
     if style == "fill":
-        rows = [("W n", "win", _("win")), ("D", "draw", _("draw")), ("L n", "loss", _("loss"))]
+        letter = outcome_letters()
+        rows = [(f"{letter['win']} n", "win", _("win")), (letter["draw"], "draw", _("draw")),
+                (f"{letter['loss']} n", "loss", _("loss"))]
         if estimates:
             rows.append(("~", "unknown", _("estimate")))
         return rows

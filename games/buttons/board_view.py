@@ -18,7 +18,13 @@ from engine.ui.board.draw import draw_cell_text, outline_cell
 from engine.ui.board.geometry import BoardGeometry, Cell
 from engine.ui.widgets import wrap_fitting
 from games.buttons.board_render import tiny_colours
-from games.buttons.scene_layout import CODE_HEAD_H, CODE_LINE_H, LEGEND_ROW_H, STATS_LINE_H
+from games.buttons.scene_layout import (
+    CODE_HEAD_H,
+    CODE_LINE_H,
+    LEGEND_ROW_H,
+    STATS_LINE_H,
+    STATS_LINES,
+)
 from games.buttons.wording import count_presses
 
 if TYPE_CHECKING:
@@ -86,6 +92,19 @@ def wrap_code(code: str, font: pygame.font.Font, width: int,
     return lines
 
 
+
+
+def stats_lines(entries: list[tuple[str, int]], font: pygame.font.Font,
+                width: int) -> list[tuple[str, str]]:
+    """The side panel's figures as (entry, line) pairs, each entry wrapped to at most its
+    own number of lines and all of them to :data:`STATS_LINES`: a line an entry above
+    leaves unused goes to the ones below (a long "Help used on this board" takes a
+    second line when the best result fits on one), each of which keeps at least one."""
+    out: list[tuple[str, str]] = []
+    for i, (text, most) in enumerate(entries):
+        left = STATS_LINES - len(out) - (len(entries) - i - 1)
+        out += [(text, line) for line in wrap_fitting(text, font, width, max(1, min(most, left)))]
+    return out
 
 class ButtonsView:
     """The drawing of Button Madness's screen, mixed into its scene (see the module notes).
@@ -291,14 +310,13 @@ class ButtonsView:
                        n=n, presses=count_presses(best[0]), seconds=number_text(best[1], 0)) if best
                     else _("Best {n}×{n}: not solved yet").format(n=n), 2)]
         if self.helped:
-            entries.append((_("Help used on this board"), 1))
+            entries.append((_("Help used on this board"), 2))
         stats = self.area("stats")
         y = stats.y
         step = round(STATS_LINE_H * vp.scale)
-        for text, most in entries:  # at most STATS_LINES lines in all
-            for line in wrap_fitting(text, small, stats.width, most):
-                surface.blit(small.render(line, True, p.text), (stats.x, y))
-                y += step
+        for _entry, line in stats_lines(entries, small, stats.width):
+            surface.blit(small.render(line, True, p.text), (stats.x, y))
+            y += step
         self._draw_legend(surface, small)
 
     def legend_texts(self) -> list[str]:

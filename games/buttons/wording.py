@@ -13,10 +13,11 @@ No pygame here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.core.i18n import _, ngettext
+from engine.core.i18n import _, ngettext, pgettext
 
 
 class NamesColours(Protocol):
@@ -54,10 +55,27 @@ def state_words(palette: NamesColours, tiny: bool = False) -> StateWords:
     return colour_words(palette.colour_name("bad"), palette.colour_name("good"), tiny)
 
 
+# A colour said of a button, in its own catalogue entries ("button colour" context): a
+# language whose adjectives agree with the noun writes the form that agrees with "button"
+# (cs neuter "červené", so "tlačítko je světle červené"), not the colour's bare name.
+BUTTON_COLOURS: dict[str, Callable[[], str]] = {
+    "red": lambda: pgettext("button colour", "red"),
+    "green": lambda: pgettext("button colour", "green"),
+    "orange": lambda: pgettext("button colour", "orange"),
+    "blue-green": lambda: pgettext("button colour", "blue-green"),
+}
+
+
+def button_colour(colour: str) -> str:
+    """``colour`` (an English palette word) as said of a button, in the current language."""
+    said = BUTTON_COLOURS.get(colour)
+    return said() if said is not None else _(colour)
+
+
 def colour_words(done: str, todo: str, tiny: bool = False) -> StateWords:
     """The words for colours called ``done`` and ``todo`` in English (see :func:`state_words`),
     in the current language."""
-    done, todo = _(done), _(todo)
+    done, todo = button_colour(done), button_colour(todo)
     if tiny:
         return StateWords(done, todo, _("bright {colour}").format(colour=done),
                           _("dark {colour}").format(colour=todo))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache, reduce
 from operator import xor
 
-from engine.core.i18n import N_, Phrase, _
+from engine.core.i18n import N_, Phrase, _, ngettext
 from engine.model.rules import IllegalMove
 
 KINDS = ("bachet", "nim")
@@ -299,8 +299,10 @@ class HeapState:
             parity = _("odd") if ones % 2 else _("even")
             verdict = (_("the player to move loses (they will take the last pebble)") if lost
                        else _("the player to move wins (take a 1 to leave an odd number)"))
-            return _("misère, only heaps of 0 or 1: {ones} one-pebble heap(s), {parity}: "
-                     "{verdict}").format(ones=ones, parity=parity, verdict=verdict)
+            return ngettext("misère, only heaps of 0 or 1: {ones} one-pebble heap, {parity}: "
+                            "{verdict}",
+                            "misère, only heaps of 0 or 1: {ones} one-pebble heaps, {parity}: "
+                            "{verdict}", ones).format(ones=ones, parity=parity, verdict=verdict)
         verdict = (_("the player to move loses") if lost else
                    _("the player to move wins (but when only heaps ≤ 1 would remain, "
                      "leave an odd number of 1s)"))

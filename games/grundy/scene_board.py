@@ -28,7 +28,7 @@ from games.grundy.panel_render import (
 )
 from games.grundy.pieces_render import draw_piece
 from games.grundy.starts import fair_start, mover_should_win
-from games.grundy.variants import GAME_LABELS, GrundySetup
+from games.grundy.variants import GrundySetup
 
 if TYPE_CHECKING:
     from pygame import FRect
@@ -48,6 +48,15 @@ def _and_list(tokens: list[int]) -> str:
     if len(names) == 1:
         return names[0]
     return _("{items} and {last}").format(items=", ".join(names[:-1]), last=names[-1])
+
+# The rule under the board, a whole sentence per piece (not "{piece} moves…": Hungarian
+# needs the article and the lower case of each word, "A huszár…").
+PIECE_RULES = {
+    "king": N_("The king moves towards ★. The player who cannot move loses."),
+    "rook": N_("The rook moves towards ★. The player who cannot move loses."),
+    "queen": N_("The queen moves towards ★. The player who cannot move loses."),
+    "knight": N_("The knight moves towards ★. The player who cannot move loses."),
+}
 
 
 class GrundyBoardScene(GrundyScene):
@@ -437,8 +446,7 @@ class GrundyBoardScene(GrundyScene):
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
         flow = NoteFlow(surface, vp, theme, self.layout()["notes"])
-        flow.text(_("{piece} moves towards ★. The player who cannot move loses.").format(
-            piece=_(GAME_LABELS[self.config.piece])), p.muted)
+        flow.text(_(PIECE_RULES[self.config.piece]), p.muted)
         if self.last_squares():
             box = flow.block(52)
             if box is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.i18n import N_, Phrase, _
+from engine.core.i18n import N_, Phrase, _, ngettext
 from engine.model.descriptor import ParamSpec, Preset
 from games.grundy.descriptor import GAME
 
@@ -109,12 +109,14 @@ class GrundySetup:
         if self.is_board:
             # Columns × rows, as every board size in the arcade.
             if self.tokens > 1:
-                return _("{game} {cols}×{rows}, {count} tokens").format(
+                return ngettext("{game} {cols}×{rows}, {count} token",
+                                "{game} {cols}×{rows}, {count} tokens", self.tokens).format(
                     game=name, cols=self.cols, rows=self.rows, count=self.tokens)
             return f"{name} {self.cols}×{self.rows}"
         if self.game == "bachet":
-            return _("Bachet: {count} pebbles, take 1–{most}").format(count=self.heap,
-                                                                      most=self.max_take)
+            return ngettext("Bachet: {count} pebble, take 1–{most}",
+                            "Bachet: {count} pebbles, take 1–{most}", self.heap).format(
+                                count=self.heap, most=self.max_take)
         if self.game == "nim":
             heaps = ", ".join(map(str, self.heaps))
             if self.misere:

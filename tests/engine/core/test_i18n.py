@@ -120,7 +120,7 @@ def test_the_template_is_up_to_date_and_every_catalogue_follows_it() -> None:
     and every catalogue holds exactly those (nobody forgot to update)."""
     with open(ROOT / "babel.cfg", encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    keywords = {**DEFAULT_KEYWORDS, "N_": None}
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "Nn_": (1, 2)}
     extracted = {message if isinstance(message, str) else tuple(message)
                  for _file, _line, message, _comments, _context in
                  extract_from_dir(str(ROOT), method_map, options_map, keywords)}
@@ -468,8 +468,8 @@ def _message_literals(tree: ast.AST, functions: set[str]) -> list[ast.AST]:
                 texts += [*node.args, *(kw.value for kw in node.keywords)]
                 if _called(node) == "Phrase" and node.args:
                     template = node.args[0]
-                    marked = isinstance(template, ast.Call) and _called(template) == "N_" or (
-                        isinstance(template, ast.IfExp))
+                    marked = isinstance(template, ast.Call) and _called(template) in (
+                        "N_", "Nn_") or isinstance(template, ast.IfExp)
                     internal = isinstance(template, ast.Constant) and \
                         template.value in INTERNAL_TEMPLATES
                     if not (marked or internal):
@@ -488,6 +488,9 @@ def _message_literals(tree: ast.AST, functions: set[str]) -> list[ast.AST]:
                           if isinstance(n, ast.Return) and n.value is not None]
             if isinstance(node, ast.Call):
                 texts += [kw.value for kw in node.keywords if kw.arg in MESSAGE_KEYWORDS]
+                # A Phrase's count_key names one of its values (not words for a player).
+                texts = [t for t in texts if not any(
+                    kw.arg == "count_key" and kw.value is t for kw in node.keywords)]
             found += [n for text in texts for n in bare_literals(text)
                       if not (isinstance(n, ast.Constant) and n.value in INTERNAL_TEMPLATES)]
     return found
@@ -628,3 +631,28 @@ def test_a_storage_notice_is_shown_in_czech(profile: Path,
         app.quit()
         app.stats.close()
         pygame.display.quit()
+
+
+def test_a_counted_phrase_takes_each_languages_plural_forms() -> None:
+    """Issue 28: a notice with a count is one ngettext entry (no "result(s)"): English
+    takes the singular for 1, Czech its three forms, chosen where the notice is shown."""
+    from engine.core.i18n import Phrase, localize
+    from engine.core.phrase import Nn_
+    from engine.storage.settings import size_text
+
+    def results(n: int) -> Phrase:
+        return Phrase(Nn_("{count} result of this session could not be saved to {path} nor "
+                          "beside it ({reason}).",
+                          "{count} results of this session could not be saved to {path} nor "
+                          "beside it ({reason})."), count=n, path="p", reason="r")
+
+    assert results(1).startswith("1 result of") and results(3).startswith("3 results of")
+    assert "(s)" not in (ROOT / "assets/locale/arcade.pot").read_text(encoding="utf-8")
+    try:
+        set_language("cs")
+        assert [localize(results(n)).split(" ")[1] for n in (1, 3, 5)] == [
+            "výsledek", "výsledky", "výsledků"]
+        assert [localize(size_text(n)) for n in (1, 2, 700)] == ["1 bajt", "2 bajty",
+                                                                 "700 bajtů"]
+    finally:
+        set_language("en")

@@ -323,3 +323,34 @@ def test_the_text_checks_see_text_out_of_its_box(profile: Path,
         canvas = Recording((300, 200))
         canvas.blit(app.theme.font(14).render("wide words", True, (0, 0, 0)), (190, 10))
         assert outside(canvas.drawn, panel)
+
+
+@pytest.mark.parametrize("size", [(640, 480), (960, 720), (1920, 1080), (1080, 1920)])
+def test_the_player_cards_text_fits_its_card_in_every_language(profile: Path,
+                                                               size: tuple[int, int]) -> None:
+    """Issue 28, item 6: a Grundy game names its players "Player 1" ("1. játékos",
+    "Hráč 1"); the name, "Human"/"Computer" and the turn line are drawn inside the card at
+    every window size the layout tests use (test_layout.SIZES), in every language."""
+    from tests.support.screen_cases import open_game
+
+    problems: list[str] = []
+    with app_at(profile, size) as app:
+        open_game("grundy", "hvc")(app)
+        scene = app.top
+        for language in LANGUAGES:
+            app.set_language(language)
+            app.step([])
+            canvas = Recording(app.screen.get_size())
+            scene.draw_player_cards(canvas)
+            cards = [app.viewport.map_rect(tuple(scene.layout()[f"card{i}"]))
+                     for i in range(len(scene.seats))]
+            # Everything blitted but the glow round the mover's card (it holds a card).
+            texts = [r for r in canvas.drawn if not any(r.contains(c) for c in cards)]
+            assert texts, "the cards drew their text"
+            problems += [f"{language} {size}: text at {r} outside every card {cards}"
+                         for r in texts if not any(c.contains(r) for c in cards)]
+            # The name ends where the card does (less its margin), shrunk rather than cut.
+            for i in range(len(cards)):
+                name, _size = scene.card_name_fit(i, scene.layout()[f"card{i}"].w)
+                assert name == scene.player_name(i), f"{language} {size}: {name!r} cut"
+    assert not problems, "\n".join(problems)

@@ -432,3 +432,26 @@ def test_large_figures_stay_in_their_columns(profile: Any) -> None:
         app.quit()
         app.stats.close()
         pygame.display.quit()
+
+
+def test_you_against_the_computer_is_said_in_the_right_case() -> None:
+    """Issue 28, item 7: Czech "Ty proti Počítač" (a join of nominatives) is "Ty proti
+    počítači"; the computer first: "Počítač proti tobě"; other seatings are joined with a
+    dash, each name in the nominative."""
+    from engine.core.i18n import set_language
+
+    game = find_game("tictactoe")
+    assert players_title(game, "human-computer", "") == "You vs Computer"
+    assert players_title(game, "computer-human", "hard") == "Computer (Hard) vs You"
+    try:
+        set_language("cs")
+        assert players_title(game, "human-computer", "") == "Ty proti počítači"
+        assert players_title(game, "human-computer", "hard") == "Ty proti počítači (Těžká)"
+        assert players_title(game, "computer-human", "easy") == "Počítač (Snadná) proti tobě"
+        assert players_title(game, "computer-computer", "easy vs perfect") == \
+            "Snadná – Dokonalá"
+        assert players_title(game, "human-human-human", "") == "U jednoho počítače, 3 hráči"
+        set_language("hu")
+        assert players_title(game, "human-computer", "") == "Te – Gép"
+    finally:
+        set_language("en")

@@ -495,7 +495,7 @@ DAMAGE_TOLD = {
         f"it was saved by a newer version of the arcade (saved-game version {NEWER}; this "
         f"one reads {SAVE_VERSION})",
         f"a játéktár egy újabb változata mentette (mentett játék {NEWER}. verzió; ez a "
-        f"változat a(z) {SAVE_VERSION}. verziót olvassa)",
+        f"változat ezt a verziót olvassa: {SAVE_VERSION})",
         f"uložila jej novější verze arkády (verze uložené hry {NEWER}; tato verze čte verzi "
         f"{SAVE_VERSION})"),
     "another game": (
@@ -522,7 +522,7 @@ DAMAGE_TOLD = {
         "tictactoe", _set(("state", "seats", 1, "level"), "godlike"),
         "seat 2's level: expected one of beginner, easy, medium, strong, hard, perfect, match, "
         "found 'godlike'",
-        "a(z) 2. játékos szintje: ezek egyike (beginner, easy, medium, strong, hard, perfect, "
+        "2. játékos szintje: ezek egyike (beginner, easy, medium, strong, hard, perfect, "
         "match) kellene, de 'godlike' szerepel",
         "úroveň hráče 2: má být jedna z hodnot beginner, easy, medium, strong, hard, perfect, "
         "match, ale je 'godlike'"),
