@@ -109,14 +109,16 @@ class GridChoice:
 
 
 def _fit(style: str, columns: int, rows: int, width: float, height: float,
-         min_text: float = COMPACT_MIN_TEXT) -> GridChoice | None:
+         min_text: float = COMPACT_MIN_TEXT,
+         max_picture: float = FULL_MAX_PICTURE) -> GridChoice | None:
     """The tiles of ``style`` in a columns × rows grid within width × height; None if they
-    would be smaller than readable (a compact tile's text column under ``min_text``)."""
+    would be smaller than readable (a compact tile's text column under ``min_text``).
+    A full tile's picture is at most ``max_picture`` on a side."""
     gap = FULL_GAP if style == "full" else COMPACT_GAP
     cell_w = (width - (columns - 1) * gap) / columns
     cell_h = (height - (rows - 1) * gap) / rows
     if style == "full":
-        side = min(cell_w - 2 * FULL_PAD, cell_h - FULL_TEXT_H, FULL_MAX_PICTURE)
+        side = min(cell_w - 2 * FULL_PAD, cell_h - FULL_TEXT_H, max_picture)
         if side < FULL_MIN_PICTURE:
             return None
         # Narrower tiles keep the classic height where there is room: more lines of blurb.
@@ -131,7 +133,8 @@ def _fit(style: str, columns: int, rows: int, width: float, height: float,
 
 
 def choose_grid(count: int, width: float, height: float,
-                min_text: float = COMPACT_MIN_TEXT) -> GridChoice | None:
+                min_text: float = COMPACT_MIN_TEXT,
+                max_picture: float = FULL_MAX_PICTURE) -> GridChoice | None:
     """The best grid for ``count`` tiles in a width × height area, or None if none fits.
 
     Full tiles whenever some grid of them fits, else compact ones. Then the largest
@@ -145,7 +148,7 @@ def choose_grid(count: int, width: float, height: float,
     for columns in range(1, count + 1):
         rows = math.ceil(count / columns)
         for style in ("full", "compact"):
-            choice = _fit(style, columns, rows, width, height, min_text)
+            choice = _fit(style, columns, rows, width, height, min_text, max_picture)
             if choice is None:
                 continue
             grid_w, grid_h = choice.size
@@ -157,16 +160,17 @@ def choose_grid(count: int, width: float, height: float,
 
 
 def plan_grid(count: int, width: float, height: float,
-              min_text: float = COMPACT_MIN_TEXT) -> tuple[GridChoice, int]:
+              min_text: float = COMPACT_MIN_TEXT,
+              max_picture: float = FULL_MAX_PICTURE) -> tuple[GridChoice, int]:
     """The grid for ``count`` tiles in width × height, and how many tiles go on a page.
 
     All of them if they fit; otherwise as many as fit above a row of page buttons.
     """
-    whole = choose_grid(count, width, height, min_text)
+    whole = choose_grid(count, width, height, min_text, max_picture)
     if whole is not None or count <= 0:
         return whole or GridChoice("full", 0, 0, 0.0, 0.0, 0.0, FULL_GAP), max(0, count)
     for per_page in range(count - 1, 0, -1):
-        paged = choose_grid(per_page, width, height - PAGER_H, min_text)
+        paged = choose_grid(per_page, width, height - PAGER_H, min_text, max_picture)
         if paged is not None:
             return paged, per_page
     # Never reached with a real window (the visible design area is at least 960×720),
@@ -181,12 +185,19 @@ def plan_layout(count: int, width: float,
     """The bands, the grid and the tiles per page for ``count`` games in a width × height
     area: the usual bands if every game fits on one page with them; in an area smaller
     than the design space, else whichever bands put more games on a page. (A bigger
-    window keeps the usual look and pages its many games instead.)"""
+    window keeps the usual look and pages its many games instead.)
+
+    An area taller than the design space's (a portrait window) lets full tiles grow
+    past their usual largest size in proportion, so the grid uses the height rather
+    than leaving half the window empty (issue 28).
+    """
     best: tuple[Bands, GridChoice, int] | None = None
+    max_picture = FULL_MAX_PICTURE * max(1.0, height / DESIGN_SIZE[1])
     small = width < DESIGN_SIZE[0] or height < DESIGN_SIZE[1]
     for bands in (BANDS, TIGHT_BANDS) if small else (BANDS,):
         grid, per_page = plan_grid(count, width - 2 * bands.margin,
-                                   height - bands.header - bands.bottom, bands.min_text)
+                                   height - bands.header - bands.bottom, bands.min_text,
+                                   max_picture)
         if per_page >= count:
             return bands, grid, per_page
         if best is None or per_page > best[2]:
