@@ -253,6 +253,8 @@ class LauncherTile(Button):
         self.style = "full"
         # Whether the last drawing had to shorten the blurb (the footer then shows it all).
         self.shortened = False
+        # Whether opening the tile resumes a game left earlier (it then says "Resume").
+        self.resumable = False
         # A game without a picture (or whose picture will not load: that game's mistake,
         # told once when the launcher opens) gets the launcher's own tile.
         self.problem: str | None = None
@@ -324,7 +326,8 @@ class LauncherTile(Button):
         for line in lines:
             surface.blit(blurb_font.render(line, True, p.muted), (rect.x + pad, blurb_y))
             blurb_y += blurb_font.get_linesize()
-        surface.blit(play_font.render(_("Play ▸"), True, p.accent), (rect.x + pad, play_y))
+        action = _("Resume ▸") if self.resumable else _("Play ▸")
+        surface.blit(play_font.render(action, True, p.accent), (rect.x + pad, play_y))
 
     def _draw_compact(self, surface: pygame.Surface, rect: pygame.Rect, vp: Viewport,
                       theme: Theme) -> None:
@@ -371,7 +374,7 @@ class LauncherScene(Scene):
     help_title = N_("Arcade of Strategy")
     help_text = N_(
         "Each tile is one game: a picture, its name and what it is about. Click a tile to "
-        "play that game.\n\n"
+        "play that game; a tile that says Resume goes back to the game you left there.\n\n"
         "Keyboard: the arrow keys move between the tiles (Home and End: the first and the "
         "last), Enter or Space opens the game, Down from the bottom row goes on to the "
         "buttons. Tab and Shift+Tab go through everything. In a window too small for every "
@@ -436,7 +439,19 @@ class LauncherScene(Scene):
         self.footer = self.ui.add(Label(nowhere, self._footer_text, size=14, role="muted",
                                         align="center", fit_lines=1, min_size=12))
         self._layout()
+        self._find_saves()
         self._tell_problems(families is None)
+
+    def _find_saves(self) -> None:
+        """Mark the tiles whose game was left to be resumed (they say "Resume ▸")."""
+        saves = getattr(self.app, "game_saves", None)
+        for tile in self.tiles:
+            tile.resumable = saves is not None and saves.waiting(tile.family.id)
+
+    def resume(self) -> None:
+        """Back from a game (saved as it left): its tile may say "Resume" now."""
+        super().resume()
+        self._find_saves()
 
     def _tell_problems(self, registry_games: bool) -> None:
         """A notice per game that could not be loaded (the others are all here): the
@@ -668,6 +683,7 @@ class LauncherScene(Scene):
         focused = self.ui.focused
         return {"scene": "LauncherScene", "palette": self.app.theme.palette.name,
                 "tiles": [{"id": f.id} for f in self.families],
+                "resumable": [t.family.id for t in self.tiles if t.resumable],
                 "columns": self.grid.columns, "rows": self.grid.rows, "style": self.grid.style,
                 "tight": self.bands is not BANDS,
                 "page": self.page, "pages": self.pages, "per_page": self.per_page,

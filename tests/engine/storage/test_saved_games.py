@@ -116,6 +116,47 @@ def test_back_keeps_the_game_and_the_tile_resumes_board_seats_and_history(app, p
     assert resumed.state.cell(2, 0) == 0 and not resumed.can_redo()
 
 
+def action_width(app, game_id: str) -> int:
+    """How wide the accent-coloured action line ("Play ▸" / "Resume ▸") of a full tile is
+    drawn, in pixels: the columns of its bottom band holding the palette's accent."""
+    app.step([])
+    app.draw()
+    tile = app.top.ui.find(game_id)
+    assert tile.style == "full"
+    rect = app.viewport.map_rect(tile.rect)
+    band = range(rect.bottom - rect.height // 8, rect.bottom)
+    accent = app.theme.palette.accent
+    columns = [x for x in range(rect.left, rect.right)
+               if any(near(app.screen.get_at((x, y)), accent, 30) for y in band)]
+    assert columns, "no action line drawn"
+    return columns[-1] - columns[0]
+
+
+def test_a_tile_with_a_game_left_says_resume(profile) -> None:
+    """Issue 28: the tiles said "Play" even when opening them resumes the game left."""
+    app = make_app(profile)
+    try:
+        assert app.top.debug_state()["resumable"] == []
+        play_width = action_width(app, "tictactoe")
+        assert action_width(app, "connect4") == play_width  # both say "Play ▸"
+        open_tile(app, "tictactoe")
+        play(app, MOVES[:2])
+        key(app, pygame.K_ESCAPE)
+        assert isinstance(app.top, LauncherScene)
+        assert app.top.debug_state()["resumable"] == ["tictactoe"]
+        assert action_width(app, "tictactoe") > play_width  # "Resume ▸" is wider
+        assert action_width(app, "connect4") == play_width
+    finally:
+        close_app(app)
+    # A new app on the profile finds the file.
+    again = make_app(profile)
+    try:
+        assert again.top.debug_state()["resumable"] == ["tictactoe"]
+        assert action_width(again, "tictactoe") > action_width(again, "connect4")
+    finally:
+        close_app(again)
+
+
 def test_esc_and_enter_resume_and_a_new_app_on_the_profile_resumes_too(profile) -> None:
     app = make_app(profile)
     scene = open_tile(app, "tictactoe")
