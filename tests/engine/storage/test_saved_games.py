@@ -25,7 +25,16 @@ from games.buttons.board import save_state as save_board
 from games.buttons.scene import ButtonMadnessScene
 from games.connect4.scene import Connect4Scene
 from games.tictactoe.scene import TicTacToeScene
-from tests.conftest import click, click_widget, grid_centre, key, make_app, near, run_until
+from tests.conftest import (
+    click,
+    click_widget,
+    grid_centre,
+    hot_seat,
+    key,
+    make_app,
+    near,
+    run_until,
+)
 
 CTRL = pygame.KMOD_LCTRL
 
@@ -59,6 +68,8 @@ def play(app, cells: list[tuple[int, int]]) -> None:
 def open_tile(app, game_id: str):
     """Click the game's tile on the launcher; the scene that opened."""
     assert isinstance(app.top, LauncherScene)
+    if game_id == "tictactoe":
+        hot_seat(app)  # these tests click for both players (a resumed game keeps its seats)
     click_widget(app, game_id)
     app.step([])
     return app.top
