@@ -490,3 +490,36 @@ def test_the_clock_stops_when_the_game_is_left(app) -> None:
     assert app.top is not scene and scene.puzzle.paused and not scene.puzzle.timing
     clock.advance(500)
     assert scene.puzzle.elapsed == 7
+
+
+@pytest.mark.parametrize("size", [(640, 480), (960, 720), (1920, 1080), (1080, 1920)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_explorer_labels_never_overlap(profile, size) -> None:
+    """Issue 28: in the "Which sizes?" chart the values of neighbouring bad sizes (5 and 6,
+    9 and 10 …) were drawn over each other. Every label, value or size, has a place of its
+    own, inside the chart and clear of every bar."""
+    from tests.conftest import make_app
+
+    app = make_app(profile, size)
+    try:
+        open_board(app)
+        click_widget(app, "Which sizes?")
+        explorer = app.top
+        run_until(app, lambda: not explorer.debug_state()["busy"])
+        app.step([])
+        app.draw()
+        chart = app.viewport.map_rect(tuple(explorer.layout()["chart"]))
+        labels = explorer.label_rects
+        values = [text for text, _rect in labels]
+        assert len(labels) == 17 + sum(1 for v in explorer.values.values() if v)
+        assert "1" in values and "64" in values
+        for i, (text, rect) in enumerate(labels):
+            assert chart.contains(rect), f"label {text} at {rect} outside the chart {chart}"
+            for other, other_rect in labels[i + 1:]:
+                assert not rect.colliderect(other_rect), f"{text} {rect} overlaps {other} " \
+                                                         f"{other_rect}"
+            for n, bar in explorer.bar_rects.items():
+                assert not rect.colliderect(bar), f"label {text} {rect} covers bar {n} {bar}"
+    finally:
+        app.quit()
+        app.stats.close()
