@@ -523,3 +523,37 @@ def test_the_explorer_labels_never_overlap(profile, size) -> None:
     finally:
         app.quit()
         app.stats.close()
+
+
+def test_the_solution_mark_leaves_a_green_buttons_ring_clear(app) -> None:
+    """Issue 28: the ✱ of a solution mark was drawn over the ring that tells a green
+    button apart. Marked green buttons keep their whole ring (every pixel of its core in
+    the ring's colour) and the ✱ is still drawn, inside the ring."""
+    board = Board.solved(4).press(0, 0)  # solved by pressing (0, 0), a green (ringed) button
+    scene = app.push(ButtonMadnessScene(app, board, seed=7))
+    app.step([])
+    click_widget(app, "Show solution")
+    run_until(app, lambda: scene.marks is not None)
+    assert scene.solution_cells() == [(0, 0)]
+    app.step([], dt=RIPPLE)
+    app.draw()
+    p = app.theme.palette
+    geom = scene.geometry()
+    for cell in scene.solution_cells():
+        assert not scene.board.red(*cell)
+        rect = geom.cell_rect(*cell)
+        inset = max(1, round(geom.cell_size * 0.08))
+        button_w = rect.width - 2 * inset
+        outer = button_w * 0.22  # the ring as _draw_buttons draws it
+        inner = outer - max(1, round(button_w / 14))
+        cx, cy = rect.center
+        core, hole = [], []
+        for x in range(rect.left, rect.right):
+            for y in range(rect.top, rect.bottom):
+                distance = ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5
+                if inner + 1.5 <= distance <= outer - 1.5:
+                    core.append(tuple(app.screen.get_at((x, y)))[:3])
+                elif distance < inner - 1:
+                    hole.append(tuple(app.screen.get_at((x, y)))[:3])
+        assert core and set(core) == {p.background[:3]}, f"the ✱ covers the ring of {cell}"
+        assert hole.count(p.accent[:3]) > 10, f"no ✱ inside the ring of {cell}"
