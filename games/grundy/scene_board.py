@@ -75,6 +75,7 @@ class GrundyBoardScene(GrundyScene):
         # The board's picture and what it was drawn for (see _board_layer).
         self._layer: tuple[tuple[Any, ...], pygame.Surface] | None = None
         self._layer_table: Any = None
+        self.goal_rect: pygame.Rect | None = None  # where the goal's ★ was last drawn
         self.pointer = GridPointer()
         ui = self.ui
         ui.add(Label(self.place("variant"), lambda: setup.label(), size=15, role="muted",
@@ -265,11 +266,6 @@ class GrundyBoardScene(GrundyScene):
             return
         table = self.hint_view().get("table")
         surface.blit(self._board_layer(geom, table), geom.rect.topleft)
-        # The goal: the top-left corner.
-        star = self.app.theme.font(max(8.0, size * 0.5), bold=True).render("★", True, p.accent)
-        goal = geom.cell_rect(0, 0)
-        if table is None:
-            surface.blit(star, star.get_rect(center=goal.center))
         if not state.is_terminal() and not self.placing:
             for r, c in self.targets_of(self.selected):
                 rect = geom.cell_rect(r, c)
@@ -281,6 +277,7 @@ class GrundyBoardScene(GrundyScene):
             if self.show_hints:
                 for (_token, r, c), value in self.hints.items():
                     draw_value_mark(surface, geom.cell_rect(r, c), value, self.app.theme)
+        self._draw_goal(surface, geom, table is not None)
         if self.pointer.hover is not None and not state.is_terminal():
             outline_cell(surface, geom, self.pointer.hover, p.grid, max(1, round(size / 30)))
         marks = self.last_squares()
@@ -292,6 +289,22 @@ class GrundyBoardScene(GrundyScene):
             outline_cell(surface, geom, self.pointer.cursor, p.focus, max(2, round(size / 16)))
         self.draw_player_cards(surface)
         self._draw_side_panel(surface)
+
+    def _draw_goal(self, surface: pygame.Surface, geom: BoardGeometry, values: bool) -> None:
+        """The goal's ★ in the top-left square, over the hint marks (issue 28: with hints
+        on it was hidden). With the values shown it moves to the square's top-left
+        corner: the value is in the middle, a winning move's ✓ at the top right and the
+        dot of a square to move to at the bottom left."""
+        size = geom.cell_size
+        goal = geom.cell_rect(0, 0)
+        font = self.app.theme.font(max(8.0, size * (0.3 if values else 0.5)), bold=True)
+        star = font.render("★", True, self.app.theme.palette.accent)
+        if values:
+            inset = max(2, round(size / 14))
+            self.goal_rect = star.get_rect(topleft=(goal.x + inset, goal.y + inset // 2))
+        else:
+            self.goal_rect = star.get_rect(center=goal.center)
+        surface.blit(star, self.goal_rect)
 
     def _board_layer(self, geom: BoardGeometry, table: Any) -> pygame.Surface:
         """The squares (and with hints the table of values) as one picture, redrawn only
