@@ -924,3 +924,31 @@ def test_a_history_too_big_to_save_keeps_the_game_on_screen(app, monkeypatch) ->
     click_widget(app, "Undo")
     assert resumed.state.moves_made == 0 and not resumed.can_undo(), \
         "the earlier game was left out to fit; the one on screen is whole"
+
+
+def test_a_perfect_seat_playing_as_hard_still_says_so_after_a_resume(app, monkeypatch) -> None:
+    """Issue 28: a Perfect player that could not solve the board says "plays as Hard" on
+    its card; after leaving and resuming the game the note was gone until it thought
+    again. The save keeps it."""
+    import games.tictactoe.agents as agents
+    from games.tictactoe.rules import MNKConfig
+
+    # Short budgets: gomoku is out of reach for a proof either way.
+    monkeypatch.setattr(agents, "PERFECT_BUDGET", 0.05)
+    monkeypatch.setattr(agents, "PERFECT_FALLBACK_BUDGET", 0.05)
+    seats = (Seat(), Seat("computer", "perfect"))
+    scene = app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), seats=seats, seed=1))
+    app.step([])
+    play(app, [(7, 7)])
+    run_until(app, lambda: scene.state.moves_made == 2, message="Perfect answers")
+    assert "plays as Hard here" in scene.seat_level_text(1)
+    click_widget(app, "Back")
+    assert isinstance(app.top, LauncherScene)
+    resumed = open_tile(app, "tictactoe")
+    assert isinstance(resumed, TicTacToeScene) and resumed is not scene
+    assert resumed.seats == seats and resumed.state.moves_made == 2
+    assert "plays as Hard here" in resumed.seat_level_text(1)
+    # As drawn on the card: the level line's label says it.
+    app.step([])
+    texts = [getattr(w, "text", "") for w in resumed.ui.widgets]
+    assert any("plays as Hard here" in str(t) for t in texts), texts
