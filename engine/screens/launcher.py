@@ -61,6 +61,9 @@ COMPACT_MIN_PICTURE, COMPACT_MAX_PICTURE = 60.0, 150.0
 COMPACT_MIN_TEXT, COMPACT_MAX_W = 150.0, 460.0  # text column ≥ ~20 characters
 
 HINT = N_("F1 help · Arrow keys or Tab to move · Enter to choose")
+# A tile's texts (design units): the blurb and "Play ▸" / "Resume ▸" (the title shrinks
+# from 24 or 20 to fit, all tiles' titles at one size).
+BLURB_SIZE, ACTION_SIZE = 15.0, 16.0
 
 
 @dataclass(frozen=True)
@@ -255,6 +258,9 @@ class LauncherTile(Button):
         self.shortened = False
         # Whether opening the tile resumes a game left earlier (it then says "Resume").
         self.resumable = False
+        # The tiles drawn beside this one: every title is drawn at the size the longest
+        # needs, not each at its own (the launcher sets it; issue 28).
+        self.siblings: Sequence[LauncherTile] = (self,)
         # A game without a picture (or whose picture will not load: that game's mistake,
         # told once when the launcher opens) gets the launcher's own tile.
         self.problem: str | None = None
@@ -274,13 +280,16 @@ class LauncherTile(Button):
         if key not in self._text_cache:
             if len(self._text_cache) > 8:
                 self._text_cache.clear()
-            # A long title gets a smaller font before it gets cut short.
+            # A long title gets a smaller font before it gets cut short; every tile's
+            # title at the size of the one that needs the smallest.
             name = _(self.family.title)
-            size = fitting_size(theme, name, title_sizes, scale, width, bold=True)
+            size = min(fitting_size(theme, _(tile.family.title), title_sizes, scale, width,
+                                    bold=True) for tile in self.siblings)
             title = ellipsize(name, theme.font(size * scale, bold=True), width)
             lines, shortened = fit_lines(_(self.family.blurb), blurb_font, width, max_lines)
             self._text_cache[key] = (size, title, lines, shortened)
         size, title, lines, shortened = self._text_cache[key]
+        self.drawn_sizes = {"title": size, "blurb": BLURB_SIZE}
         return theme.font(size * scale, bold=True), title, lines, shortened
 
     def _paint(self, surface: pygame.Surface, picture: pygame.Rect, theme: Theme) -> None:
@@ -310,8 +319,8 @@ class LauncherTile(Button):
         side = rect.width - 2 * pad
         picture = pygame.Rect(rect.x + pad, rect.y + pad, side, side)
         self._paint(surface, picture, theme)
-        blurb_font = theme.font(15 * vp.scale)
-        play_font = theme.font(16 * vp.scale, bold=True)
+        blurb_font = theme.font(BLURB_SIZE * vp.scale)
+        play_font = theme.font(ACTION_SIZE * vp.scale, bold=True)
         y = picture.bottom + vp.px(12)
         slot = theme.font(24 * vp.scale, bold=True)  # the title's line, at its largest size
         blurb_y = y + slot.get_linesize() + vp.px(4)
@@ -326,6 +335,7 @@ class LauncherTile(Button):
         for line in lines:
             surface.blit(blurb_font.render(line, True, p.muted), (rect.x + pad, blurb_y))
             blurb_y += blurb_font.get_linesize()
+        self.drawn_sizes["action"] = ACTION_SIZE
         action = _("Resume ▸") if self.resumable else _("Play ▸")
         surface.blit(play_font.render(action, True, p.accent), (rect.x + pad, play_y))
 
@@ -336,7 +346,7 @@ class LauncherTile(Button):
         side = rect.height - 2 * pad
         picture = pygame.Rect(rect.x + pad, rect.y + pad, side, side)
         self._paint(surface, picture, theme)
-        blurb_font = theme.font(15 * vp.scale)
+        blurb_font = theme.font(BLURB_SIZE * vp.scale)
         x = picture.right + pad
         width = rect.right - pad - x
         y = rect.y + pad
@@ -418,6 +428,8 @@ class LauncherScene(Scene):
                                      visible=lambda i=i: self._on_page(i)))
             for i, family in enumerate(self.families)
         ]
+        for tile in self.tiles:
+            tile.siblings = self.tiles  # one title size for all
         paged = self._paged
         self.previous_page = self.ui.add(Button(nowhere, N_("◂ Previous"),
                                                 lambda: self.turn_page(-1),

@@ -18,7 +18,7 @@ from pygame import FRect
 from engine.core.i18n import N_, _
 from engine.model.levels import MATCH
 from engine.ui.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
-from engine.ui.widgets import Button, Label
+from engine.ui.widgets import MIN_TEXT, Button, Label
 
 # Seconds between moves when the computer plays the computer, so people can follow,
 # at each speed the player can choose.
@@ -159,7 +159,7 @@ class PlayerCardsView:
             font = theme.font(20 * vp.scale, bold=True)
             surface.blit(font.render(self.player_name(player), True, p.text),
                          vp.point(left + 80, top + 14))
-            small = theme.font(13 * vp.scale)
+            small = theme.font(MIN_TEXT * vp.scale)
             who = _("Human") if not seat.is_computer else _("Computer")
             surface.blit(small.render(who, True, p.muted), vp.point(left + 80, top + 42))
             # A computer's level is the "level{player}" label (a widget: it fits its text

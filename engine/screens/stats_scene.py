@@ -25,7 +25,7 @@ from engine.screens.scene import Scene
 from engine.screens.stats_table import COLUMN_HEADS, TableEntry, build_entries
 from engine.ui.board.draw import dots, hatch
 from engine.ui.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
-from engine.ui.widgets import Button, Label, ellipsize, scroll_step
+from engine.ui.widgets import MIN_TEXT, Button, Label, ellipsize, scroll_step
 
 if TYPE_CHECKING:
     from engine.runtime.app import App
@@ -334,7 +334,7 @@ class StatsScene(Scene):
         """The key under the bars; shorter words when the long ones do not fit."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        small = theme.font(13 * vp.scale)
+        small = theme.font(MIN_TEXT * vp.scale)
         styles = ((p.good, "solid"), (p.neutral, "striped"), (p.good, "dotted"),
                   (p.bad, "hollow"))
         for words in ((_("won / solved alone"), _("drawn"), _("solved with help"), _("lost")),
@@ -405,7 +405,7 @@ class StatsScene(Scene):
                 surface.blit(image, image.get_rect(midright=box.midright))
         cue_text = self.cue_text()
         if cue_text is not None:
-            small = theme.font(13 * vp.scale)
+            small = theme.font(MIN_TEXT * vp.scale)
             cue = vp.map_rect(self.cue_rect())
             image = small.render(ellipsize(cue_text, small, cue.width), True, p.accent)
             surface.blit(image, image.get_rect(midleft=cue.midleft))

@@ -16,7 +16,7 @@ from engine.core.i18n import N_, _, number_text
 from engine.ui.animation import ease_out, ease_out_back, lerp
 from engine.ui.board.draw import outline_cell
 from engine.ui.board.geometry import BoardGeometry, Cell
-from engine.ui.widgets import wrap_fitting
+from engine.ui.widgets import MIN_TEXT, wrap_fitting
 from games.buttons.board_render import tiny_colours
 from games.buttons.scene_layout import CODE_HEAD_H, CODE_LINE_H, LEGEND_ROW_H, STATS_LINE_H
 from games.buttons.wording import count_presses
@@ -270,10 +270,10 @@ class ButtonsView:
     def _draw_side(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        small = theme.font(13 * vp.scale)
+        small = theme.font(MIN_TEXT * vp.scale)
         code_box = self.area("code")
-        surface.blit(theme.font(13 * vp.scale, bold=True).render(_("Board code"), True, p.muted),
-                     code_box.topleft)
+        heading = theme.font(MIN_TEXT * vp.scale, bold=True)
+        surface.blit(heading.render(_("Board code"), True, p.muted), code_box.topleft)
         top = code_box.y + vp.px(CODE_HEAD_H)
         code = self.code_text()
         if code is None:

@@ -14,7 +14,7 @@ from engine.ai.runner import AIRunner
 from engine.core.i18n import N_, _
 from engine.screens.scene import Scene
 from engine.ui.board.draw import hatch
-from engine.ui.widgets import Button, Label, wrap_fitting, wrap_text
+from engine.ui.widgets import MIN_TEXT, Button, Label, wrap_fitting, wrap_text
 
 if TYPE_CHECKING:
     from engine.runtime.app import App
@@ -138,7 +138,7 @@ class ExplorerScene(Scene):
         # Bars stand on a base line; under it the sizes and a two-line caption.
         caption = wrap_fitting(_("board size n →   (bar height: null-space dimension; short "
                              "stub: always solvable)"), font, chart.width, 2)
-        small = theme.font(11 * vp.scale)
+        small = theme.font(MIN_TEXT * vp.scale)
         base = chart.bottom - len(caption) * line_h - small.get_linesize() - vp.px(8)
         usable = base - chart.top - vp.px(30) - small.get_linesize()
         top = max(values.values(), default=0) or 1

@@ -64,9 +64,11 @@ def tools_block(x: float, y: float, code_lines: int) -> dict[str, FRect]:
         y += BUTTON_H + GAP
         rects[name] = FRect(x, y, TOOLS_W, BUTTON_H)
     y += BUTTON_H + GAP
-    half = (TOOLS_W - GAP) / 2
-    rects["Copy"] = FRect(x, y, half, SMALL_BUTTON_H)
-    rects["Enter code"] = FRect(x + half + GAP, y, half, SMALL_BUTTON_H)
+    # "Enter code" is the longer caption: it gets the wider share, so both captions fit
+    # at one size no smaller than the minimum (issue 28: it was shrunk below Copy's).
+    copy_w = round((TOOLS_W - GAP) * 0.4)
+    rects["Copy"] = FRect(x, y, copy_w, SMALL_BUTTON_H)
+    rects["Enter code"] = FRect(x + copy_w + GAP, y, TOOLS_W - GAP - copy_w, SMALL_BUTTON_H)
     y += SMALL_BUTTON_H + GAP
     rects["code"] = FRect(x, y, TOOLS_W, CODE_HEAD_H + code_lines * CODE_LINE_H)
     return rects

@@ -16,7 +16,7 @@ from engine.ui.board.geometry import BoardGeometry
 from engine.ui.board.pointer import GridPointer
 from engine.ui.game_layout import BUTTON_H
 from engine.ui.value_overlay import draw_value_mark
-from engine.ui.widgets import Button, Label
+from engine.ui.widgets import MIN_TEXT, Button, Label
 from games.grundy.family_scene import VARIANT_H, GrundyScene
 from games.grundy.help_text import BOARD_HELP
 from games.grundy.panel_render import (
@@ -453,7 +453,7 @@ class GrundyBoardScene(GrundyScene):
         """What the last-move marks mean, drawn with the marks themselves."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        font = theme.font(13 * vp.scale)
+        font = theme.font(MIN_TEXT * vp.scale)
         frame = vp.rect(box.x + 2, box.y + 2, 22, 22)
         pygame.draw.rect(surface, p.board, frame)
         draw_landing_frame(surface, theme, frame, max(2, vp.px(3)))

@@ -15,7 +15,7 @@ from engine.model.values import MoveValue
 from engine.ui.animation import SLIDE, ease_out
 from engine.ui.theme import Colour
 from engine.ui.value_overlay import draw_value_badge
-from engine.ui.widgets import Label, wrap_text
+from engine.ui.widgets import MIN_TEXT, Label, wrap_text
 from games.grundy.colour_render import (
     NodeLook,
     draw_look,
@@ -557,7 +557,7 @@ class GraphScene(GrundyScene):
     def _legend_fonts(self) -> tuple[pygame.font.Font, pygame.font.Font]:
         """(text font, samples' font) of the legend at the current scale."""
         theme, scale = self.app.theme, self.app.viewport.scale
-        return theme.font(13 * scale), theme.font(12 * scale, bold=True)
+        return theme.font(MIN_TEXT * scale), theme.font(MIN_TEXT * scale, bold=True)
 
     def _sample_widths(self, kind: str, looks: tuple[NodeLook, ...]) -> list[float]:
         """Design widths of a row's samples: a disc per value, a pill for "∞ win", a ringed
