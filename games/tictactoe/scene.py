@@ -24,7 +24,7 @@ from engine.ui.value_overlay import (
     hint_status,
     outcome_colour,
 )
-from engine.ui.widgets import Label, fit_text
+from engine.ui.widgets import MIN_TEXT, Label, fit_text, wrap_text
 from games.tictactoe.advice import OUTLOOKS
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
@@ -41,8 +41,8 @@ HINT_BUDGET = 3.0
 VARIANT_H = 56.0
 LEGEND_H = 226.0
 # The same where the hint may rank squares instead (boards past 4×4, where the exact
-# values can run out of time): "Best moves", four rows of up to three lines, and a note.
-RANKED_LEGEND_H = 270.0
+# values can run out of time): "Best moves", four rows of up to four lines, and a note.
+RANKED_LEGEND_H = 380.0
 # Boards of at most this many cells are always solved within the hint's budget.
 ALWAYS_EXACT_CELLS = 16
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
@@ -51,9 +51,9 @@ ESTIMATE_NOTE = N_("Too big to solve: the best squares a search found.")
 # The same when the first square is proven (its distance out of reach).
 PROVEN_RANK_NOTE = N_("1: proven, moves to the end not worked out. The others: the best "
                       "squares a search found.")
-# Design height of one row of the ranked hint's legend (a badge and up to three lines:
-# a long reason and its outlook in the narrow column beside the board).
-RANK_ROW_H = 48.0
+# Least design height of one row of the ranked hint's legend (its badge); a row is as
+# tall as its reason and outlook need at MIN_TEXT in the narrow column beside the board.
+RANK_ROW_H = 40.0
 # Seconds the finished board shows, line and all, before the result panel.
 RESULT_PAUSE = 0.05
 # Opacity of the mark a click would place, under the pointer.
@@ -373,20 +373,24 @@ class TicTacToeScene(TurnBasedScene):
         title = theme.font(15 * vp.scale, bold=True).render(_("Best moves"), True, p.text)
         surface.blit(title, vp.point(box.x, box.y))
         y = box.y + 26
+        # Each row as tall as its words need at the smallest text size (a long reason
+        # takes four lines in a narrow column, most take two or three).
+        smallest = theme.font(MIN_TEXT * vp.scale)
         for candidate in ranked:
             colour = outcome_colour(p, candidate.value.outcome)
             self._draw_rank_badge(surface, vp.point(box.x + 12, y + 17), vp.px(11),
                                   candidate.rank, colour)
-            room = vp.rect(box.x + 30, y, box.w - 30, RANK_ROW_H - 4)
             words = (f"{translate_filled(candidate.reason, REASONS)} · "
                      f"{translate_filled(candidate.outlook, OUTLOOKS)}")
-            self._draw_fitted(surface, words, room, 14,
-                              11, p.text)
-            y += RANK_ROW_H
+            lines = len(wrap_text(words, smallest, vp.px(box.w - 30)))
+            row_h = max(RANK_ROW_H, lines * smallest.get_linesize() / vp.scale + 6)
+            room = vp.rect(box.x + 30, y, box.w - 30, row_h - 4)
+            self._draw_fitted(surface, words, room, 15, MIN_TEXT, p.text)
+            y += row_h
         note = vp.rect(box.x, y + 2, box.w, box.y + box.h - y - 2)
         proven = ranked and ranked[0].value.exact
-        self._draw_fitted(surface, PROVEN_RANK_NOTE if proven else ESTIMATE_NOTE, note, 13, 10,
-                          p.muted)
+        self._draw_fitted(surface, PROVEN_RANK_NOTE if proven else ESTIMATE_NOTE, note, MIN_TEXT,
+                          MIN_TEXT, p.muted)
 
     def _draw_fitted(self, surface: pygame.Surface, text: str, rect: pygame.Rect,
                      size: float, min_size: float, colour: tuple[int, int, int]) -> None:
