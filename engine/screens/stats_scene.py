@@ -213,7 +213,8 @@ class StatsScene(Scene):
                      min(room, len(self.games) * GAME_ROW_MAX))
 
     def _label_w(self) -> float:
-        return min(LABEL_W, self.layout()["chart"].w * 0.3)
+        # A third of a narrow chart: a one-word name ("Grundy-játékok") fits at MIN_TEXT.
+        return min(LABEL_W, self.layout()["chart"].w * 0.34)
 
     def _game_row(self, index: int) -> tuple[float, float, float]:
         """(top, row height, bar height) of game ``index``'s row in the chart."""
@@ -230,7 +231,9 @@ class StatsScene(Scene):
             label_w = self._label_w()
             if part == "name":
                 return (bars.x, top, label_w - 8, bar_h)
-            return (bars.x + label_w, top + bar_h + 3, bars.w - label_w, 18)
+            # The summary line under the bar takes the whole width (under the name too):
+            # "10 hráno · 10 výher · 0 remíz · 0 proher" needs it at MIN_TEXT.
+            return (bars.x, top + bar_h + 3, bars.w, 18)
         return rect
 
     def _table_head(self) -> tuple[float, float, float, float]:

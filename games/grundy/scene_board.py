@@ -79,7 +79,7 @@ class GrundyBoardScene(GrundyScene):
         self.pointer = GridPointer()
         ui = self.ui
         ui.add(Label(self.place("variant"), lambda: setup.label(), size=15, role="muted",
-                     fit_lines=2, min_size=13))
+                     fit_lines=3, min_size=13))
         ui.add(Button(self.place("Place"), lambda: _("Done") if self.placing else _("Place"),
                       self.toggle_place, name="Place", selected=lambda: self.placing))
         ui.add(Button(self.place("Table"), N_("Table"), self.open_table, name="Table"))

@@ -150,7 +150,7 @@ class GraphScene(GrundyScene):
         # for a mark's sample, the row's text), so a test can hold it against the nodes.
         self.legend_samples: list[tuple[pygame.Rect, NodeLook | None, str]] = []
         self.ui.add(Label(self.place("variant"), self.graph.name, size=16, bold=True,
-                          role="accent", fit_lines=2, min_size=13))
+                          role="accent", fit_lines=3, min_size=13))
 
     # --- layout ------------------------------------------------------------------------------
     def extras_height(self) -> float:
