@@ -5,9 +5,11 @@ widget under the pointer and keeps a keyboard focus that Tab / Shift+Tab move
 and Enter / Space activate.
 
 Text is never clipped: a label or a caption wraps within its rectangle where
-lines allow, may shrink a little where the widget allows it, and is otherwise
-shortened with "…"; a shortened widget shows its whole text in a tooltip while
-the pointer rests on it (drawn last, inside the window, by :meth:`WidgetGroup.draw`).
+lines allow, may shrink a little where the widget allows it (never below
+:data:`MIN_TEXT`), and is otherwise shortened with "…"; a shortened widget shows its
+whole text in a tooltip while the pointer rests on it (drawn last, inside the window,
+by :meth:`WidgetGroup.draw`). Sibling texts in a :class:`SizeGroup` (a row of choices,
+a column of steppers) are all drawn at the size the tightest of them needs.
 
 Labels and buttons translate their text when they draw (:func:`engine.core.i18n.gettext_`), so
 they take English text marked with ``N_()``, or a callable; see :mod:`engine.core.i18n`.
