@@ -58,6 +58,18 @@ def make_app(profile: Path, size: tuple[int, int] = (960, 720)) -> App:
     return app
 
 
+def hot_seat(app: App, game_id: str = "tictactoe") -> None:
+    """Store every seat of ``game_id`` as human, as a player who chose "hot seat" would:
+    for tests where one pair of hands clicks both sides (a two-player game with computer
+    players starts human against the computer by default)."""
+    from engine.model.registry import find_game
+
+    game = find_game(game_id)
+    seats = app.settings.get("seats")
+    seats[game_id] = {key: "human" for key in game.seat_keys}
+    app.settings.set("seats", seats)
+
+
 @pytest.fixture
 def app(profile: Path):
     """A running headless app showing the launcher."""

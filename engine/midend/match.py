@@ -394,7 +394,12 @@ class MatchMidend:
                 "next_serial": self.next_serial,
                 # Only serials still in the log can be replayed to their end again.
                 "recorded": sorted(self.recorded & {step.serial for step in kept}),
-                "paused": self.paused}
+                "paused": self.paused,
+                # Which computer seats last stood in for themselves with a weaker player (a
+                # Perfect player on a board too big to solve): their cards say so after a
+                # resume too, not only once they have thought again (issue 28).
+                "fell_back": [bool(getattr(_player(agent), "fell_back", False))
+                              for agent in self.agents]}
 
     def restore(self, data: Any, levels: tuple[str, ...] = (),
                 decode_start: Callable[[Any], Any] | None = None) -> None:
@@ -427,7 +432,14 @@ class MatchMidend:
                     for serial in items(record["recorded"], Phrase(N_("the recorded games")),
                                         0, len(steps))}
         paused = flag(record["paused"], Phrase(N_("the pause flag")))
+        # Optional (saves before it have none): a wrong one is only a lost note.
+        fell_back = data.get("fell_back")
         agents = self._make_agents(seats)
+        if isinstance(fell_back, list) and len(fell_back) == len(agents):
+            for agent, flagged in zip(agents, fell_back, strict=True):
+                player = _player(agent)
+                if flagged is True and hasattr(player, "fell_back"):
+                    player.fell_back = True
         # Everything checked: take it over.
         self.seats, self.agents = seats, agents
         self.history = History.restored(steps, index)
@@ -585,3 +597,10 @@ def replay_log(raw: Any, fresh: Any, decode_start: Callable[[Any], Any] | None =
     if steps[0].move is not None:
         raise ValueError(Phrase(N_("a move before its game started")))
     return steps
+
+
+def _player(agent: Any) -> Any:
+    """The player itself behind ``agent`` (through a mistake-making wrapper's ``inner``)."""
+    while agent is not None and hasattr(agent, "inner"):
+        agent = agent.inner
+    return agent

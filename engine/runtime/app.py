@@ -95,15 +95,7 @@ class App:
         # The size this run started with: only a size the player gives the window by
         # resizing it is remembered (not --window's, which is for one run, nor --smoke's).
         self._started_size = self.screen.get_size()
-        try:
-            with warnings.catch_warnings():
-                # pygame-ce warns about surface rendering through Window; we only set sizes.
-                warnings.simplefilter("ignore", DeprecationWarning)
-                window = pygame.Window.from_display_module()
-                window.minimum_size = MIN_WINDOW
-                window.maximum_size = self.window_cap
-        except (pygame.error, AttributeError):
-            pass  # a backend without windows (or an older SDL): the clamps still hold
+        self._limit_window()
         self.caption_game: str | None = None  # a one-family executable's game (its title)
         self.show_caption()
         self.audio = Audio(settings)
@@ -138,13 +130,31 @@ class App:
         return (min(max(MIN_WINDOW[0], w), self.window_cap[0]),
                 min(max(MIN_WINDOW[1], h), self.window_cap[1]))
 
+    def _limit_window(self) -> None:
+        """Give the window its minimum size and the cap as size hints for the window manager.
+
+        Called after every ``set_mode``: SDL's re-created window forgets its minimum
+        (issue 28: after one too-small resize the player could shrink it further).
+        """
+        try:
+            with warnings.catch_warnings():
+                # pygame-ce warns about surface rendering through Window; we only set sizes.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                window = pygame.Window.from_display_module()
+                window.minimum_size = MIN_WINDOW
+                window.maximum_size = self.window_cap
+        except (pygame.error, AttributeError):
+            pass  # a backend without windows (or an older SDL): the clamps still hold
+
     def _resized(self) -> None:
-        """Take the window's new surface; a window stretched past the cap (by a window
-        manager that ignores the maximum size) is brought back to it."""
+        """Take the window's new surface; a window outside the limits (shrunk below the
+        minimum, or stretched past the cap by a window manager that ignores the hints)
+        is brought back to them, keeping its size hints."""
         surface = pygame.display.get_surface() or self.screen
         size = surface.get_size()
         if self._clamped(size) != size and max(size) > 0:
             surface = pygame.display.set_mode(self._clamped(size), pygame.RESIZABLE)
+            self._limit_window()
         self.screen = surface
 
     # --- scene stack ----------------------------------------------------------

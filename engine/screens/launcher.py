@@ -61,6 +61,9 @@ COMPACT_MIN_PICTURE, COMPACT_MAX_PICTURE = 60.0, 150.0
 COMPACT_MIN_TEXT, COMPACT_MAX_W = 150.0, 460.0  # text column ≥ ~20 characters
 
 HINT = N_("F1 help · Arrow keys or Tab to move · Enter to choose")
+# A tile's texts (design units): the blurb and "Play ▸" / "Resume ▸" (the title shrinks
+# from 24 or 20 to fit, all tiles' titles at one size).
+BLURB_SIZE, ACTION_SIZE = 15.0, 16.0
 
 
 @dataclass(frozen=True)
@@ -109,14 +112,16 @@ class GridChoice:
 
 
 def _fit(style: str, columns: int, rows: int, width: float, height: float,
-         min_text: float = COMPACT_MIN_TEXT) -> GridChoice | None:
+         min_text: float = COMPACT_MIN_TEXT,
+         max_picture: float = FULL_MAX_PICTURE) -> GridChoice | None:
     """The tiles of ``style`` in a columns × rows grid within width × height; None if they
-    would be smaller than readable (a compact tile's text column under ``min_text``)."""
+    would be smaller than readable (a compact tile's text column under ``min_text``).
+    A full tile's picture is at most ``max_picture`` on a side."""
     gap = FULL_GAP if style == "full" else COMPACT_GAP
     cell_w = (width - (columns - 1) * gap) / columns
     cell_h = (height - (rows - 1) * gap) / rows
     if style == "full":
-        side = min(cell_w - 2 * FULL_PAD, cell_h - FULL_TEXT_H, FULL_MAX_PICTURE)
+        side = min(cell_w - 2 * FULL_PAD, cell_h - FULL_TEXT_H, max_picture)
         if side < FULL_MIN_PICTURE:
             return None
         # Narrower tiles keep the classic height where there is room: more lines of blurb.
@@ -131,7 +136,8 @@ def _fit(style: str, columns: int, rows: int, width: float, height: float,
 
 
 def choose_grid(count: int, width: float, height: float,
-                min_text: float = COMPACT_MIN_TEXT) -> GridChoice | None:
+                min_text: float = COMPACT_MIN_TEXT,
+                max_picture: float = FULL_MAX_PICTURE) -> GridChoice | None:
     """The best grid for ``count`` tiles in a width × height area, or None if none fits.
 
     Full tiles whenever some grid of them fits, else compact ones. Then the largest
@@ -145,7 +151,7 @@ def choose_grid(count: int, width: float, height: float,
     for columns in range(1, count + 1):
         rows = math.ceil(count / columns)
         for style in ("full", "compact"):
-            choice = _fit(style, columns, rows, width, height, min_text)
+            choice = _fit(style, columns, rows, width, height, min_text, max_picture)
             if choice is None:
                 continue
             grid_w, grid_h = choice.size
@@ -157,16 +163,17 @@ def choose_grid(count: int, width: float, height: float,
 
 
 def plan_grid(count: int, width: float, height: float,
-              min_text: float = COMPACT_MIN_TEXT) -> tuple[GridChoice, int]:
+              min_text: float = COMPACT_MIN_TEXT,
+              max_picture: float = FULL_MAX_PICTURE) -> tuple[GridChoice, int]:
     """The grid for ``count`` tiles in width × height, and how many tiles go on a page.
 
     All of them if they fit; otherwise as many as fit above a row of page buttons.
     """
-    whole = choose_grid(count, width, height, min_text)
+    whole = choose_grid(count, width, height, min_text, max_picture)
     if whole is not None or count <= 0:
         return whole or GridChoice("full", 0, 0, 0.0, 0.0, 0.0, FULL_GAP), max(0, count)
     for per_page in range(count - 1, 0, -1):
-        paged = choose_grid(per_page, width, height - PAGER_H, min_text)
+        paged = choose_grid(per_page, width, height - PAGER_H, min_text, max_picture)
         if paged is not None:
             return paged, per_page
     # Never reached with a real window (the visible design area is at least 960×720),
@@ -181,12 +188,19 @@ def plan_layout(count: int, width: float,
     """The bands, the grid and the tiles per page for ``count`` games in a width × height
     area: the usual bands if every game fits on one page with them; in an area smaller
     than the design space, else whichever bands put more games on a page. (A bigger
-    window keeps the usual look and pages its many games instead.)"""
+    window keeps the usual look and pages its many games instead.)
+
+    An area taller than the design space's (a portrait window) lets full tiles grow
+    past their usual largest size in proportion, so the grid uses the height rather
+    than leaving half the window empty (issue 28).
+    """
     best: tuple[Bands, GridChoice, int] | None = None
+    max_picture = FULL_MAX_PICTURE * max(1.0, height / DESIGN_SIZE[1])
     small = width < DESIGN_SIZE[0] or height < DESIGN_SIZE[1]
     for bands in (BANDS, TIGHT_BANDS) if small else (BANDS,):
         grid, per_page = plan_grid(count, width - 2 * bands.margin,
-                                   height - bands.header - bands.bottom, bands.min_text)
+                                   height - bands.header - bands.bottom, bands.min_text,
+                                   max_picture)
         if per_page >= count:
             return bands, grid, per_page
         if best is None or per_page > best[2]:
@@ -242,6 +256,11 @@ class LauncherTile(Button):
         self.style = "full"
         # Whether the last drawing had to shorten the blurb (the footer then shows it all).
         self.shortened = False
+        # Whether opening the tile resumes a game left earlier (it then says "Resume").
+        self.resumable = False
+        # The tiles drawn beside this one: every title is drawn at the size the longest
+        # needs, not each at its own (the launcher sets it; issue 28).
+        self.siblings: Sequence[LauncherTile] = (self,)
         # A game without a picture (or whose picture will not load: that game's mistake,
         # told once when the launcher opens) gets the launcher's own tile.
         self.problem: str | None = None
@@ -261,13 +280,16 @@ class LauncherTile(Button):
         if key not in self._text_cache:
             if len(self._text_cache) > 8:
                 self._text_cache.clear()
-            # A long title gets a smaller font before it gets cut short.
+            # A long title gets a smaller font before it gets cut short; every tile's
+            # title at the size of the one that needs the smallest.
             name = _(self.family.title)
-            size = fitting_size(theme, name, title_sizes, scale, width, bold=True)
+            size = min(fitting_size(theme, _(tile.family.title), title_sizes, scale, width,
+                                    bold=True) for tile in self.siblings)
             title = ellipsize(name, theme.font(size * scale, bold=True), width)
             lines, shortened = fit_lines(_(self.family.blurb), blurb_font, width, max_lines)
             self._text_cache[key] = (size, title, lines, shortened)
         size, title, lines, shortened = self._text_cache[key]
+        self.drawn_sizes = {"title": size, "blurb": BLURB_SIZE}
         return theme.font(size * scale, bold=True), title, lines, shortened
 
     def _paint(self, surface: pygame.Surface, picture: pygame.Rect, theme: Theme) -> None:
@@ -297,8 +319,8 @@ class LauncherTile(Button):
         side = rect.width - 2 * pad
         picture = pygame.Rect(rect.x + pad, rect.y + pad, side, side)
         self._paint(surface, picture, theme)
-        blurb_font = theme.font(15 * vp.scale)
-        play_font = theme.font(16 * vp.scale, bold=True)
+        blurb_font = theme.font(BLURB_SIZE * vp.scale)
+        play_font = theme.font(ACTION_SIZE * vp.scale, bold=True)
         y = picture.bottom + vp.px(12)
         slot = theme.font(24 * vp.scale, bold=True)  # the title's line, at its largest size
         blurb_y = y + slot.get_linesize() + vp.px(4)
@@ -313,7 +335,9 @@ class LauncherTile(Button):
         for line in lines:
             surface.blit(blurb_font.render(line, True, p.muted), (rect.x + pad, blurb_y))
             blurb_y += blurb_font.get_linesize()
-        surface.blit(play_font.render(_("Play ▸"), True, p.accent), (rect.x + pad, play_y))
+        self.drawn_sizes["action"] = ACTION_SIZE
+        action = _("Resume ▸") if self.resumable else _("Play ▸")
+        surface.blit(play_font.render(action, True, p.accent), (rect.x + pad, play_y))
 
     def _draw_compact(self, surface: pygame.Surface, rect: pygame.Rect, vp: Viewport,
                       theme: Theme) -> None:
@@ -322,7 +346,7 @@ class LauncherTile(Button):
         side = rect.height - 2 * pad
         picture = pygame.Rect(rect.x + pad, rect.y + pad, side, side)
         self._paint(surface, picture, theme)
-        blurb_font = theme.font(15 * vp.scale)
+        blurb_font = theme.font(BLURB_SIZE * vp.scale)
         x = picture.right + pad
         width = rect.right - pad - x
         y = rect.y + pad
@@ -360,7 +384,7 @@ class LauncherScene(Scene):
     help_title = N_("Arcade of Strategy")
     help_text = N_(
         "Each tile is one game: a picture, its name and what it is about. Click a tile to "
-        "play that game.\n\n"
+        "play that game; a tile that says Resume goes back to the game you left there.\n\n"
         "Keyboard: the arrow keys move between the tiles (Home and End: the first and the "
         "last), Enter or Space opens the game, Down from the bottom row goes on to the "
         "buttons. Tab and Shift+Tab go through everything. In a window too small for every "
@@ -404,6 +428,8 @@ class LauncherScene(Scene):
                                      visible=lambda i=i: self._on_page(i)))
             for i, family in enumerate(self.families)
         ]
+        for tile in self.tiles:
+            tile.siblings = self.tiles  # one title size for all
         paged = self._paged
         self.previous_page = self.ui.add(Button(nowhere, N_("◂ Previous"),
                                                 lambda: self.turn_page(-1),
@@ -425,7 +451,19 @@ class LauncherScene(Scene):
         self.footer = self.ui.add(Label(nowhere, self._footer_text, size=14, role="muted",
                                         align="center", fit_lines=1, min_size=12))
         self._layout()
+        self._find_saves()
         self._tell_problems(families is None)
+
+    def _find_saves(self) -> None:
+        """Mark the tiles whose game was left to be resumed (they say "Resume ▸")."""
+        saves = getattr(self.app, "game_saves", None)
+        for tile in self.tiles:
+            tile.resumable = saves is not None and saves.waiting(tile.family.id)
+
+    def resume(self) -> None:
+        """Back from a game (saved as it left): its tile may say "Resume" now."""
+        super().resume()
+        self._find_saves()
 
     def _tell_problems(self, registry_games: bool) -> None:
         """A notice per game that could not be loaded (the others are all here): the
@@ -657,6 +695,7 @@ class LauncherScene(Scene):
         focused = self.ui.focused
         return {"scene": "LauncherScene", "palette": self.app.theme.palette.name,
                 "tiles": [{"id": f.id} for f in self.families],
+                "resumable": [t.family.id for t in self.tiles if t.resumable],
                 "columns": self.grid.columns, "rows": self.grid.rows, "style": self.grid.style,
                 "tight": self.bands is not BANDS,
                 "page": self.page, "pages": self.pages, "per_page": self.per_page,

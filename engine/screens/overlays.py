@@ -169,10 +169,15 @@ class TextEntryDialog(Overlay):
                         *self.app.theme.palette.panel_edge),
                     "selected_bg": "#{:02x}{:02x}{:02x}".format(*self.app.theme.palette.hover),
                 },
+            },
+            # The font goes on the field's own element: pygame_gui reads only colours from
+            # "defaults", and a font put there left the field at its own small default
+            # (about 10 px in a 48-unit box; issue 28).
+            "text_entry_line": {
                 "font": {"name": "dejavusans", "size": str(font_px),
                          "regular_path": str(asset_path("fonts", "DejaVuSans.ttf")),
                          "bold_path": str(asset_path("fonts", "DejaVuSans-Bold.ttf"))},
-            }
+            },
         }
         import json
         import tempfile

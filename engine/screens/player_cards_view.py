@@ -18,7 +18,7 @@ from pygame import FRect
 from engine.core.i18n import N_, _
 from engine.model.levels import MATCH
 from engine.ui.game_layout import BUTTON_H, EXTRAS_W, GAP, split_body
-from engine.ui.widgets import Button, Label, ellipsize
+from engine.ui.widgets import MIN_TEXT, Button, Label, ellipsize
 
 # Seconds between moves when the computer plays the computer, so people can follow,
 # at each speed the player can choose.
@@ -29,7 +29,7 @@ SPEED_NAMES = (N_("slow"), N_("normal"), N_("fast"))  # the Speed button shows t
 CARD_LEVEL_X, CARD_LEVEL_Y, CARD_LEVEL_H = 8.0, 74.0, 26.0
 # A player's name on its card: right of the badge, in bold, shrunk as far as
 # CARD_NAME_MIN to fit the card (design units).
-CARD_NAME_X, CARD_NAME_SIZE, CARD_NAME_MIN = 80.0, 20, 13
+CARD_NAME_X, CARD_NAME_SIZE, CARD_NAME_MIN = 80.0, 20, MIN_TEXT
 # Seconds the mover's card pulses when a human's turn begins (then it glows steadily).
 TURN_CUE = 1.8
 TURN_CUE_PULSES = 3
@@ -163,7 +163,7 @@ class PlayerCardsView:
             font = theme.font(size * vp.scale, bold=True)
             surface.blit(font.render(name, True, p.text),
                          vp.point(left + CARD_NAME_X, top + 14 + (20 - size) / 2))
-            small = theme.font(13 * vp.scale)
+            small = theme.font(MIN_TEXT * vp.scale)
             who = _("Human") if not seat.is_computer else _("Computer")
             surface.blit(small.render(who, True, p.muted), vp.point(left + 80, top + 42))
             # A computer's level is the "level{player}" label (a widget: it fits its text

@@ -23,7 +23,7 @@ from engine.screens.scene import Overlay
 from engine.storage.settings import VOLUME_MAX, VOLUME_MIN
 from engine.ui.stepper import VALUE_GAP, Stepper
 from engine.ui.theme import PALETTES
-from engine.ui.widgets import Button, Label
+from engine.ui.widgets import Button, Label, SizeGroup
 
 if TYPE_CHECKING:
     from engine.runtime.app import App
@@ -126,12 +126,16 @@ class SettingsOverlay(Overlay):
                      role="accent"))
         for row in ROWS:
             ui.add(Label(lambda row=row: self._rect(f"{row}_label"), ROW_NAMES[row], size=20))
-        # Buttons are added in reading order, which is the Tab order.
+        # Buttons are added in reading order, which is the Tab order. Every choice is one
+        # line, and all of them are drawn at one size (issue 28: "✓ System" wrapped while
+        # its neighbours did not).
         choices = ((N_("On"), True), (N_("Off"), False))
+        same = SizeGroup()
         for index, (label, on) in enumerate(choices):
-            ui.add(Button(lambda i=index: self._part("sound", 2, i), label,
-                          lambda on=on: self.set_sound(on), name=f"Sound {label.lower()}",
-                          selected=lambda on=on: self.app.audio.enabled == on))
+            ui.add(same.add(Button(lambda i=index: self._part("sound", 2, i), label,
+                                   lambda on=on: self.set_sound(on), name=f"Sound {label.lower()}",
+                                   selected=lambda on=on: self.app.audio.enabled == on, size=16,
+                                   max_lines=1)))
         # One Tab stop: − is disabled at 0 and + at 100 without the focus moving on.
         ui.add(Stepper(lambda: self._volume_part("stepper"), lambda: f"{self._volume()}%",
                        self.change_volume,
@@ -139,22 +143,24 @@ class SettingsOverlay(Overlay):
                        else self._volume() < VOLUME_MAX,
                        name="volume", size=20, button_w=STEP_W))
         for index, (label, on) in enumerate(choices):
-            ui.add(Button(lambda i=index: self._part("motion", 2, i), label,
-                          lambda on=on: self.set_reduce_motion(on),
-                          name=f"Reduce motion {label.lower()}",
-                          selected=lambda on=on: self._reduce_motion() == on))
+            ui.add(same.add(Button(lambda i=index: self._part("motion", 2, i), label,
+                                   lambda on=on: self.set_reduce_motion(on),
+                                   name=f"Reduce motion {label.lower()}",
+                                   selected=lambda on=on: self._reduce_motion() == on, size=16,
+                                   max_lines=1)))
         names = list(PALETTES)
         for index, name in enumerate(names):
-            ui.add(Button(lambda i=index: self._part("palette", len(names), i),
-                          PALETTES[name].label, lambda name=name: self.set_palette(name),
-                          name=f"Palette {name}", size=16,
-                          selected=lambda name=name: self.app.theme.palette.name == name))
+            ui.add(same.add(Button(lambda i=index: self._part("palette", len(names), i),
+                                   PALETTES[name].label, lambda name=name: self.set_palette(name),
+                                   name=f"Palette {name}", size=16, max_lines=1,
+                                   selected=lambda name=name: self.app.theme.palette.name == name)))
         languages = LANGUAGE_CHOICES
         for index, code in enumerate(languages):
-            ui.add(Button(lambda i=index: self._part("language", len(languages), i),
-                          lambda code=code: choice_label(code),
-                          lambda code=code: self.set_language(code), name=f"Language {code}",
-                          size=16, selected=lambda code=code: self._language() == code))
+            ui.add(same.add(Button(lambda i=index: self._part("language", len(languages), i),
+                                   lambda code=code: choice_label(code),
+                                   lambda code=code: self.set_language(code),
+                                   name=f"Language {code}", size=16, max_lines=1,
+                                   selected=lambda code=code: self._language() == code)))
         ui.add(Label(lambda: self._rect("hint"), N_("Changes are saved at once · Esc closes"),
                      size=15, role="muted"))
         ui.add(Button(lambda: self._rect("close"), N_("Close"), self.close, name="Close"))

@@ -27,7 +27,7 @@ from engine.model.descriptor import GameDescriptor
 from engine.model.seats import Seat
 from engine.screens.scene import Overlay
 from engine.ui.stepper import Stepper
-from engine.ui.widgets import Button, Label
+from engine.ui.widgets import Button, Label, SizeGroup
 
 KINDS = ("human", "computer")
 KIND_NAMES = (N_("Human"), N_("Computer"))  # the buttons show the kinds capitalised
@@ -70,32 +70,37 @@ class SeatSetupOverlay(Overlay):
         x0, y0, _w, _h = self.panel
         ui = self.ui
         ui.add(Label((x0 + 24, y0 + 262, 300, 26), N_("Players"), size=18, bold=True))
+        # Each column of the rows at one text size ("0% mistakes" as big as "10% mistakes").
+        names, kinds, steppers, rates = SizeGroup(), SizeGroup(), SizeGroup(), SizeGroup()
         for seat, (tag, title) in enumerate(zip(tags, titles, strict=True)):
             sy = y0 + 296 + seat * 62
             visible = partial(seat_shown, seat) if seat_shown is not None else True
-            ui.add(Label((x0 + 24, sy, layout.title_width, 44), title, size=layout.title_size,
-                         bold=True, visible=visible))
+            ui.add(names.add(Label((x0 + 24, sy, layout.title_width, 44), title,
+                                   size=layout.title_size, bold=True, visible=visible)))
             for j, kind in enumerate(KINDS if computer else ()):
-                ui.add(Button((x0 + layout.kind_x + j * 124, sy, 118, 44), kind.capitalize(),
-                              lambda s=seat, kd=kind: self.set_seat(s, kind=kd), size=16,
-                              selected=lambda s=seat, kd=kind: self.seats[s].kind == kd,
-                              visible=visible, name=f"{tag} {kind}"))
+                ui.add(kinds.add(Button((x0 + layout.kind_x + j * 124, sy, 118, 44),
+                                        kind.capitalize(),
+                                        lambda s=seat, kd=kind: self.set_seat(s, kind=kd),
+                                        size=16,
+                                        selected=lambda s=seat, kd=kind: self.seats[s].kind == kd,
+                                        visible=visible, name=f"{tag} {kind}")))
             # The level: a stepper through the ladder, weakest first (one Tab stop; its
             # − and + are "<tag> level-" and "<tag> level+").
-            ui.add(Stepper((x0 + layout.level_x, sy, layout.mistakes_x - layout.level_x - 6,
-                            44),
-                           lambda s=seat: game.level_title(self.seats[s].level),
-                           lambda sign, s=seat: self.step_level(s, levels, sign),
-                           lambda sign, s=seat: self._can_step(levels, s, sign),
-                           name=f"{tag} level", size=15, min_size=11,
-                           enabled=lambda s=seat: self.seats[s].is_computer,
-                           visible=visible if choose_level else False))
-            ui.add(Button((x0 + layout.mistakes_x, sy, layout.mistakes_width, 44),
-                          lambda s=seat: _("{percent}% mistakes").format(
-                              percent=round(self.seats[s].mistakes * 100)),
-                          lambda s=seat: self.next_mistakes(s), size=15, max_lines=1,
-                          enabled=lambda s=seat: self.seats[s].is_computer,
-                          visible=visible if computer else False, name=f"{tag} mistakes"))
+            ui.add(steppers.add(Stepper(
+                (x0 + layout.level_x, sy, layout.mistakes_x - layout.level_x - 6, 44),
+                lambda s=seat: game.level_title(self.seats[s].level),
+                lambda sign, s=seat: self.step_level(s, levels, sign),
+                lambda sign, s=seat: self._can_step(levels, s, sign),
+                name=f"{tag} level", size=15, min_size=11,
+                enabled=lambda s=seat: self.seats[s].is_computer,
+                visible=visible if choose_level else False), "value"))
+            ui.add(rates.add(Button((x0 + layout.mistakes_x, sy, layout.mistakes_width, 44),
+                                    lambda s=seat: _("{percent}% mistakes").format(
+                                        percent=round(self.seats[s].mistakes * 100)),
+                                    lambda s=seat: self.next_mistakes(s), size=15, max_lines=1,
+                                    enabled=lambda s=seat: self.seats[s].is_computer,
+                                    visible=visible if computer else False,
+                                    name=f"{tag} mistakes")))
 
     def add_footer(self, message: str | Callable[[], str], size: int) -> None:
         """A muted message above the Start and Cancel buttons at the panel's foot."""

@@ -23,9 +23,9 @@ from engine.core.i18n import N_, _
 from engine.model.registry import all_games
 from engine.screens.scene import Scene
 from engine.screens.stats_table import COLUMN_HEADS, TableEntry, build_entries
-from engine.ui.board.draw import hatch
+from engine.ui.board.draw import dots, hatch
 from engine.ui.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
-from engine.ui.widgets import Button, Label, ellipsize, scroll_step
+from engine.ui.widgets import MIN_TEXT, Button, Label, ellipsize, scroll_step
 
 if TYPE_CHECKING:
     from engine.runtime.app import App
@@ -106,7 +106,8 @@ class StatsScene(Scene):
     help_title = N_("Statistics")
     help_text = N_(
         "Each bar is one game: its length is the number of games you played, split into "
-        "won (solid), drawn (striped) and lost (hollow). Results are counted from the first "
+        "won (solid), drawn (striped) and lost (hollow); a puzzle's bar shows the puzzles "
+        "you solved, alone (solid) or with help (dotted). Results are counted from the first "
         "human player's side; in two-player games at one mouse that is the first player "
         "(X). Games the computer played against itself are not your results: they are "
         "listed in a section of their own and left out of the bars.\n\n"
@@ -125,6 +126,9 @@ class StatsScene(Scene):
         self.entries: list[TableEntry] = []
         self._layout_key: tuple[object, ...] | None = None
         self._layout: dict[str, FRect] = {}
+        self.helped: dict[str, int] = {}  # puzzles solved with help, per game (refresh)
+        # The chart key's boxes as last drawn, by pattern (for tests).
+        self.key_boxes: list[tuple[str, pygame.Rect]] = []
         ui = self.ui
         ui.add(Button(self.place("Back"), N_("← Back"), app.pop, name="Back"))
         ui.add(Label(self.place("title"), N_("Statistics"), size=30, bold=True, align="center",
@@ -151,12 +155,14 @@ class StatsScene(Scene):
         self.totals = self.app.stats.totals_by_game(players_only=True)
         self.rows = self.app.stats.game_summary()
         self.puzzles = self.app.stats.puzzle_summary()
-        # Puzzles count as "played" in the chart: solved alone like a win, with help like
-        # a draw, so one chart shows every family.
+        # Puzzles count as "played" in the chart: solved alone like a win, so one chart
+        # shows every family; solved with help is a part of its own (not a draw: issue 28).
+        self.helped = {}
         for row in self.puzzles:
             played, won, lost, drawn = self.totals.get(row.game, (0, 0, 0, 0))
             self.totals[row.game] = (played + row.solved, won + row.solved - row.helped, lost,
-                                     drawn + row.helped)
+                                     drawn)
+            self.helped[row.game] = self.helped.get(row.game, 0) + row.helped
         # The rung "Match me" plays at now, in each game where the player has played it.
         played = {row.game for row in self.rows}
         outcomes = {game.id: self.app.stats.match_outcomes(game.id) for game in self.games
@@ -174,7 +180,7 @@ class StatsScene(Scene):
         played, won, lost, drawn = self.totals.get(game, (0, 0, 0, 0))
         if any(r.game == game for r in self.puzzles):
             return _("{played} solved · {won} alone · {drawn} with help").format(
-                played=played, won=won, drawn=drawn)
+                played=played, won=won, drawn=self.helped.get(game, 0))
         if not played:
             return _("not played yet")
         return _("{played} played · {won} won · {drawn} drawn · {lost} lost").format(
@@ -207,7 +213,8 @@ class StatsScene(Scene):
                      min(room, len(self.games) * GAME_ROW_MAX))
 
     def _label_w(self) -> float:
-        return min(LABEL_W, self.layout()["chart"].w * 0.3)
+        # A third of a narrow chart: a long one-word translated name fits at MIN_TEXT.
+        return min(LABEL_W, self.layout()["chart"].w * 0.34)
 
     def _game_row(self, index: int) -> tuple[float, float, float]:
         """(top, row height, bar height) of game ``index``'s row in the chart."""
@@ -224,7 +231,9 @@ class StatsScene(Scene):
             label_w = self._label_w()
             if part == "name":
                 return (bars.x, top, label_w - 8, bar_h)
-            return (bars.x + label_w, top + bar_h + 3, bars.w - label_w, 18)
+            # The summary line under the bar takes the whole width (under the name too):
+            # "10 hráno · 10 výher · 0 remíz · 0 proher" needs it at MIN_TEXT.
+            return (bars.x, top + bar_h + 3, bars.w, 18)
         return rect
 
     def _table_head(self) -> tuple[float, float, float, float]:
@@ -300,6 +309,7 @@ class StatsScene(Scene):
             left = bars.x + label_w
             scale = length / most
             segments = ((won, p.good, "solid"), (drawn, p.neutral, "striped"),
+                        (self.helped.get(family.id, 0), p.good, "dotted"),
                         (lost, p.bad, "hollow"))
             for count, colour, style in segments:
                 if count == 0:
@@ -312,6 +322,10 @@ class StatsScene(Scene):
                     step = vp.px(8)
                     hatch(surface, rect, colour, step, max(1, step // 3))
                     pygame.draw.rect(surface, colour, rect, 1)
+                elif style == "dotted":
+                    pygame.draw.rect(surface, p.panel, rect)
+                    dots(surface, rect, colour, vp.px(7), max(1, vp.px(2)))
+                    pygame.draw.rect(surface, colour, rect, 1)
                 else:
                     pygame.draw.rect(surface, colour, rect, max(2, vp.px(3)))
                 left += count * scale
@@ -323,19 +337,26 @@ class StatsScene(Scene):
         """The key under the bars; shorter words when the long ones do not fit."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        small = theme.font(13 * vp.scale)
-        styles = ((p.good, "solid"), (p.neutral, "striped"), (p.bad, "hollow"))
-        for words in ((_("won / solved alone"), _("drawn / with help"), _("lost")),
-                      (_("won"), _("drawn"), _("lost"))):
+        small = theme.font(MIN_TEXT * vp.scale)
+        styles = ((p.good, "solid"), (p.neutral, "striped"), (p.good, "dotted"),
+                  (p.bad, "hollow"))
+        for words in ((_("won / solved alone"), _("drawn"), _("solved with help"), _("lost")),
+                      (_("won"), _("drawn"), _("with help"), _("lost"))):
             need = sum(24 + small.size(w)[0] / vp.scale + 24 for w in words)
             if need <= bars.w:
                 break
+        self.key_boxes = []
         y = bars.bottom + (LEGEND_H - 18) / 2
         x = bars.x
         for label, (colour, style) in zip(words, styles, strict=True):
             box = vp.rect(x, y, 18, 18)
+            self.key_boxes.append((style, box))
             if style == "hollow":
                 pygame.draw.rect(surface, colour, box, 2)
+            elif style == "dotted":
+                pygame.draw.rect(surface, p.panel, box)
+                dots(surface, box, colour, max(4, box.width // 3), max(1, box.width // 9))
+                pygame.draw.rect(surface, colour, box, 1)
             else:
                 pygame.draw.rect(surface, colour, box)
                 if style == "striped":
@@ -387,7 +408,7 @@ class StatsScene(Scene):
                 surface.blit(image, image.get_rect(midright=box.midright))
         cue_text = self.cue_text()
         if cue_text is not None:
-            small = theme.font(13 * vp.scale)
+            small = theme.font(MIN_TEXT * vp.scale)
             cue = vp.map_rect(self.cue_rect())
             image = small.render(ellipsize(cue_text, small, cue.width), True, p.accent)
             surface.blit(image, image.get_rect(midleft=cue.midleft))
@@ -413,6 +434,7 @@ class StatsScene(Scene):
 
     def debug_state(self) -> dict[str, Any]:
         return {"scene": "StatsScene", "totals": {k: list(v) for k, v in self.totals.items()},
+                "helped": dict(self.helped),
                 "puzzles": [[r.game, r.variant, r.solved, r.helped, r.best_moves]
                             for r in self.puzzles],
                 "rows": len(self.entries), "shown": self.shown_rows(), "scroll": self.scroll,

@@ -177,6 +177,20 @@ class SavedGames:
         return self.folder / f"{game_id}.json"
 
     # --- reading ----------------------------------------------------------------------
+    def waiting(self, game_id: str) -> bool:
+        """Whether ``game_id`` has a game waiting to be resumed: one this app saved, or a
+        file (whether it can be resumed is found out only when it is opened). Never raises."""
+        if game_id in self._kept:
+            return True
+        path = self.path(game_id)
+        if path is None:
+            return False
+        try:
+            info = _look(path)
+        except OSError:
+            return False
+        return info is not None and stat.S_ISREG(info.st_mode)
+
     def find(self, game_id: str, title: str) -> Found:
         """The save to resume for ``game_id``: this app's own unless the file changed since
         it was written, else the file's (checked for size and kind before it is read)."""

@@ -18,10 +18,12 @@ kinds of file trouble for ``--smoke``.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import wave
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -64,12 +66,47 @@ def file_peak(path: Path) -> float:
     return max(max(samples), -min(samples)) / 32768
 
 
+@contextlib.contextmanager
+def _quiet_c_stderr() -> Iterator[None]:
+    """Send what C libraries write to file descriptor 2 to nowhere while inside.
+
+    SDL probes its audio drivers in turn when the mixer opens, and on a machine
+    without a sound device ALSA (and PulseAudio's client) print a block of
+    "ALSA lib ... Unknown PCM default" lines straight to the process's stderr: a
+    player who started the game from a terminal would think something broke. A
+    missing device is not an error for us (the game is silent), so that text is
+    dropped. Python's own ``sys.stderr`` is flushed first so nothing of ours is lost;
+    where descriptor 2 cannot be duplicated (no console), nothing is redirected.
+    """
+    try:
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as sink:
+            os.dup2(sink.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def _open_mixer() -> bool:
-    """Open pygame's mixer (or find it open); False when there is no usable device."""
+    """Open pygame's mixer (or find it open); False when there is no usable device.
+
+    Opening is done with C-level stderr silenced (see :func:`_quiet_c_stderr`):
+    the drivers' complaints while probing for a device are not the player's business.
+    """
     try:
         if pygame.mixer.get_init() is None:
             pygame.mixer.pre_init(RATE, -16, 2, BUFFER)
-            pygame.mixer.init(RATE, -16, 2, BUFFER)
+            with _quiet_c_stderr():
+                pygame.mixer.init(RATE, -16, 2, BUFFER)
         return pygame.mixer.get_init() is not None
     except (pygame.error, NotImplementedError, ImportError, OSError):
         # No device, no driver, or a pygame built without SDL_mixer: play silently.

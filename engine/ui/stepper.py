@@ -24,7 +24,7 @@ import pygame
 from engine.core.i18n import _
 from engine.ui.theme import Theme
 from engine.ui.viewport import Viewport
-from engine.ui.widgets import Button, Place, Widget, draw_focus, draw_lines
+from engine.ui.widgets import Button, FitRequest, Place, Widget, draw_focus, draw_lines
 
 # Room between the value and each of − and + (design units): the value never
 # touches them, whatever its length.
@@ -171,19 +171,41 @@ class Stepper(Widget):
         return True
 
     # --- drawing -------------------------------------------------------------------------
+    def fit_request(self, vp: Viewport, part: str = "text") -> FitRequest | None:
+        """The value's ("value") or the label's ("label") text and box, for a SizeGroup
+        (steppers in a column share one size for their values, and one for their labels)."""
+        if part == "label":
+            if not self.label_w:
+                return None
+            return (self.label, vp.map_rect(self.part("label")).size, self.label_size,
+                    min(self.label_size, 12), False, 2)
+        return (self.text, vp.map_rect(self.part("value")).size, self.size,
+                min(self.size, self.min_size), True, 1)
+
+    def _fit(self, helper: Widget, part: str, theme: Theme,
+             vp: Viewport) -> tuple[pygame.font.Font, list[str]]:
+        """Fit ``part`` with ``helper`` (which keeps its fitting), at the group's size if any."""
+        request = self.fit_request(vp, part)
+        assert request is not None
+        text, _box, size, min_size, bold, lines = request
+        shared = self.group_size(theme, vp, part)
+        if shared is not None:
+            size = min_size = shared
+        rect = vp.map_rect(self.part(part))
+        font, fitted = helper.fit_text(theme, vp, rect, text, size, min_size, bold, lines)
+        self.drawn_sizes[part] = helper.drawn_sizes["text"]
+        return font, fitted
+
     def draw(self, surface: pygame.Surface, vp: Viewport, theme: Theme, focused: bool) -> None:
         p = theme.palette
         if self.label_w:
             rect = vp.map_rect(self.part("label"))
-            font, lines = self._label_fit.fit_text(theme, vp, rect, self.label, self.label_size,
-                                                   min(self.label_size, 12), max_lines=2)
+            font, lines = self._fit(self._label_fit, "label", theme, vp)
             draw_lines(surface, lines, font, p.text if self.enabled else p.muted, rect)
         self.minus.draw(surface, vp, theme, False)
         self.plus.draw(surface, vp, theme, False)
         rect = vp.map_rect(self.part("value"))
-        font, lines = self._value_fit.fit_text(theme, vp, rect, self.text, self.size,
-                                               min(self.size, self.min_size), bold=True,
-                                               max_lines=1)
+        font, lines = self._fit(self._value_fit, "value", theme, vp)
         self.shortened = self._label_fit.shortened or self._value_fit.shortened
         self.full_text = self.tooltip or ""
         colour = p.text if _flag(self._enabled) else p.muted

@@ -29,7 +29,7 @@ from pygame import FRect
 
 from engine.ui.theme import Theme
 from engine.ui.viewport import Viewport
-from engine.ui.widgets import wrap_text
+from engine.ui.widgets import MIN_TEXT, wrap_text
 
 LEVELS = ("info", "warning")
 # Seconds an info notice stays up (counted in frame time).
@@ -220,7 +220,7 @@ class Toasts:
             mark = theme.font(TEXT_SIZE * vp.scale, bold=True).render("✕", True, p.muted)
             card.blit(mark, mark.get_rect(midtop=(strip.centerx - vp.px(2), pad // 2)))
         if more:
-            tag = theme.font(12 * vp.scale, bold=True).render(f"+{more}", True, p.text)
+            tag = theme.font(MIN_TEXT * vp.scale, bold=True).render(f"+{more}", True, p.text)
             card.blit(tag, tag.get_rect(midbottom=(strip.centerx - vp.px(2),
                                                    local.bottom - vp.px(5))))
         if toast.expires and not self._reduce_motion():

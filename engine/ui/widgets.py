@@ -5,9 +5,11 @@ widget under the pointer and keeps a keyboard focus that Tab / Shift+Tab move
 and Enter / Space activate.
 
 Text is never clipped: a label or a caption wraps within its rectangle where
-lines allow, may shrink a little where the widget allows it, and is otherwise
-shortened with "…"; a shortened widget shows its whole text in a tooltip while
-the pointer rests on it (drawn last, inside the window, by :meth:`WidgetGroup.draw`).
+lines allow, may shrink a little where the widget allows it (never below
+:data:`MIN_TEXT`), and is otherwise shortened with "…"; a shortened widget shows its
+whole text in a tooltip while the pointer rests on it (drawn last, inside the window,
+by :meth:`WidgetGroup.draw`). Sibling texts in a :class:`SizeGroup` (a row of choices,
+a column of steppers) are all drawn at the size the tightest of them needs.
 
 Labels and buttons translate their text when they draw (:func:`engine.core.i18n.gettext_`), so
 they take English text marked with ``N_()``, or a callable; see :mod:`engine.core.i18n`.
@@ -16,6 +18,7 @@ they take English text marked with ``N_()``, or a callable; see :mod:`engine.cor
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 import pygame
 
@@ -30,13 +33,64 @@ Place = Rect | Callable[[], Rect]
 # Maps a fixed place to where it is now (an overlay's panel that had to shrink, say).
 Frame = Callable[[Rect], Rect]
 
+W = TypeVar("W", bound="Widget")
+
 ELLIPSIS = "…"
 # A tooltip is at most this many design units wide (a readable line), less in a small window.
 TOOLTIP_W = 420.0
+# The smallest text any fitted label, caption or panel line is drawn at (design units: 14
+# pixels at 960×720, scaled with the window). Shrinking to fit stops here; what still
+# does not fit ends with "…" and shows whole in a tooltip (issue 28: notes at ~11 px).
+MIN_TEXT = 14.0
 
 
 def _as_bool(flag: bool | Callable[[], bool]) -> bool:
     return flag() if callable(flag) else flag
+
+
+# What a widget asks of the fitting: the text, the box (pixels), the largest and smallest
+# design sizes, bold, and at most how many lines (None: as many as the box holds).
+FitRequest = tuple[str, tuple[int, int], float, float, bool, int | None]
+
+
+class SizeGroup:
+    """Sibling texts drawn at one size: the largest size at which every one of them fits.
+
+    Shrink-to-fit alone gives each label its own size ("0% mistakes" larger than "10%
+    mistakes", "Copy" larger than "Enter code"): a row of siblings then looks uneven
+    (issue 28). A member is a widget and the part of it that holds the text ("text" for
+    a Label's text or a Button's caption, "value" / "label" for a Stepper's); the
+    group asks every visible member what it would need (its :meth:`Widget.fit_request`)
+    and they all draw at the smallest of their own fitted sizes.
+    """
+
+    def __init__(self) -> None:
+        self.members: list[tuple[Widget, str]] = []
+        self._key: tuple[object, ...] | None = None
+        self._size: float | None = None
+
+    def add(self, widget: W, part: str = "text") -> W:
+        """Make ``widget``'s ``part`` a member; returns the widget (to chain with
+        :meth:`WidgetGroup.add`)."""
+        self.members.append((widget, part))
+        widget.size_groups[part] = self
+        return widget
+
+    def size(self, theme: Theme, vp: Viewport) -> float | None:
+        """The shared design size now (None while no member is shown)."""
+        requests = []
+        for widget, part in self.members:
+            if widget.visible:
+                request = widget.fit_request(vp, part)
+                if request is not None:
+                    requests.append(request)
+        key = (vp.scale, tuple(requests))
+        if key != self._key:
+            self._key = key
+            sizes = [fit_text(theme, text, box, size, min_size, vp.scale, bold, lines)[0]
+                     for text, box, size, min_size, bold, lines in requests]
+            self._size = min(sizes) if sizes else None
+        return self._size
 
 
 class Widget:
@@ -57,8 +111,22 @@ class Widget:
         self.shortened = False
         self.full_text = ""
         self.drawn_lines: list[str] = []
+        # The design size the text was last drawn at, per part (tests read it).
+        self.drawn_sizes: dict[str, float] = {}
+        # The size groups this widget's texts belong to, by part (see SizeGroup).
+        self.size_groups: dict[str, SizeGroup] = {}
         self._fit_key: tuple[object, ...] | None = None
         self._fitted: tuple[float, list[str], bool] = (0.0, [], False)
+
+    def fit_request(self, vp: Viewport, part: str = "text") -> FitRequest | None:
+        """What ``part``'s text needs to be fitted now (for its :class:`SizeGroup`);
+        None where the widget has no such text."""
+        return None
+
+    def group_size(self, theme: Theme, vp: Viewport, part: str = "text") -> float | None:
+        """The size ``part`` shares with its siblings, or None outside a size group."""
+        group = self.size_groups.get(part)
+        return group.size(theme, vp) if group is not None else None
 
     @property
     def tooltip(self) -> str | None:
@@ -67,12 +135,18 @@ class Widget:
 
     def fit_text(self, theme: Theme, vp: Viewport, rect: pygame.Rect, text: str, size: float,
                  min_size: float, bold: bool = False,
-                 max_lines: int | None = None) -> tuple[pygame.font.Font, list[str]]:
+                 max_lines: int | None = None,
+                 part: str = "text") -> tuple[pygame.font.Font, list[str]]:
         """``text`` fitted to ``rect`` (see :func:`fit_text`): the font and the lines to draw.
 
-        Records :attr:`shortened` and :attr:`full_text` for the tooltip; the fitting is
-        kept until the text, the rectangle or the scale changes (it measures word by word).
+        In a :class:`SizeGroup` (by ``part``), at the size the group shares. Records
+        :attr:`shortened`, :attr:`full_text` (for the tooltip) and :attr:`drawn_sizes`;
+        the fitting is kept until the text, the rectangle or the scale changes (it
+        measures word by word).
         """
+        shared = self.group_size(theme, vp, part)
+        if shared is not None:
+            size = min_size = shared
         key = (text, rect.size, vp.scale, size, min_size, bold, max_lines)
         if key != self._fit_key:
             self._fit_key = key
@@ -80,6 +154,7 @@ class Widget:
                                     max_lines)
         used, lines, shortened = self._fitted
         self.shortened, self.full_text, self.drawn_lines = shortened, text, lines
+        self.drawn_sizes[part] = used
         return theme.font(used * vp.scale, bold), lines
 
     @property
@@ -146,6 +221,10 @@ class Label(Widget):
     def text(self) -> str:
         """The current text, in the current language."""
         return gettext_(self._text() if callable(self._text) else self._text)
+
+    def fit_request(self, vp: Viewport, part: str = "text") -> FitRequest | None:
+        return (self.text, self.screen_rect(vp).size, self.size, self.min_size, self.bold,
+                self.fit_lines)
 
     def draw(self, surface: pygame.Surface, vp: Viewport, theme: Theme, focused: bool) -> None:
         colour = getattr(theme.palette, self.role)
@@ -249,17 +328,27 @@ class Button(Widget):
         if focused:
             draw_focus(surface, rect, vp, theme)
 
+    def _caption(self, rect: pygame.Rect,
+                 vp: Viewport) -> tuple[str, pygame.Rect, float, float]:
+        """The caption as drawn (with ✓ when chosen), its box inside the button's screen
+        ``rect``, and its largest and smallest sizes."""
+        label = f"✓ {self.label}" if self.selected else self.label
+        inner = rect.inflate(-2 * vp.px(BUTTON_PAD), -2 * vp.px(BUTTON_PAD_Y))
+        # A caption may shrink by a fifth (not below MIN_TEXT) before it wraps or is cut.
+        return label, inner, self.size, min(self.size, max(MIN_TEXT, self.size * 0.8))
+
+    def fit_request(self, vp: Viewport, part: str = "text") -> FitRequest | None:
+        label, inner, size, min_size = self._caption(self.screen_rect(vp), vp)
+        return label, inner.size, size, min_size, False, self.max_lines
+
     def draw_content(
         self, surface: pygame.Surface, rect: pygame.Rect, vp: Viewport, theme: Theme
     ) -> None:
         """Draw the caption; subclasses draw richer content."""
         p = theme.palette
         colour = p.button_text if self.enabled else p.disabled
-        label = f"✓ {self.label}" if self.selected else self.label
-        # A caption may shrink by a fifth (not below 12) before it wraps or is shortened.
-        inner = rect.inflate(-2 * vp.px(BUTTON_PAD), -2 * vp.px(BUTTON_PAD_Y))
-        font, lines = self.fit_text(theme, vp, inner, label, self.size,
-                                    min(self.size, max(12.0, self.size * 0.8)),
+        label, inner, size, min_size = self._caption(rect, vp)
+        font, lines = self.fit_text(theme, vp, inner, label, size, min_size,
                                     max_lines=self.max_lines)
         draw_lines(surface, lines, font, colour, inner, "center")
         width = max((font.size(line)[0] for line in lines), default=0)
@@ -456,12 +545,15 @@ def fit_text(theme: Theme, text: str, box: tuple[int, int], size: float, min_siz
              max_lines: int | None = None) -> tuple[float, list[str], bool]:
     """Fit ``text`` into a box of ``box`` pixels: (design font size, lines, shortened).
 
-    Tries ``size``, then 2 units smaller at a time down to ``min_size``, wrapping to as
+    Tries ``size``, then 2 units smaller at a time down to ``min_size`` (neither below
+    :data:`MIN_TEXT`), wrapping to as
     many lines as the box's height holds (at most ``max_lines``, at least one); at the
     first size where the whole text fits, that is the answer. Otherwise the text is
     cut at ``min_size`` and ends with "…".
     """
     width, height = box
+    # Never below MIN_TEXT (a text asked for smaller is drawn at MIN_TEXT).
+    size, min_size = max(size, MIN_TEXT), max(min_size, MIN_TEXT)
     sizes = [size]
     while sizes[-1] - 2 >= min_size:
         sizes.append(sizes[-1] - 2)

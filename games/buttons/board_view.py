@@ -14,9 +14,9 @@ import pygame
 
 from engine.core.i18n import N_, _, number_text
 from engine.ui.animation import ease_out, ease_out_back, lerp
-from engine.ui.board.draw import draw_cell_text, outline_cell
+from engine.ui.board.draw import outline_cell
 from engine.ui.board.geometry import BoardGeometry, Cell
-from engine.ui.widgets import wrap_fitting
+from engine.ui.widgets import MIN_TEXT, wrap_fitting
 from games.buttons.board_render import tiny_colours
 from games.buttons.scene_layout import (
     CODE_HEAD_H,
@@ -167,11 +167,12 @@ class ButtonsView:
             # is in, all marked (PuzzleHelp keeps only those), but are checked anyway.
             marks = self.solution_cells() if self.show_solution else \
                 [cell for cell in self.hinted if grid[cell]]
-        font = theme.font(max(8.0, geom.cell_size * 0.45), bold=True)
+        font = theme.font(mark_font_size(geom.cell_size), bold=True)
+        glyph = font.render("✱", True, p.accent)
         for cell in marks:
             outline_cell(surface, geom, cell, p.accent, max(2, round(geom.cell_size / 10)))
             if geom.cell_size >= 12:
-                draw_cell_text(surface, geom, cell, "✱", font, p.accent)
+                surface.blit(glyph, glyph.get_rect(center=mark_centre(geom.cell_rect(*cell))))
         if self.pointer.hover is not None and not board.is_solved:
             outline_cell(surface,
                          geom, self.pointer.hover, p.text, max(1, round(geom.cell_size / 30)))
@@ -275,10 +276,10 @@ class ButtonsView:
         def add_glyphs(layer: pygame.Surface) -> None:
             if geom.cell_size < 12:
                 return
-            glyph = self.app.theme.font(max(8.0, geom.cell_size * 0.45), bold=True).render(
+            glyph = self.app.theme.font(mark_font_size(geom.cell_size), bold=True).render(
                 "✱", True, accent)
             for r, c in np.argwhere(grid):  # 12 px cells: n ≤ 46, few marks
-                centre = geom.cell_rect(int(r), int(c)).move(-rect.x, -rect.y).center
+                centre = mark_centre(geom.cell_rect(int(r), int(c)).move(-rect.x, -rect.y))
                 layer.blit(glyph, glyph.get_rect(center=centre))
 
         layer = self._marks_picture.surface(geom, grid, accent, add_glyphs)
@@ -288,10 +289,10 @@ class ButtonsView:
     def _draw_side(self, surface: pygame.Surface) -> None:
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        small = theme.font(13 * vp.scale)
+        small = theme.font(MIN_TEXT * vp.scale)
         code_box = self.area("code")
-        surface.blit(theme.font(13 * vp.scale, bold=True).render(_("Board code"), True, p.muted),
-                     code_box.topleft)
+        heading = theme.font(MIN_TEXT * vp.scale, bold=True)
+        surface.blit(heading.render(_("Board code"), True, p.muted), code_box.topleft)
         top = code_box.y + vp.px(CODE_HEAD_H)
         code = self.code_text()
         if code is None:
@@ -382,6 +383,22 @@ def _pulse(u: float) -> float:
 def _lighten(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     """Half way to white: a button during the completion flash's bright phases."""
     return (colour[0] + 255) // 2, (colour[1] + 255) // 2, (colour[2] + 255) // 2
+
+
+# The ✱ of a solution mark, as a fraction of the cell: small enough to sit inside the
+# hole of the ring a green button carries (inner radius ~0.12 of the cell), so the ring
+# stays whole (issue 28: at 0.45 the ✱ was drawn over the ring).
+MARK_GLYPH = 0.28
+
+
+def mark_font_size(cell_size: float) -> float:
+    """The font size of a solution mark's ✱ on cells of ``cell_size`` pixels."""
+    return max(8.0, cell_size * MARK_GLYPH)
+
+
+def mark_centre(cell: pygame.Rect) -> tuple[int, int]:
+    """Where a solution mark's ✱ is centred: the cell's centre (inside a ring)."""
+    return cell.center
 
 
 def marker_rect(cell: pygame.Rect) -> pygame.Rect:

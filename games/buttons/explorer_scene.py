@@ -14,7 +14,7 @@ from engine.ai.runner import AIRunner
 from engine.core.i18n import N_, _
 from engine.screens.scene import Scene
 from engine.ui.board.draw import hatch
-from engine.ui.widgets import Button, Label, wrap_fitting, wrap_text
+from engine.ui.widgets import MIN_TEXT, Button, Label, wrap_fitting, wrap_text
 
 if TYPE_CHECKING:
     from engine.runtime.app import App
@@ -55,6 +55,10 @@ class ExplorerScene(Scene):
         # off the frame loop and the bars appear as they are worked out.
         self.values: dict[int, int] = {}
         self.error: str | None = None
+        # What the last frame drew, in pixels (for tests): each size's bar, and each label
+        # (a bad size's value over its bar, every fourth size under the base line).
+        self.bar_rects: dict[int, pygame.Rect] = {}
+        self.label_rects: list[tuple[str, pygame.Rect]] = []
         self.worker = AIRunner()
         self.ui.add(Button(self._place("Back"), N_("← Back"), app.pop, name="Back"))
         self.ui.add(Label(self._place("title"), N_("Which sizes are solvable?"), size=26, bold=True,
@@ -134,12 +138,14 @@ class ExplorerScene(Scene):
         # Bars stand on a base line; under it the sizes and a two-line caption.
         caption = wrap_fitting(_("board size n →   (bar height: null-space dimension; short "
                              "stub: always solvable)"), font, chart.width, 2)
-        small = theme.font(11 * vp.scale)
+        small = theme.font(MIN_TEXT * vp.scale)
         base = chart.bottom - len(caption) * line_h - small.get_linesize() - vp.px(8)
         usable = base - chart.top - vp.px(30) - small.get_linesize()
         top = max(values.values(), default=0) or 1
         bar_w = chart.width / len(SIZES)
         gap = 1 if bar_w > 3 else 0
+        bars: list[pygame.Rect] = []
+        self.bar_rects, self.label_rects = {}, []
         for i, n in enumerate(SIZES):
             value = values.get(n)
             bx = chart.x + i * bar_w
@@ -148,18 +154,41 @@ class ExplorerScene(Scene):
                 pass  # not worked out yet
             elif value == 0:
                 stub = vp.px(6)
-                pygame.draw.rect(surface, p.good, (left, base - stub, right - left, stub))
+                self.bar_rects[n] = pygame.Rect(left, base - stub, right - left, stub)
+                pygame.draw.rect(surface, p.good, self.bar_rects[n])
             else:
                 height = max(vp.px(10), round(usable * value / top))
                 rect = pygame.Rect(left, base - height, right - left, height)
+                self.bar_rects[n] = rect
+                bars.append(rect)
                 pygame.draw.rect(surface, p.bad, rect)
                 hatch(surface, rect, p.background, vp.px(6), 1)
-                label = small.render(str(value), True, p.text)
-                surface.blit(label, label.get_rect(midbottom=(rect.centerx, rect.top - 2)))
             if n % 4 == 0 or n == 1:
                 label = small.render(str(n), True, p.muted)
-                surface.blit(label, label.get_rect(midtop=(round(bx + bar_w / 2),
-                                                           base + vp.px(4))))
+                spot = label.get_rect(midtop=(round(bx + bar_w / 2), base + vp.px(4)))
+                spot.x = max(chart.x, min(spot.x, chart.right - spot.width))  # 64 at the edge
+                surface.blit(label, spot)
+                self.label_rects.append((str(n), spot))
+        # Each bad size's value over its bar: a label is wider than a bar, so it clears the
+        # bars under it and the labels already placed, rising a line at a time (issue 28:
+        # the values of neighbouring sizes were drawn over each other).
+        placed: list[pygame.Rect] = []
+        for rect in bars:
+            n = next(k for k, r in self.bar_rects.items() if r is rect)
+            label = small.render(str(values[n]), True, p.text)
+            spot = label.get_rect(midbottom=(rect.centerx, rect.top - 2))
+            spot.x = max(chart.x, min(spot.x, chart.right - spot.width))
+            under = [b.top for b in bars if b.left < spot.right and b.right > spot.left]
+            spot.bottom = min(under) - 2
+            while spot.collidelist(placed) != -1 and spot.top > chart.top:
+                spot.bottom = min(r.top for r in placed if r.colliderect(spot)) - 1
+            placed.append(spot)
+            if spot.bottom < rect.top - 4:
+                # Lifted over a neighbour: a thin line down to its own bar says whose it is.
+                pygame.draw.line(surface, p.muted, (rect.centerx, spot.bottom),
+                                 (rect.centerx, rect.top - 1), 1)
+            surface.blit(label, spot)
+            self.label_rects.append((str(values[n]), spot))
         pygame.draw.line(surface, p.grid, (chart.x, base), (chart.right, base), 1)
         y = chart.bottom - len(caption) * line_h
         for line in caption:

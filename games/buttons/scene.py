@@ -28,7 +28,7 @@ from engine.screens.puzzle_scene import PuzzleScene
 from engine.ui.board.geometry import BoardGeometry, Cell
 from engine.ui.board.pointer import GridPointer
 from engine.ui.stepper import Stepper
-from engine.ui.widgets import Button
+from engine.ui.widgets import Button, SizeGroup
 from games.buttons.board import Board, CodeError, generate, parse_code, press_mask
 from games.buttons.board_render import BoardPicture, MarksPicture, shows_rings
 from games.buttons.board_view import (
@@ -124,13 +124,16 @@ class ButtonMadnessScene(ButtonsView, PuzzleScene):
                        if self.board.n < 100 else str(self.board.n), self.change_size,
                        self._can_resize, name="size", label=N_("Size"), label_w=SIZE_LABEL_W,
                        size=16, button_w=SIZE_STEP_W))
-        ui.add(self.action_button("Show solution", place("Show solution")))
-        ui.add(self.action_button("Hint", place("Hint")))
-        ui.add(Button(place("Which sizes?"), N_("Which sizes?"), self.open_explorer,
-                      name="Which sizes?"))
-        ui.add(Button(place("Copy"), N_("Copy"), self.copy_code, size=15, name="Copy"))
-        ui.add(Button(place("Enter code"), N_("Enter code"), self.enter_code, size=14,
-                      name="Enter code"))
+        # The tool buttons in two rows of siblings, each drawn at one size.
+        tools, code = SizeGroup(), SizeGroup()
+        ui.add(tools.add(self.action_button("Show solution", place("Show solution"))))
+        ui.add(tools.add(self.action_button("Hint", place("Hint"))))
+        ui.add(tools.add(Button(place("Which sizes?"), N_("Which sizes?"), self.open_explorer,
+                                name="Which sizes?")))
+        ui.add(code.add(Button(place("Copy"), N_("Copy"), self.copy_code, size=15,
+                               name="Copy")))
+        ui.add(code.add(Button(place("Enter code"), N_("Enter code"), self.enter_code, size=15,
+                               name="Enter code")))
 
 
     # --- what is shown (read from the midend) ----------------------------------------------

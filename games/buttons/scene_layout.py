@@ -27,7 +27,7 @@ INFO_W = 180.0
 # The board code: a heading line and up to CODE_LINES lines of digits.
 CODE_HEAD_H = 20.0
 CODE_LINE_H = 20.0
-SMALL_BUTTON_H = 36.0
+SMALL_BUTTON_H = 44.0  # Copy and Enter code: two lines of MIN_TEXT
 STATS_LINES = 5  # presses, time, best (may take two lines), help used
 STATS_LINE_H = 18.0
 LEGEND_ITEMS = 5  # done, still to turn, press this, last press, cursor
@@ -36,8 +36,8 @@ LEGEND_ROW_H = 30.0
 # Layout entries of the side panel, top to bottom.
 TOOL_NAMES = ("size", "Show solution", "Hint", "Which sizes?", "Copy", "Enter code", "code")
 # The size stepper's row: its label "Size" and its − / + widths (engine.ui.stepper).
-SIZE_LABEL_W = 40.0
-SIZE_STEP_W = 36.0
+SIZE_LABEL_W = 44.0  # "Méret" at the smallest text size
+SIZE_STEP_W = 32.0  # (and room for "20×20" between them)
 INFO_NAMES = ("stats", "legend")
 
 
@@ -64,9 +64,12 @@ def tools_block(x: float, y: float, code_lines: int) -> dict[str, FRect]:
         y += BUTTON_H + GAP
         rects[name] = FRect(x, y, TOOLS_W, BUTTON_H)
     y += BUTTON_H + GAP
-    half = (TOOLS_W - GAP) / 2
-    rects["Copy"] = FRect(x, y, half, SMALL_BUTTON_H)
-    rects["Enter code"] = FRect(x + half + GAP, y, half, SMALL_BUTTON_H)
+    # Side by side, tall enough for two lines: a caption wraps ("Kód / megadása") rather
+    # than shrink below the smallest text size (issue 28), both at one size.
+    # (Enter code a little wider: "megadása" and "Kopírovat" each just fit at MIN_TEXT.)
+    copy_w = (TOOLS_W - GAP) * 0.48
+    rects["Copy"] = FRect(x, y, copy_w, SMALL_BUTTON_H)
+    rects["Enter code"] = FRect(x + copy_w + GAP, y, TOOLS_W - GAP - copy_w, SMALL_BUTTON_H)
     y += SMALL_BUTTON_H + GAP
     rects["code"] = FRect(x, y, TOOLS_W, CODE_HEAD_H + code_lines * CODE_LINE_H)
     return rects

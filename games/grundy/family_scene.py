@@ -25,7 +25,7 @@ EXTRAS_MIN_W, EXTRAS_MAX_W = 150.0, 300.0
 # An extras box at least this wide (the strip below the board in a tall window) puts its
 # widgets in a column of their own, WIDGET_COLUMN_W wide, with the notes beside them.
 WIDE_EXTRAS, WIDGET_COLUMN_W = 380.0, 200.0
-VARIANT_H = 44.0
+VARIANT_H = 56.0  # three lines of MIN_TEXT: "Bachet: 100 kamínků, bere se 1–10"
 
 
 class GrundyScene(TurnBasedScene):

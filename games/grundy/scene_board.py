@@ -16,7 +16,7 @@ from engine.ui.board.geometry import BoardGeometry
 from engine.ui.board.pointer import GridPointer
 from engine.ui.game_layout import BUTTON_H
 from engine.ui.value_overlay import draw_value_mark
-from engine.ui.widgets import Button, Label
+from engine.ui.widgets import MIN_TEXT, Button, Label
 from games.grundy.family_scene import VARIANT_H, GrundyScene
 from games.grundy.help_text import board_rules
 from games.grundy.panel_render import (
@@ -88,10 +88,11 @@ class GrundyBoardScene(GrundyScene):
         # The board's picture and what it was drawn for (see _board_layer).
         self._layer: tuple[tuple[Any, ...], pygame.Surface] | None = None
         self._layer_table: Any = None
+        self.goal_rect: pygame.Rect | None = None  # where the goal's ★ was last drawn
         self.pointer = GridPointer()
         ui = self.ui
         ui.add(Label(self.place("variant"), lambda: setup.label(), size=15, role="muted",
-                     fit_lines=2, min_size=13))
+                     fit_lines=3, min_size=13))
         ui.add(Button(self.place("Place"), lambda: _("Done") if self.placing else _("Place"),
                       self.toggle_place, name="Place", selected=lambda: self.placing))
         ui.add(Button(self.place("Table"), N_("Table"), self.open_table, name="Table"))
@@ -286,11 +287,6 @@ class GrundyBoardScene(GrundyScene):
             return
         table = self.hint_view().get("table")
         surface.blit(self._board_layer(geom, table), geom.rect.topleft)
-        # The goal: the top-left corner.
-        star = self.app.theme.font(max(8.0, size * 0.5), bold=True).render("★", True, p.accent)
-        goal = geom.cell_rect(0, 0)
-        if table is None:
-            surface.blit(star, star.get_rect(center=goal.center))
         if not state.is_terminal() and not self.placing:
             for r, c in self.targets_of(self.selected):
                 rect = geom.cell_rect(r, c)
@@ -302,6 +298,7 @@ class GrundyBoardScene(GrundyScene):
             if self.show_hints:
                 for (_token, r, c), value in self.hints.items():
                     draw_value_mark(surface, geom.cell_rect(r, c), value, self.app.theme)
+        self._draw_goal(surface, geom, table is not None)
         if self.pointer.hover is not None and not state.is_terminal():
             outline_cell(surface, geom, self.pointer.hover, p.grid, max(1, round(size / 30)))
         marks = self.last_squares()
@@ -313,6 +310,22 @@ class GrundyBoardScene(GrundyScene):
             outline_cell(surface, geom, self.pointer.cursor, p.focus, max(2, round(size / 16)))
         self.draw_player_cards(surface)
         self._draw_side_panel(surface)
+
+    def _draw_goal(self, surface: pygame.Surface, geom: BoardGeometry, values: bool) -> None:
+        """The goal's ★ in the top-left square, over the hint marks (issue 28: with hints
+        on it was hidden). With the values shown it moves to the square's top-left
+        corner: the value is in the middle, a winning move's ✓ at the top right and the
+        dot of a square to move to at the bottom left."""
+        size = geom.cell_size
+        goal = geom.cell_rect(0, 0)
+        font = self.app.theme.font(max(8.0, size * (0.3 if values else 0.5)), bold=True)
+        star = font.render("★", True, self.app.theme.palette.accent)
+        if values:
+            inset = max(2, round(size / 14))
+            self.goal_rect = star.get_rect(topleft=(goal.x + inset, goal.y + inset // 2))
+        else:
+            self.goal_rect = star.get_rect(center=goal.center)
+        surface.blit(star, self.goal_rect)
 
     def _board_layer(self, geom: BoardGeometry, table: Any) -> pygame.Surface:
         """The squares (and with hints the table of values) as one picture, redrawn only
@@ -460,7 +473,7 @@ class GrundyBoardScene(GrundyScene):
         """What the last-move marks mean, drawn with the marks themselves."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        font = theme.font(13 * vp.scale)
+        font = theme.font(MIN_TEXT * vp.scale)
         frame = vp.rect(box.x + 2, box.y + 2, 22, 22)
         pygame.draw.rect(surface, p.board, frame)
         draw_landing_frame(surface, theme, frame, max(2, vp.px(3)))

@@ -15,7 +15,7 @@ from engine.model.values import MoveValue
 from engine.ui.animation import SLIDE, ease_out
 from engine.ui.theme import Colour
 from engine.ui.value_overlay import draw_value_badge
-from engine.ui.widgets import Label, wrap_text
+from engine.ui.widgets import MIN_TEXT, Label, wrap_text
 from games.grundy.colour_render import (
     NodeLook,
     draw_look,
@@ -154,7 +154,7 @@ class GraphScene(GrundyScene):
         # for a mark's sample, the row's text), so a test can hold it against the nodes.
         self.legend_samples: list[tuple[pygame.Rect, NodeLook | None, str]] = []
         self.ui.add(Label(self.place("variant"), self.graph.name, size=16, bold=True,
-                          role="accent", fit_lines=2, min_size=13))
+                          role="accent", fit_lines=3, min_size=13))
 
     # --- layout ------------------------------------------------------------------------------
     def extras_height(self) -> float:
@@ -561,7 +561,7 @@ class GraphScene(GrundyScene):
     def _legend_fonts(self) -> tuple[pygame.font.Font, pygame.font.Font]:
         """(text font, samples' font) of the legend at the current scale."""
         theme, scale = self.app.theme, self.app.viewport.scale
-        return theme.font(13 * scale), theme.font(12 * scale, bold=True)
+        return theme.font(MIN_TEXT * scale), theme.font(MIN_TEXT * scale, bold=True)
 
     def _sample_widths(self, kind: str, looks: tuple[NodeLook, ...]) -> list[float]:
         """Design widths of a row's samples: a disc per value, a pill for "∞ win", a ringed

@@ -165,7 +165,7 @@ class HeapScene(GrundyScene):
         self.quick = k is not None and k <= MAX_QUICK_TAKE
         ui = self.ui
         ui.add(Label(self.place("variant"), lambda: setup.label(), size=15, role="muted",
-                     fit_lines=2, min_size=13))
+                     fit_lines=3, min_size=13))
         if self.quick:
             assert k is not None
             # Number-only buttons (in a narrow row) need a caption saying what they do.

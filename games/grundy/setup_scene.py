@@ -9,7 +9,7 @@ from engine.core.i18n import N_, _, error_text
 from engine.model.seats import Seat
 from engine.screens.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.ui.stepper import int_stepper
-from engine.ui.widgets import Button, Label
+from engine.ui.widgets import Button, Label, SizeGroup
 from games.grundy.descriptor import GAME
 from games.grundy.variants import (
     BOARD_GAMES,
@@ -71,10 +71,11 @@ class GrundySetupOverlay(SeatSetupOverlay):
         ui.add(Label((x0 + 24, y0 + 16, 600, 40), N_("Grundy games: set-up"), size=26, bold=True,
                      role="accent"))
         ui.add(Label((x0 + 24, y0 + 64, 200, 26), N_("Game"), size=18, bold=True))
+        games = SizeGroup()  # the row of games at one size
         for i, name in enumerate(GAMES):
-            ui.add(Button((x0 + 24 + i * GAME_STEP, y0 + 94, GAME_STEP - 6, 42), GAME_LABELS[name],
-                          lambda n=name: self.pick(game=n), size=16,
-                          selected=lambda n=name: self.choice.game == n, name=name))
+            ui.add(games.add(Button((x0 + 24 + i * GAME_STEP, y0 + 94, GAME_STEP - 6, 42),
+                                    GAME_LABELS[name], lambda n=name: self.pick(game=n), size=16,
+                                    selected=lambda n=name: self.choice.game == n, name=name)))
         for kind, steppers in STEPPERS.items():
             for i, stepper in enumerate(steppers):
                 if stepper is not None:

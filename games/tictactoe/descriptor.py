@@ -20,7 +20,6 @@ GAME = GameDescriptor(
     cli="games.tictactoe.cli",
     aliases=("tic-tac-toe", "ttt"),
     seat_keys=("X", "O", "T"),
-    default_kinds=("human", "human", "human"),
     ladder=LADDER,
     default_level="hard",
     small=("3x3k3", "3x4k3", "4x3k3"),

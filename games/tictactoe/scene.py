@@ -24,7 +24,7 @@ from engine.ui.value_overlay import (
     hint_status,
     outcome_colour,
 )
-from engine.ui.widgets import Label, fit_text, wrap_text
+from engine.ui.widgets import MIN_TEXT, Label, fit_text, wrap_text
 from games.tictactoe.advice import OUTLOOKS, is_bad, list_certainty
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import EMPTY, SYMBOLS, MNKConfig, TicTacToeState
@@ -47,8 +47,8 @@ MARKS_TITLE = N_("Last moves")
 MARK_LATEST = N_("the last move")
 MARK_BEFORE = N_("the move before it")
 # The same where the hint may rank squares instead (boards past 4×4, where the exact
-# values can run out of time): "Best moves", four rows of up to three lines, and a note.
-RANKED_LEGEND_H = 270.0
+# values can run out of time): "Best moves", four rows of up to four lines, and a note.
+RANKED_LEGEND_H = 380.0
 # Boards of at most this many cells are always solved within the hint's budget.
 ALWAYS_EXACT_CELLS = 16
 EXTRAS_BOX_W = 200.0  # each block's width when they stand side by side under the board
@@ -65,9 +65,9 @@ ALL_PROVEN_NOTE = N_("Proven. The squares left out look bad.")
 # The ranked list's title: "Best moves", unless every ranked square looks bad.
 BEST_TITLE = N_("Best moves")
 LEAST_BAD_TITLE = N_("Least bad moves")
-# Design height of one row of the ranked hint's legend (a badge and up to three lines:
-# a long reason and its outlook in the narrow column beside the board).
-RANK_ROW_H = 48.0
+# Least design height of one row of the ranked hint's legend (its badge); a row is as
+# tall as its reason and outlook need at MIN_TEXT in the narrow column beside the board.
+RANK_ROW_H = 40.0
 # Seconds the finished board shows, line and all, before the result panel.
 RESULT_PAUSE = 0.05
 # Opacity of the mark a click would place, under the pointer.
@@ -437,27 +437,36 @@ class TicTacToeScene(TurnBasedScene):
         proven and what estimated; the rows all in one size, the largest every row fits."""
         vp, theme = self.app.viewport, self.app.theme
         p = theme.palette
-        # One line, shrunk to the box where a language's title is long.
-        head = vp.rect(box.x, box.y, box.w, 22)
-        used, lines, _short = fit_text(theme, _(ranked_title(ranked)), head.size, 15, 11,
-                                       vp.scale, True, 1)
-        surface.blit(theme.font(used * vp.scale, bold=True).render(lines[0], True, p.text),
-                     head.topleft)
-        y = box.y + 26
-        rows = [(c, vp.rect(box.x + 30, box.y + 26 + i * RANK_ROW_H, box.w - 30,
-                            RANK_ROW_H - 4),
-                 f"{translate_filled(c.reason, REASONS)} · "
-                 f"{translate_filled(c.outlook, OUTLOOKS)}") for i, c in enumerate(ranked)]
-        size = min((self._fitted_size(words, room, 14, 11) for _c, room, words in rows),
-                   default=14)
-        for candidate, room, words in rows:
+        # The title on one line where it fits, else two (a language's title may be long).
+        head = vp.rect(box.x, box.y, box.w, 40)
+        used, lines, _short = fit_text(theme, _(ranked_title(ranked)), head.size, 15, MIN_TEXT,
+                                       vp.scale, True, 2)
+        font = theme.font(used * vp.scale, bold=True)
+        for i, line in enumerate(lines):
+            surface.blit(font.render(line, True, p.text),
+                         (head.x, head.y + i * font.get_linesize()))
+        y = box.y + 6 + len(lines) * font.get_linesize() / vp.scale
+        # Each row as tall as its words need at the smallest text size (a long reason
+        # takes four lines in a narrow column, most take two or three); every row is
+        # drawn in one size, the largest that each of them fits.
+        smallest = theme.font(MIN_TEXT * vp.scale)
+        rows = []
+        for candidate in ranked:
+            words = (f"{translate_filled(candidate.reason, REASONS)} · "
+                     f"{translate_filled(candidate.outlook, OUTLOOKS)}")
+            lines = len(wrap_text(words, smallest, vp.px(box.w - 30)))
+            row_h = max(RANK_ROW_H, lines * smallest.get_linesize() / vp.scale + 6)
+            rows.append((candidate, y, vp.rect(box.x + 30, y, box.w - 30, row_h - 4), words))
+            y += row_h
+        size = min((self._fitted_size(words, room, 15, MIN_TEXT)
+                    for _c, _y, room, words in rows), default=MIN_TEXT)
+        for candidate, top, room, words in rows:
             colour = outcome_colour(p, candidate.value.outcome)
-            self._draw_rank_badge(surface, vp.point(box.x + 12, y + 17), vp.px(11),
+            self._draw_rank_badge(surface, vp.point(box.x + 12, top + 17), vp.px(11),
                                   candidate.rank, colour)
             self._draw_fitted(surface, words, room, size, size, p.text)
-            y += RANK_ROW_H
         note = vp.rect(box.x, y + 2, box.w, box.y + box.h - y - 2)
-        self._draw_fitted(surface, ranked_note(ranked), note, 13, 10, p.muted)
+        self._draw_fitted(surface, ranked_note(ranked), note, MIN_TEXT, MIN_TEXT, p.muted)
 
     def _fitted_size(self, text: str, rect: pygame.Rect, size: float,
                      min_size: float) -> float:

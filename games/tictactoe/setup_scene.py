@@ -8,7 +8,7 @@ from engine.core.i18n import N_, _, error_text, localize
 from engine.model.seats import Seat
 from engine.screens.setup_scene import SeatRowLayout, SeatSetupOverlay
 from engine.ui.stepper import int_stepper
-from engine.ui.widgets import Button, Label
+from engine.ui.widgets import Button, Label, SizeGroup
 from games.tictactoe.descriptor import GAME
 from games.tictactoe.rules import SYMBOLS
 from games.tictactoe.variants import (
@@ -60,23 +60,26 @@ class SetupOverlay(SeatSetupOverlay):
         ui.add(Label((x0 + 24, y0 + 14, 500, 40), N_("New game set-up"), size=26, bold=True,
                      role="accent"))
         ui.add(Label((x0 + 24, y0 + 60, 200, 26), N_("Board"), size=18, bold=True))
+        presets, values, labels = SizeGroup(), SizeGroup(), SizeGroup()  # siblings: one size
         for i, preset in enumerate(PRESETS):
             bx = x0 + 24 + (i % 3) * PRESET_STEP
             by = y0 + 90 + (i // 3) * 50
-            ui.add(Button((bx, by, PRESET_W, 42), preset.label,
-                          lambda p=preset: self.choose_preset(p.params),
-                          selected=lambda p=preset: self.current_tuple() == self._tuple(p.params),
-                          size=16, name=preset.label))
+            ui.add(presets.add(Button(
+                (bx, by, PRESET_W, 42), preset.label, lambda p=preset: self.choose_preset(p.params),
+                selected=lambda p=preset: self.current_tuple() == self._tuple(p.params),
+                size=16, name=preset.label)))
         y = y0 + 202
         # Columns first: a board's size is said columns × rows everywhere.
         for i, (label, attr) in enumerate(((N_("Columns"), "cols"), (N_("Rows"), "rows"),
                                            (N_("In a row (k)"), "k"))):
-            ui.add(int_stepper(
+            stepper = ui.add(int_stepper(
                 (x0 + 24 + i * STEPPER_STEP, y, STEPPER_W, 40),
                 lambda a=attr: getattr(self, a), lambda v, a=attr: self.set_size(a, v),
                 MIN_SIDE, (lambda: min(self.rows, self.cols)) if attr == "k" else MAX_SIDE,
                 name=attr, label=label, label_w=STEPPER_LABEL_W, button_w=36,
                 enabled=lambda: self.players == 2))
+            values.add(stepper, "value")
+            labels.add(stepper, "label")
         # The seat rows end 464 units down (three seats); the footer fits under them.
         self.add_seat_rows(SYMBOLS, SYMBOLS, GAME, SEAT_ROWS,
                            seat_shown=lambda seat: seat < self.players)

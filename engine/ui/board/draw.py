@@ -180,6 +180,20 @@ def draw_cell_text(
     surface.blit(label, box)
 
 
+def dots(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, step: int = 6,
+         radius: int = 1) -> None:
+    """A grid of dots clipped to ``rect``: a second pattern, told apart from :func:`hatch`'s
+    stripes without its colour."""
+    clip = surface.get_clip()
+    surface.set_clip(rect.clip(clip) if clip else rect)
+    step = max(3, step)
+    for row, y in enumerate(range(rect.top + step // 2, rect.bottom, step)):
+        start = rect.left + step // 2 + (step // 2 if row % 2 else 0)  # staggered rows
+        for x in range(start, rect.right, step):
+            pygame.draw.circle(surface, colour, (x, y), radius)
+    surface.set_clip(clip)
+
+
 def hatch(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, step: int = 6,
           width: int = 2) -> None:
     """Diagonal stripes clipped to ``rect``: a pattern that marks a state besides its colour."""

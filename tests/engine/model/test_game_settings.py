@@ -116,3 +116,33 @@ def test_an_old_board_never_overrides_a_newer_variant_and_junk_is_left_out(
     assert any("last_board_sizes" in w for w in warnings)
     assert junk.get("variants") == PREVIOUS["variants"]
     assert junk.get("seats") == PREVIOUS["seats"]
+
+
+def test_every_two_player_game_with_computer_players_opens_against_the_computer(
+        profile: Path) -> None:
+    """Issue 28: tic-tac-toe opened as hot seat, Connect Four against the computer. On a
+    new profile every game with computer players opens human against the computer (the
+    tile clicked, as a player does); a stored choice (hot seat here) is kept."""
+    from engine.model.registry import all_games
+    from tests.conftest import click_widget, hot_seat
+
+    games = [g for g in all_games() if g.agents is not None and g.kind != "puzzle"]
+    assert {"tictactoe", "connect4", "grundy"} <= {g.id for g in games}
+    app = make_app(profile)
+    try:
+        for game in games:
+            click_widget(app, game.id)
+            scene = app.top
+            assert [seat.kind for seat in scene.seats[:2]] == ["human", "computer"], game.id
+            app.pop()
+    finally:
+        app.quit()
+        app.stats.close()
+    other = make_app(profile.parent / "hot-seat")  # no game left to resume there
+    try:
+        hot_seat(other, "tictactoe")
+        click_widget(other, "tictactoe")
+        assert [seat.kind for seat in other.top.seats[:2]] == ["human", "human"]
+    finally:
+        other.quit()
+        other.stats.close()

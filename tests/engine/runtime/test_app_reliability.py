@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pygame
@@ -70,6 +71,38 @@ def test_windows_larger_than_the_cap_are_brought_back(profile: Path) -> None:
         assert pygame.display.get_surface().get_size() == (1200, 900)
         resize_to(app, (1000, 1400))
         assert app.screen.get_size() == (1000, 900)
+    finally:
+        app.quit()
+        app.stats.close()
+
+
+def window_limits() -> tuple[tuple[int, int], tuple[int, int]]:
+    """The minimum and maximum size hints the real (dummy-driver) window carries now."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
+        return tuple(window.minimum_size), tuple(window.maximum_size)
+
+
+def test_a_too_small_window_comes_back_with_its_size_limits(profile: Path) -> None:
+    """Issue 28: a resize below the minimum re-created the window, which then had no
+    minimum size hint any more (and could be shrunk to nothing)."""
+    from engine.ui.viewport import MIN_WINDOW
+
+    app = make_app(profile, (960, 720))
+    try:
+        assert window_limits() == (MIN_WINDOW, app.window_cap)
+        resize_to(app, (500, 300))
+        assert app.screen.get_size() == MIN_WINDOW
+        assert pygame.display.get_surface().get_size() == MIN_WINDOW
+        assert window_limits() == (MIN_WINDOW, app.window_cap)
+        # An ordinary resize (the window manager changes the window's size) keeps them.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().size = (1000, 700)
+        app.step([pygame.event.Event(pygame.VIDEORESIZE, size=(1000, 700), w=1000, h=700)])
+        assert app.screen.get_size() == (1000, 700)
+        assert window_limits() == (MIN_WINDOW, app.window_cap)
     finally:
         app.quit()
         app.stats.close()

@@ -158,6 +158,25 @@ def test_the_layout_follows_the_window_shape() -> None:
     assert wide[1] > tall[1] and wide[2] < tall[2]
 
 
+@pytest.mark.parametrize("count", [3, 4, 6, 9])
+def test_a_portrait_window_uses_its_height_for_the_tiles(profile: Path, count: int) -> None:
+    """Issue 28: at 1080×1920 the launcher used about half the height, with the tiles
+    at their landscape size; in a tall window they grow and fill it."""
+    with launcher(profile, count, (1080, 1920)) as app:
+        window = app.screen.get_rect()
+        placed = [app.viewport.map_rect(t.rect) for t in tiles(app) if t.visible]
+        assert len(placed) == count
+        area = sum(r.width * r.height for r in placed) / (window.width * window.height)
+        top, bottom = min(r.top for r in placed), max(r.bottom for r in placed)
+        assert area >= 0.45, f"the tiles cover {area:.0%} of the window"  # was 22-29 %
+        assert (bottom - top) / window.height >= 0.65
+        assert_fits(app)
+    # A landscape window keeps the long-standing tiles (280×420 at most, in design units).
+    with launcher(profile, count, (1920, 1080)) as app:
+        assert all(t.rect[2] <= 280 and t.rect[3] <= 420 for t in tiles(app)
+                   if t.style == "full")
+
+
 def test_a_resize_reflows_the_grid(profile: Path) -> None:
     with launcher(profile, 6, (1920, 1080)) as app:
         wide = state(app)

@@ -16,6 +16,7 @@ from games.tictactoe.scene import TicTacToeScene
 from tests.conftest import (
     click,
     click_widget,
+    hot_seat,
     key,
     make_app,
     near,
@@ -30,6 +31,7 @@ CTRL = pygame.KMOD_LCTRL
 
 
 def open_tictactoe(app) -> TicTacToeScene:
+    hot_seat(app)  # these tests click for both players
     click_widget(app, "tictactoe")
     assert isinstance(app.top, TicTacToeScene)
     return app.top

@@ -369,6 +369,56 @@ def test_the_chart_still_shows_the_players_results(played_app: App) -> None:
     assert "Results per game" in [getattr(w, "text", "") for w in scene.ui.widgets]
 
 
+def bar_colours(app: App, scene: StatsScene, game_id: str, start: int, count: int) -> set:
+    """The colours drawn in the part of ``game_id``'s bar from result ``start`` on,
+    ``count`` results long (inset by two pixels, away from the part's edges)."""
+    vp = app.viewport
+    index = [g.id for g in scene.games].index(game_id)
+    top, _row_h, bar_h = scene._game_row(index)
+    bars = scene._bars()
+    label_w = scene._label_w()
+    most = max([t[0] for t in scene.totals.values()] + [1])
+    unit = (bars.w - label_w - 8) / most
+    rect = vp.rect(bars.x + label_w + start * unit, top, count * unit, bar_h).inflate(-4, -4)
+    return {tuple(app.screen.get_at((x, y))[:3])
+            for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)}
+
+
+def test_a_puzzle_solved_with_help_has_its_own_pattern_not_the_draws(app: App) -> None:
+    """Issue 28: Button Madness "with help" was drawn with the "drawn" stripes (and the
+    key said "drawn / with help"); it has a dotted pattern and a key entry of its own."""
+    from games.connect4.params import SPEC as C4
+    from games.connect4.rules import Connect4Config
+
+    app.stats.record_game("connect4", C4.variant_id(Connect4Config(7, 6)), "human-computer",
+                          "medium", "drawn")
+    app.stats.record_puzzle("button-madness", "4", 7, 12.5, False)
+    app.stats.record_puzzle("button-madness", "4", 9, 20.0, True)
+    scene = open_statistics(app)
+    state = scene.debug_state()
+    assert state["totals"]["button-madness"] == [2, 1, 0, 0]  # no draws in a puzzle
+    assert state["helped"] == {"button-madness": 1}
+    assert "2 solved · 1 alone · 1 with help" in [getattr(w, "text", "")
+                                                   for w in scene.ui.widgets]
+    p = app.theme.palette
+    drawn = bar_colours(app, scene, "connect4", 0, 1)
+    assert p.neutral[:3] in drawn  # the draw's stripes
+    helped = bar_colours(app, scene, "button-madness", 1, 1)
+    assert p.good[:3] in helped and p.panel[:3] in helped
+    assert p.neutral[:3] not in helped
+    # The key: one box per pattern, the dotted one unlike the striped one.
+    styles = [style for style, _box in scene.key_boxes]
+    assert styles == ["solid", "striped", "dotted", "hollow"]
+    boxes = dict(scene.key_boxes)
+
+    def pixels(box: pygame.Rect) -> list:
+        return [tuple(app.screen.get_at((box.x + x, box.y + y))[:3])
+                for x in range(box.w) for y in range(box.h)]
+
+    assert pixels(boxes["dotted"]) != pixels(boxes["striped"])
+    assert p.neutral[:3] not in pixels(boxes["dotted"])
+
+
 def test_empty_statistics_say_so(app: App) -> None:
     scene = open_statistics(app)
     assert [(e.kind, e.text) for e in scene.entries] == [

@@ -262,3 +262,21 @@ def test_repeated_huge_pastes_stay_fast(app, code_dialog) -> None:
 
     _frames_stay_short(app, events)
     assert dialog.text == "".join(str(i) * 60_000 for i in range(5))
+
+
+def test_typed_text_is_drawn_at_the_dialogs_size_not_the_toolkits(app, code_dialog) -> None:
+    """Issue 28: the field showed its text at about 10 px in a 48-unit box (the bundled
+    font at 20 units was set where pygame_gui does not read fonts). The text typed is
+    drawn 20 design units tall: its ink is more than half of the font's 20 px high."""
+    _scene, dialog = code_dialog
+    for event in typed("8888"):
+        app.step([event])
+    app.step([])
+    app.draw()
+    assert dialog._entry.font.point_size == round(20 * app.viewport.scale)
+    field = dialog._entry.rect
+    text = app.theme.palette.text[:3]
+    rows = [y for y in range(field.top, field.bottom)
+            if any(app.screen.get_at((x, y))[:3] == text
+                   for x in range(field.left + 4, field.left + field.width // 2))]
+    assert rows and rows[-1] - rows[0] >= 12, f"the digits are {rows[-1] - rows[0] + 1} px tall"

@@ -25,7 +25,16 @@ from games.buttons.board import save_state as save_board
 from games.buttons.scene import ButtonMadnessScene
 from games.connect4.scene import Connect4Scene
 from games.tictactoe.scene import TicTacToeScene
-from tests.conftest import click, click_widget, grid_centre, key, make_app, near, run_until
+from tests.conftest import (
+    click,
+    click_widget,
+    grid_centre,
+    hot_seat,
+    key,
+    make_app,
+    near,
+    run_until,
+)
 
 CTRL = pygame.KMOD_LCTRL
 
@@ -59,6 +68,8 @@ def play(app, cells: list[tuple[int, int]]) -> None:
 def open_tile(app, game_id: str):
     """Click the game's tile on the launcher; the scene that opened."""
     assert isinstance(app.top, LauncherScene)
+    if game_id == "tictactoe":
+        hot_seat(app)  # these tests click for both players (a resumed game keeps its seats)
     click_widget(app, game_id)
     app.step([])
     return app.top
@@ -114,6 +125,47 @@ def test_back_keeps_the_game_and_the_tile_resumes_board_seats_and_history(app, p
     # The game goes on from the resumed position with clicks.
     play(app, [(2, 0)])
     assert resumed.state.cell(2, 0) == 0 and not resumed.can_redo()
+
+
+def action_width(app, game_id: str) -> int:
+    """How wide the accent-coloured action line ("Play ▸" / "Resume ▸") of a full tile is
+    drawn, in pixels: the columns of its bottom band holding the palette's accent."""
+    app.step([])
+    app.draw()
+    tile = app.top.ui.find(game_id)
+    assert tile.style == "full"
+    rect = app.viewport.map_rect(tile.rect)
+    band = range(rect.bottom - rect.height // 8, rect.bottom)
+    accent = app.theme.palette.accent
+    columns = [x for x in range(rect.left, rect.right)
+               if any(near(app.screen.get_at((x, y)), accent, 30) for y in band)]
+    assert columns, "no action line drawn"
+    return columns[-1] - columns[0]
+
+
+def test_a_tile_with_a_game_left_says_resume(profile) -> None:
+    """Issue 28: the tiles said "Play" even when opening them resumes the game left."""
+    app = make_app(profile)
+    try:
+        assert app.top.debug_state()["resumable"] == []
+        play_width = action_width(app, "tictactoe")
+        assert action_width(app, "connect4") == play_width  # both say "Play ▸"
+        open_tile(app, "tictactoe")
+        play(app, MOVES[:2])
+        key(app, pygame.K_ESCAPE)
+        assert isinstance(app.top, LauncherScene)
+        assert app.top.debug_state()["resumable"] == ["tictactoe"]
+        assert action_width(app, "tictactoe") > play_width  # "Resume ▸" is wider
+        assert action_width(app, "connect4") == play_width
+    finally:
+        close_app(app)
+    # A new app on the profile finds the file.
+    again = make_app(profile)
+    try:
+        assert again.top.debug_state()["resumable"] == ["tictactoe"]
+        assert action_width(again, "tictactoe") > action_width(again, "connect4")
+    finally:
+        close_app(again)
 
 
 def test_esc_and_enter_resume_and_a_new_app_on_the_profile_resumes_too(profile) -> None:
@@ -872,3 +924,31 @@ def test_a_history_too_big_to_save_keeps_the_game_on_screen(app, monkeypatch) ->
     click_widget(app, "Undo")
     assert resumed.state.moves_made == 0 and not resumed.can_undo(), \
         "the earlier game was left out to fit; the one on screen is whole"
+
+
+def test_a_perfect_seat_playing_as_hard_still_says_so_after_a_resume(app, monkeypatch) -> None:
+    """Issue 28: a Perfect player that could not solve the board says "plays as Hard" on
+    its card; after leaving and resuming the game the note was gone until it thought
+    again. The save keeps it."""
+    import games.tictactoe.agents as agents
+    from games.tictactoe.rules import MNKConfig
+
+    # Short budgets: gomoku is out of reach for a proof either way.
+    monkeypatch.setattr(agents, "PERFECT_BUDGET", 0.05)
+    monkeypatch.setattr(agents, "PERFECT_FALLBACK_BUDGET", 0.05)
+    seats = (Seat(), Seat("computer", "perfect"))
+    scene = app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), seats=seats, seed=1))
+    app.step([])
+    play(app, [(7, 7)])
+    run_until(app, lambda: scene.state.moves_made == 2, message="Perfect answers")
+    assert "plays as Hard here" in scene.seat_level_text(1)
+    click_widget(app, "Back")
+    assert isinstance(app.top, LauncherScene)
+    resumed = open_tile(app, "tictactoe")
+    assert isinstance(resumed, TicTacToeScene) and resumed is not scene
+    assert resumed.seats == seats and resumed.state.moves_made == 2
+    assert "plays as Hard here" in resumed.seat_level_text(1)
+    # As drawn on the card: the level line's label says it.
+    app.step([])
+    texts = [getattr(w, "text", "") for w in resumed.ui.widgets]
+    assert any("plays as Hard here" in str(t) for t in texts), texts

@@ -212,6 +212,47 @@ app.quit(); stats.close(); pygame.quit()
     assert "Traceback" not in out.stderr and "arcade:" not in out.stderr
 
 
+def test_probing_for_a_missing_device_prints_nothing_to_the_terminal(tmp_path: Path) -> None:
+    """Issue 28: with no sound device, starting the game printed a block of "ALSA lib ...
+    Unknown PCM default" lines (SDL probing its drivers) to the player's terminal.
+
+    The child chooses its audio driver as a player's game does (SDL_AUDIODRIVER unset)
+    and ALSA is pointed at an empty configuration, so it has no device whatever the
+    machine has; the game must stay silent, without a word on stderr from the probing.
+    """
+    code = """
+import json, os, pygame
+from pathlib import Path
+from engine.runtime.app import App
+from engine.storage.settings import SettingsStore
+from engine.storage.stats import StatsStore
+profile = Path(os.environ["ARCADE_PROFILE"])
+settings = SettingsStore(profile / "settings.json"); settings.load()
+stats = StatsStore(profile / "stats.sqlite3"); stats.open()
+app = App(settings, stats, [])
+app.step([])
+app.audio.play("place")
+print("ours, on stderr", file=__import__("sys").stderr)
+print(json.dumps({"available": app.audio.available, "notices": app.notices}))
+app.quit(); stats.close(); pygame.quit()
+"""
+    empty = tmp_path / "asound.conf"
+    empty.write_text("")
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("SDL_AUDIODRIVER", "AUDIODEV", "PULSE_SERVER")}
+    env.update(SDL_VIDEODRIVER="dummy", ALSA_CONFIG_PATH=str(empty),
+               ARCADE_PROFILE=str(tmp_path / "profile"), PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["notices"] == []
+    assert "ALSA lib" not in out.stderr, out.stderr
+    assert "XDG_RUNTIME_DIR" not in out.stderr, out.stderr
+    # Only the mixer's opening is quietened: the process's own stderr still works after.
+    assert "ours, on stderr" in out.stderr
+
+
 def broken_assets(tmp_path: Path) -> Path:
     """A copy of assets/ without win.wav, with a damaged loss.wav and a silent draw.wav."""
     root = tmp_path / "copy"

@@ -24,6 +24,7 @@ from engine.screens.overlays import TextEntryDialog
 from engine.screens.puzzle_scene import WinOverlay
 from engine.ui.animation import FLASH
 from engine.ui.board.geometry import Cell
+from engine.ui.widgets import MIN_TEXT
 from games.buttons.board import Board, format_code, parse_code
 from games.buttons.board_view import CODE_LINES, WORKING_OUT_CODE, wrap_code
 from games.buttons.codes import CODE_INLINE_MAX_N, canonical_code
@@ -301,7 +302,7 @@ def test_working_out_the_code_is_said_in_the_side_panel(app, gate: Gate) -> None
     assert scene.code_pending() and scene.is_active() and gate.started == [scene.board]
     assert scene.debug_state()["code"] is None
     vp, theme = app.viewport, app.theme
-    text = theme.font(13 * vp.scale).render(WORKING_OUT_CODE, True, theme.palette.muted)
+    text = theme.font(MIN_TEXT * vp.scale).render(WORKING_OUT_CODE, True, theme.palette.muted)
     code_box = scene.area("code")
     area = text.get_rect(topleft=(code_box.x, code_box.y + vp.px(CODE_HEAD_H)))
     expected = pygame.Surface(area.size)

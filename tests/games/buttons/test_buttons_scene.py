@@ -490,3 +490,70 @@ def test_the_clock_stops_when_the_game_is_left(app) -> None:
     assert app.top is not scene and scene.puzzle.paused and not scene.puzzle.timing
     clock.advance(500)
     assert scene.puzzle.elapsed == 7
+
+
+@pytest.mark.parametrize("size", [(640, 480), (960, 720), (1920, 1080), (1080, 1920)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_explorer_labels_never_overlap(profile, size) -> None:
+    """Issue 28: in the "Which sizes?" chart the values of neighbouring bad sizes (5 and 6,
+    9 and 10 …) were drawn over each other. Every label, value or size, has a place of its
+    own, inside the chart and clear of every bar."""
+    from tests.conftest import make_app
+
+    app = make_app(profile, size)
+    try:
+        open_board(app)
+        click_widget(app, "Which sizes?")
+        explorer = app.top
+        run_until(app, lambda: not explorer.debug_state()["busy"])
+        app.step([])
+        app.draw()
+        chart = app.viewport.map_rect(tuple(explorer.layout()["chart"]))
+        labels = explorer.label_rects
+        values = [text for text, _rect in labels]
+        assert len(labels) == 17 + sum(1 for v in explorer.values.values() if v)
+        assert "1" in values and "64" in values
+        for i, (text, rect) in enumerate(labels):
+            assert chart.contains(rect), f"label {text} at {rect} outside the chart {chart}"
+            for other, other_rect in labels[i + 1:]:
+                assert not rect.colliderect(other_rect), f"{text} {rect} overlaps {other} " \
+                                                         f"{other_rect}"
+            for n, bar in explorer.bar_rects.items():
+                assert not rect.colliderect(bar), f"label {text} {rect} covers bar {n} {bar}"
+    finally:
+        app.quit()
+        app.stats.close()
+
+
+def test_the_solution_mark_leaves_a_green_buttons_ring_clear(app) -> None:
+    """Issue 28: the ✱ of a solution mark was drawn over the ring that tells a green
+    button apart. Marked green buttons keep their whole ring (every pixel of its core in
+    the ring's colour) and the ✱ is still drawn, inside the ring."""
+    board = Board.solved(4).press(0, 0)  # solved by pressing (0, 0), a green (ringed) button
+    scene = app.push(ButtonMadnessScene(app, board, seed=7))
+    app.step([])
+    click_widget(app, "Show solution")
+    run_until(app, lambda: scene.marks is not None)
+    assert scene.solution_cells() == [(0, 0)]
+    app.step([], dt=RIPPLE)
+    app.draw()
+    p = app.theme.palette
+    geom = scene.geometry()
+    for cell in scene.solution_cells():
+        assert not scene.board.red(*cell)
+        rect = geom.cell_rect(*cell)
+        inset = max(1, round(geom.cell_size * 0.08))
+        button_w = rect.width - 2 * inset
+        outer = button_w * 0.22  # the ring as _draw_buttons draws it
+        inner = outer - max(1, round(button_w / 14))
+        cx, cy = rect.center
+        core, hole = [], []
+        for x in range(rect.left, rect.right):
+            for y in range(rect.top, rect.bottom):
+                distance = ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5
+                if inner + 1.5 <= distance <= outer - 1.5:
+                    core.append(tuple(app.screen.get_at((x, y)))[:3])
+                elif distance < inner - 1:
+                    hole.append(tuple(app.screen.get_at((x, y)))[:3])
+        assert core and set(core) == {p.background[:3]}, f"the ✱ covers the ring of {cell}"
+        assert hole.count(p.accent[:3]) > 10, f"no ✱ inside the ring of {cell}"

@@ -143,3 +143,40 @@ def test_setup_switches_game_and_is_remembered(app, profile) -> None:
     key(app, pygame.K_ESCAPE)
     click_widget(app, "grundy")
     assert app.top.config.piece == "rook" and app.top.config.rows == 9
+
+
+def test_the_goal_star_shows_over_the_hints(app) -> None:
+    """Issue 28: with hints on the ★ of the goal square was not drawn (the values and the
+    winning move's marks took its square). It is drawn over them, in the square's
+    top-left corner, clear of the value in the middle and the ✓ at the top right."""
+    scene = open_board(app, game="queen", rows=8, cols=8, tokens=1)
+    start = scene.state.tokens[0]
+    geom = scene.geometry()
+    app.step([])
+    app.draw()
+    assert scene.goal_rect is not None and scene.goal_rect.center == geom.cell_rect(0, 0).center
+    # A queen move onto the goal's row, then hints: the goal is a winning move to mark.
+    click(app, *square(scene, 0, start[1]))
+    if scene.state.tokens[0] != (0, start[1]):
+        pytest.skip("the fair start did not allow that move")
+    key(app, pygame.K_h)
+    run_until(app, lambda: bool(scene.hints))
+    assert any((r, c) == (0, 0) for (_t, r, c) in scene.hints)
+    app.step([])
+    app.draw()
+    goal, star_rect = geom.cell_rect(0, 0), scene.goal_rect
+    assert star_rect is not None and goal.contains(star_rect)
+    theme, size = app.theme, geom.cell_size
+    p = theme.palette
+    # Every solid pixel of the ★ is on screen in the accent colour: nothing covers it.
+    star = theme.font(max(8.0, size * 0.3), bold=True).render("★", True, p.accent)
+    solid = [(x, y) for x in range(star.get_width()) for y in range(star.get_height())
+             if star.get_at((x, y)).a == 255]
+    assert len(solid) > 20
+    assert all(app.screen.get_at((star_rect.x + x, star_rect.y + y))[:3] == p.accent[:3]
+               for x, y in solid)
+    # ... and it covers neither the value (centred, on its backing) nor the ✓.
+    value = theme.font(max(7.0, size * 0.32), bold=True).render("0", True, p.text)
+    assert not star_rect.colliderect(value.get_rect(center=goal.center).inflate(6, 2))
+    tick = theme.font(max(8.0, size * 0.4), bold=True).render("✓", True, p.text)
+    assert not star_rect.colliderect(tick.get_rect(topright=(goal.right - 2, goal.top)))

@@ -221,16 +221,18 @@ def test_computer_against_computer_marks_each_seats_last_move(app) -> None:
 
 
 @pytest.mark.slow
-def test_three_players_mark_every_seats_last_move(app) -> None:
+def test_three_players_mark_the_moves_since_the_movers_last_turn(app) -> None:
     scene = open_game(app, MNKConfig(4, 4, 3, players=3), (HUMAN, HUMAN, HUMAN))
     for r, c in [(0, 0), (3, 3), (0, 3), (3, 0)]:
         click(app, *cell_centre(scene, r, c))
     settle(app, scene)
-    # X's latest (3,0), then △ at (0,3) and O at (3,3); X's first move is not marked.
-    assert sorted(divmod(m, 4) for m, _ in scene.marked_moves()) == [(0, 3), (3, 0), (3, 3)]
-    for cell in [(0, 3), (3, 0), (3, 3)]:
+    # O is to move: the two moves since O's own, △ at (0,3) and X's latest (3,0), are
+    # marked (docs/playing.md); O's own (3,3) and X's first move are not.
+    assert sorted(divmod(m, 4) for m, _ in scene.marked_moves()) == [(0, 3), (3, 0)]
+    for cell in [(0, 3), (3, 0)]:
         assert marker_pixels(app, scene, *cell) > 40, cell
-    assert marker_pixels(app, scene, 0, 0) == 0
+    for cell in [(0, 0), (3, 3)]:
+        assert marker_pixels(app, scene, *cell) == 0, cell
 
 
 # --- (c) layout at four window sizes -------------------------------------------------------
