@@ -90,12 +90,14 @@ def test_runner_cancel_drops_the_answer_and_stops_the_agent() -> None:
                 stopped.set()
                 raise
 
-    runner.start(Slow(delay=10.0), TicTacToeState.new())
+    # The wait is a guard, not a speed claim: wide for a busy machine, and still well
+    # short of the agent's own delay, so only the cancellation can end it in time.
+    runner.start(Slow(delay=60.0), TicTacToeState.new())
     assert runner.busy
     runner.cancel()
     assert not runner.busy
-    assert stopped.wait(2.0), "the agent did not see the cancellation"
-    runner.join(2.0)
+    assert stopped.wait(15.0), "the agent did not see the cancellation"
+    runner.join(15.0)
     assert runner.poll() is None
 
 

@@ -84,13 +84,15 @@ def test_human_cannot_move_while_the_computer_thinks(app) -> None:
 
 
 def test_leaving_the_scene_cancels_the_computer(app) -> None:
-    agent = SlowRandom(delay=5.0)
+    # A guard wide for a busy machine, well short of the agent's delay (only the
+    # cancellation can end its thinking in time).
+    agent = SlowRandom(delay=60.0)
     scene = versus(app, agent)
     click(app, *cell_centre(scene, 1, 1))
     wait_thinking(app, scene)
     key(app, pygame.K_ESCAPE)
     assert isinstance(app.top, LauncherScene)
-    assert agent.cancelled.wait(2.0)
+    assert agent.cancelled.wait(15.0)
     assert not scene.thinking and scene.state.moves_made == 1
 
 
