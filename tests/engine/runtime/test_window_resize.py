@@ -12,7 +12,6 @@ screen out within the visible part, and answers a resize without causing another
 from __future__ import annotations
 
 import itertools
-import warnings
 from pathlib import Path
 
 import pygame
@@ -22,34 +21,13 @@ from engine.runtime.app import App, window_cap
 from engine.screens.launcher import LauncherScene
 from engine.ui.viewport import MIN_AREA, MIN_WINDOW, Viewport, visible_design_rect
 from tests.conftest import click, click_widget, make_app
+from tests.support.window import RESIZE_TYPES, sdl_window, wm_resize
 
 CAP = (1200, 900)  # a small cap, as if the largest screen were this size
 # Below the minimum (a tiling manager's 600×400, and smaller), past the cap each way and
 # both, and back in range.
 SIZES = [(600, 400), (320, 240), (639, 900), (1600, 1000), (1000, 1400), (2000, 1600),
          (700, 500), (960, 720)]
-RESIZE_TYPES = (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED)
-
-
-def sdl_window() -> pygame.Window:
-    """The app's OS window."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return pygame.Window.from_display_module()
-
-
-def wm_resize(app: App, size: tuple[int, int]) -> None:
-    """What a window manager that ignores the size hints does: the window takes ``size``
-    and SDL tells the app (VIDEORESIZE and WINDOWRESIZED); then one frame."""
-    window = sdl_window()
-    window.minimum_size = (1, 1)
-    window.maximum_size = (10_000, 10_000)
-    window.size = size
-    pygame.event.clear(RESIZE_TYPES)  # only the events a window manager's resize sends
-    for kind in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED):
-        pygame.event.post(pygame.event.Event(kind, size=size, w=size[0], h=size[1],
-                                             x=size[0], y=size[1]))
-    app.step()
 
 
 @pytest.fixture
