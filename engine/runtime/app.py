@@ -95,6 +95,8 @@ class App:
         # The size this run started with: only a size the player gives the window by
         # resizing it is remembered (not --window's, which is for one run, nor --smoke's).
         self._started_size = self.screen.get_size()
+        # The window's surface when the frame is drawn off it (a window past the cap).
+        self._shown_on: pygame.Surface | None = None
         self._limit_window()
         self.caption_game: str | None = None  # a one-family executable's game (its title)
         self.show_caption()
@@ -133,8 +135,8 @@ class App:
     def _limit_window(self) -> None:
         """Give the window its minimum size and the cap as size hints for the window manager.
 
-        Called after every ``set_mode``: SDL's re-created window forgets its minimum
-        (issue 28: after one too-small resize the player could shrink it further).
+        Called once, after the one ``set_mode``: a resize never re-creates the window
+        (see :meth:`_resized`), so the hints stay.
         """
         try:
             with warnings.catch_warnings():
@@ -147,15 +149,30 @@ class App:
             pass  # a backend without windows (or an older SDL): the clamps still hold
 
     def _resized(self) -> None:
-        """Take the window's new surface; a window outside the limits (shrunk below the
-        minimum, or stretched past the cap by a window manager that ignores the hints)
-        is brought back to them, keeping its size hints."""
-        surface = pygame.display.get_surface() or self.screen
-        size = surface.get_size()
-        if self._clamped(size) != size and max(size) > 0:
-            surface = pygame.display.set_mode(self._clamped(size), pygame.RESIZABLE)
-            self._limit_window()
-        self.screen = surface
+        """Take the window's new surface, never re-creating the window.
+
+        ``set_mode`` here made a new OS window at every resize out of range (a new
+        window id, its size hints lost) and, with a tiling window manager that keeps
+        giving 600×400, an endless loop of re-creations. The size hints set once at the
+        start ask the window manager to keep within range; one that does not is obeyed:
+        below the minimum the screens lay out at the minimum and the view scales down
+        (engine/ui/viewport.py); past the cap the frame is drawn on a cap-sized surface
+        shown at the window's top-left (see :meth:`draw`), so no frame lays out or draws
+        more than the cap (an 8000×8000 window once stalled the loop for half a minute).
+        """
+        window = pygame.display.get_surface() or self.screen
+        w, h = window.get_size()
+        cap_w, cap_h = self.window_cap
+        if w > cap_w or h > cap_h:
+            # Not a subsurface of the window: SDL reallocates the window's pixels at the
+            # next resize, and a subsurface drawn before that event is handled would
+            # write into freed memory (a segmentation fault in pygame-ce 2.5).
+            window.fill((0, 0, 0))  # the part outside the cap stays black
+            self.screen = pygame.Surface((min(w, cap_w), min(h, cap_h))).convert()
+            self._shown_on = window
+        else:
+            self.screen = window
+            self._shown_on = None
 
     # --- scene stack ----------------------------------------------------------
     @property
@@ -369,6 +386,8 @@ class App:
             self.toasts.draw(self.screen, self.viewport, self.theme, self.notice_column())
         else:
             self.toasts.placed = []
+        if self._shown_on is not None:
+            self._shown_on.blit(self.screen, (0, 0))  # a window past the cap: see _resized
         self._dirty = False
 
     def notice_column(self) -> pygame.FRect:

@@ -1,7 +1,8 @@
 """Logical-to-screen mapping in design units.
 
 The 960×720 design space is scaled (never below :data:`MIN_SCALE`, so text stays
-readable) and centred in the window. Screens lay themselves out in
+readable, except in a window below the minimum size, where :data:`MIN_AREA` is scaled
+down to fit) and centred in the window. Screens lay themselves out in
 :attr:`Viewport.area`, the part of the design plane the window shows: wider than
 960 in a wide window, taller than 720 in a tall one, and as small as
 :data:`MIN_AREA` in the smallest window allowed. Fonts are re-rasterised at the
@@ -36,7 +37,11 @@ class Viewport:
     def fit(cls, window_size: tuple[int, int]) -> Viewport:
         """The largest centred copy of the design space that fits the window."""
         w, h = max(1, window_size[0]), max(1, window_size[1])
-        scale = max(MIN_SCALE, min(w / DESIGN_SIZE[0], h / DESIGN_SIZE[1]))
+        # A window below the minimum (a window manager that ignores the size hints: the
+        # app never re-creates the window to enforce them) shows MIN_AREA scaled down
+        # to fit, so every screen lays out as at the minimum and nothing is cut off.
+        floor = min(MIN_SCALE, w / MIN_AREA[0], h / MIN_AREA[1])
+        scale = max(floor, min(w / DESIGN_SIZE[0], h / DESIGN_SIZE[1]))
         ox = round((w - DESIGN_SIZE[0] * scale) / 2)
         oy = round((h - DESIGN_SIZE[1] * scale) / 2)
         return cls(scale, ox, oy, (w, h))
@@ -84,7 +89,8 @@ def visible_design_rect(vp: Viewport) -> tuple[float, float, float, float]:
     gives a rectangle inside it. Screens that lay themselves out in it use all of
     the window while keeping the design space's units (and so font sizes and line
     widths). It is never smaller than :data:`MIN_AREA`: should a window manager let the
-    window shrink below the minimum anyway, the screen is cropped, not squeezed apart.
+    window shrink below the minimum anyway, :meth:`Viewport.fit` scales the view down
+    so that all of MIN_AREA is on screen (the crop below is only a guard).
     """
     w, h = vp.window
     x, y, aw, ah = -vp.offset_x / vp.scale, -vp.offset_y / vp.scale, w / vp.scale, h / vp.scale

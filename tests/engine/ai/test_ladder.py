@@ -112,9 +112,9 @@ BOARDS = [("tictactoe", "7x6k4"), ("tictactoe", "6x6k4"), ("connect4", "7x6")]
 def _answer(player: Any, state: Any, want: str, within: float, who: object) -> None:
     """``player``'s move in ``state`` comes within ``within`` seconds and takes the win
     in one (``want`` "win") or leaves the opponent none ("block")."""
-    start = time.perf_counter()
+    start = time.process_time()
     move = player.choose_move(state, NO_CANCEL)
-    assert time.perf_counter() - start < within, who
+    assert time.process_time() - start < within, who
     if want == "win":
         assert move in _wins_now(state), (who, state)
     else:
@@ -182,9 +182,9 @@ def test_gomoku_levels_from_the_middle_take_a_win_or_block_at_once(want: str) ->
     for level in rungs[len(rungs) // 2:]:
         player = game.make_agent(gomoku, Seat("computer", level), seed=1)
         player.inner = _NeverAsked()
-        start = time.perf_counter()
+        start = time.process_time()
         assert player.choose_move(state, NO_CANCEL) == 7 * 15 + 8, level
-        assert time.perf_counter() - start < 0.1
+        assert time.process_time() - start < 0.1
 
 
 def test_grundy_levels_from_the_middle_take_a_winning_last_move() -> None:
@@ -482,10 +482,10 @@ def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
     times = []
     for _ply in range(12):
         player = perfect if state.to_move == 0 else other
-        start = time.perf_counter()
+        start = time.process_time()
         move = player.choose_move(state, NO_CANCEL)
         if player is perfect:
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
             if not perfect.reflex:
                 assert "Hard" in perfect.card_note, "it says it plays as Hard"
         state = state.play(move)

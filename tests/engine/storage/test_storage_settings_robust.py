@@ -78,10 +78,10 @@ def test_valid_file_just_over_the_cap_is_kept_aside_unread(path: Path) -> None:
     assert len(raw) == SETTINGS_MAX_BYTES + 1
     path.write_bytes(raw)
 
-    started = time.perf_counter()
+    started = time.process_time()
     store = SettingsStore(path)
     warnings = store.load()
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
 
     assert store.data == DEFAULTS  # not parsed at all: not even the palette
     kept = kept_files(path, TOO_BIG_MARKER)
@@ -120,10 +120,10 @@ MEASURE = """
 
     path = Path(sys.argv[1])
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.perf_counter()
+    started = time.process_time()
     store = SettingsStore(path)
     warnings = store.load()
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     saved = store.save()
     print(json.dumps({"seconds": seconds, "added_kib": peak - before,
@@ -190,12 +190,12 @@ def test_100000_unknown_keys_under_the_cap_load_and_save_fast(path: Path) -> Non
     assert len(raw) < SETTINGS_MAX_BYTES
     path.write_bytes(raw)
 
-    started = time.perf_counter()
+    started = time.process_time()
     store = SettingsStore(path)
     assert store.load() == []
     store.set("palette", "colourblind")
     assert store.save() is None
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert elapsed < 2.0, elapsed
 
     # Indented it would pass the cap, so it was written compact: no bigger than

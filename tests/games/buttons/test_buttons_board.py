@@ -264,17 +264,17 @@ def test_huge_numbers_are_rejected_by_length_fast() -> None:
                          ("1" * 10_000_000, "a 10000000-digit number is too large"),
                          ("3x3:" + "5" * 100_000, "(at most 511)"),
                          ("1000x1000:" + "1" * 301_031, "2^1000000 − 1, a 301030-digit number")]:
-        start = time.perf_counter()
+        start = time.process_time()
         with pytest.raises(CodeError) as info:
             parse_code(text)
-        assert time.perf_counter() - start < 0.5
+        assert time.process_time() - start < 0.5
         assert expect in str(info.value)
         assert len(str(info.value)) < 200
     # Same length as the largest 1000×1000 code but larger: found by value, still quick.
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(CodeError, match="too large for a 1000×1000 board"):
         parse_code("1000x1000:" + "9" * 301_030)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     # Leading zeros don't count towards the length.
     assert parse_code("0" * 200_000 + "65535").is_solved
 

@@ -245,12 +245,12 @@ def test_free_moves_are_legal_and_hard_stays_in_budget() -> None:
     for state in random_positions(5, seed=3):
         cells, reason = forced_moves(state)
         for agent in agents(budget=0.05):
-            start = time.monotonic()
+            start = time.process_time()
             move = agent.choose_move(state, NO_CANCEL)
             assert move in state.legal_moves()
             if reason != "free":
                 assert move in cells
-            assert time.monotonic() - start < 1.0
+            assert time.process_time() - start < 1.0
 
 
 def test_evaluation_respects_the_search_bounds() -> None:
