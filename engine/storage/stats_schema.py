@@ -130,6 +130,9 @@ def add_unsaved_tables(conn: sqlite3.Connection | None) -> None:
         columns = ", ".join(names)
         conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS unsaved_{table} "
                      f"(seq INTEGER PRIMARY KEY, {columns})")
+        # ``src, ord``: the order the results were recorded in (the file's rows by rowid,
+        # then this session's waiting ones), which the clock cannot give: a clock set
+        # wrong for a while must not reorder what was played.
         conn.execute(f"CREATE TEMP VIEW IF NOT EXISTS all_{table} AS "
-                     f"SELECT {columns} FROM main.{table} UNION ALL "
-                     f"SELECT {columns} FROM temp.unsaved_{table}")
+                     f"SELECT {columns}, 0 AS src, rowid AS ord FROM main.{table} UNION ALL "
+                     f"SELECT {columns}, 1 AS src, seq AS ord FROM temp.unsaved_{table}")

@@ -72,11 +72,12 @@ class StatsSummaries:
 
     def match_outcomes(self, game: str) -> list[str]:
         """The player's results in their games of ``game`` against "Match me", in the
-        order played."""
+        order played: the order they were recorded in, not their times (a clock set
+        wrong for a while must not reorder them)."""
         rows = self._read(
             "SELECT CAST(outcome AS TEXT) FROM all_games WHERE game IS ? "
             "AND mode IS 'human-computer' AND (opponent IS 'match' OR opponent LIKE 'match@%') "
-            "ORDER BY played_at", (game,))
+            "ORDER BY src, ord", (game,))
         return [row[0] for row in rows if row[0] in OUTCOMES]
 
     def totals_by_game(self, players_only: bool = False) -> dict[str, tuple[int, int, int, int]]:
