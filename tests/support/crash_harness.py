@@ -7,7 +7,7 @@ Run from the repository root (POSIX only: it uses SIGKILL)::
     python tests/support/crash_harness.py --quick         # the reduced form the test suite runs
     python tests/support/crash_harness.py --json out.json --seed 7 --scenario kill
 
-Three scenarios, each on its own throw-away profile in a temporary folder (never the
+Five scenarios, each on its own throw-away profile in a temporary folder (never the
 player's own; ``ARCADE_PROFILE`` and the XDG folders of the workers point there too):
 
 kill
@@ -32,6 +32,20 @@ race
     saves its own setting and writes saved games (one game id shared by all); sometimes one
     copy is killed mid-race. Every result of every copy must be there, no copy may fall
     back to memory, and no notice may speak of corruption or "already exists".
+
+pages
+    A statistics file of a few hundred rows with 2 KB of random bytes in one of its pages
+    (any but the first). A fresh start must show every row that an independent read,
+    looking each id up on its own, can read (it may read more: it also reads past
+    damaged pages in order), never more rows than were written, and a notice with the
+    numbers kept and lost.
+lock
+    The real App while another process holds the statistics file in ``BEGIN
+    EXCLUSIVE``: Match me, a result queued, the Statistics screen, then the release. The
+    frame loop must never use the statistics connection (every use is counted), no frame
+    may wait near the store's busy timeout, the player is told the file is busy, nothing
+    says "no games" meanwhile, and every row is shown after the release. Each frame's
+    wait (wall time less CPU time) is reported: the longest and how many passed 100 ms.
 
 The summary gives runs, kills, operations journalled, checks passed and failed, and
 timings; ``--json FILE`` writes the same figures. Exit status 1 if any check failed (the

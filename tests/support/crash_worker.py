@@ -419,6 +419,7 @@ def run_busy(args: argparse.Namespace) -> int:
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         result["busy_seen"] = until(lambda: app.stats.match_outcomes_now("connect4")[1])
+        result.setdefault("frame_at", {})["game"] = len(waits)
         game = app.push(c4.open_scene(app, seats=(Seat(), Seat("computer", "match"))))
         for _ in range(5):
             frame()
@@ -430,6 +431,7 @@ def run_busy(args: argparse.Namespace) -> int:
         result["match_said"] = [str(n) for n in app.notices if "Match me plays at" in n]
         app.stats.record_game_later("connect4", "7x6", "human-computer", "match", "won")
         app.pop()
+        result.setdefault("frame_at", {})["stats"] = len(waits)
         scene = app.push(StatsScene(app))
         result["busy_said"] = until(lambda: any("busy" in t for t in shown), 30.0)
         for _ in range(20):
@@ -442,6 +444,7 @@ def run_busy(args: argparse.Namespace) -> int:
         result["loaded_after"] = until(lambda: scene.loaded, 30.0)
         result["played_after"] = scene.totals.get("connect4", (0, 0, 0, 0))[0]
         result["waits"] = [round(w, 5) for w in waits]
+        result["longest_at"] = max(range(len(waits)), key=waits.__getitem__) if waits else None
         result["notices"] = [str(n) for n in app.notices]
         result["no_games_said"] = any("No games" in t for t in shown)
         result["file_uses_in_frames"] = len(touched)
