@@ -22,6 +22,7 @@ import contextlib
 import inspect
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,6 +88,10 @@ class StatsWorker:
         self._recorded = 0  # results queued (numbered from 1)
         self._written = 0  # results the worker has handed to the store
         self._match_queued = False
+        # Best puzzle results by (game, variant), and when a read of one was asked (0.0:
+        # being read; else when it last failed).
+        self._bests: dict[tuple[str, str], tuple[int, float] | None] = {}
+        self._best_asked: dict[tuple[str, str], float] = {}
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="statistics", daemon=True)
         self._thread.start()
@@ -236,6 +241,52 @@ class StatsWorker:
         self._refresh_match()
         return result, busy
 
+    # --- puzzles ------------------------------------------------------------------------
+    def best_puzzle_now(self, game: str, variant: str) -> tuple[bool, tuple[int, float] | None]:
+        """``(known, best)``: the best unhelped ``(moves, seconds)`` of a puzzle, at once.
+        ``known`` False while it is being read (or cannot be, the file busy: tried again
+        every :data:`RETRY_SECONDS`)."""
+        key = (game, variant)
+        with self._lock:
+            if key in self._bests:
+                return True, self._bests[key]
+            asked = self._best_asked.get(key)
+            if asked is not None and (asked == 0.0 or time.monotonic() - asked < RETRY_SECONDS):
+                return False, None
+            self._best_asked[key] = 0.0  # being read
+
+        def work(store: StatsStore) -> None:
+            best = store.best_puzzle(game, variant)
+            with self._lock:
+                if store.read_error is None:
+                    self._bests[key] = best
+                    self._best_asked.pop(key, None)
+                else:
+                    self._best_asked[key] = time.monotonic()
+        self.submit(work)
+        return False, None
+
+    def record_puzzle_later(self, game: str, variant: str, moves: int, seconds: float,
+                            helped: bool | int) -> None:
+        """Queue one solved puzzle (see :meth:`StatsStore.record_puzzle`); a warning comes
+        back through :meth:`notices`."""
+        key = (game, variant)
+        with self._lock:
+            if key in self._bests and not helped:
+                best = self._bests[key]
+                self._bests[key] = min(best, (moves, float(seconds))) if best else (
+                    moves, float(seconds))
+
+        def work(store: StatsStore) -> None:
+            warning = store.record_puzzle(game, variant, moves, seconds, helped)
+            with self._lock:
+                if warning:
+                    self._notices.append(warning)
+                # Read again next time: a read queued before this one missed it.
+                self._bests.pop(key, None)
+                self._best_asked.pop(key, None)
+        self.submit(work, read=False)
+
     # --- the blocking API (command line, tests) -----------------------------------------
     def record_game(self, game: str, variant: str, mode: str, opponent: str,
                     outcome: str) -> str | None:
@@ -243,6 +294,15 @@ class StatsWorker:
         pending = self._queue_game(game, variant, mode, opponent, outcome, tell=False)
         pending.ready.wait()
         return pending.value
+
+    def record_puzzle(self, game: str, variant: str, moves: int, seconds: float,
+                      helped: bool | int) -> str | None:
+        """:meth:`StatsStore.record_puzzle`, waiting for the worker."""
+        warning = self.call("record_puzzle", game, variant, moves, seconds, helped)
+        with self._lock:  # the copy of the best is read again
+            self._bests.pop((game, variant), None)
+            self._best_asked.pop((game, variant), None)
+        return warning
 
     def __getattr__(self, name: str) -> Any:
         # The store's other methods, each run on the worker and waited for.

@@ -137,3 +137,62 @@ def test_a_busy_file_never_freezes_a_frame_nor_says_no_games(
     finally:
         app.quit()
         app.stats.close()
+
+
+def test_the_frame_loop_never_uses_the_statistics_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every screen that shows or records statistics, run frame by frame: no use of the
+    statistics connection is made on the frame loop's thread (each use goes through
+    ``_require_open``), yet the results are recorded and shown."""
+    import threading
+
+    from engine.model.registry import all_games
+
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    stats = StatsStore(profile / "statistics.sqlite3")
+    assert stats.open() == []
+    settings = SettingsStore(profile / "settings.json")
+    app = App(settings, stats, settings.load(), window_size=(960, 720))
+    app.push(LauncherScene(app))
+    in_frame = threading.Event()
+    uses: list[str] = []
+    original = StatsStore._require_open
+
+    def watched(store: StatsStore):
+        if in_frame.is_set() and threading.current_thread() is threading.main_thread():
+            uses.append(type(app.top).__name__)
+        return original(store)
+    monkeypatch.setattr(StatsStore, "_require_open", watched)
+
+    def frames(count: int = 3) -> None:
+        for _ in range(count):
+            in_frame.set()
+            try:
+                app.step([])
+            finally:
+                in_frame.clear()
+
+    try:
+        for family in all_games():
+            seats = (Seat(), Seat("computer", "match")) if family.ladder else None
+            scene = app.push(family.open_scene(app, seats=seats) if seats
+                             else family.open_scene(app))
+            frames()
+            if hasattr(scene, "_record") and family.kind == "two-player":
+                scene._record(type("Result", (), {"seats": scene.seats,
+                                                  "outcome": "won"})())
+                frames()
+            app.pop()
+        click_widget(app, "Statistics")
+        in_frame.set()
+        try:
+            run_until(app, lambda: app.top.loaded)
+        finally:
+            in_frame.clear()
+        assert uses == []
+        assert app.top.totals  # the results recorded above are shown
+    finally:
+        app.quit()
+        app.stats.close()
