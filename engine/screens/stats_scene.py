@@ -149,6 +149,7 @@ class StatsScene(Scene):
         #: True once figures read from the file are shown.
         self.loaded = False
         self._retry: float | None = None
+        self._told: str | None = None  # the read problem said already
         self._layout_key: tuple[object, ...] | None = None
         self._layout: dict[str, FRect] = {}
         ui = self.ui
@@ -198,7 +199,9 @@ class StatsScene(Scene):
             else:
                 # Never "No games of yours recorded yet" for a file that could not be
                 # read: say why, and read again in a moment.
-                self.app.notify(pending.error, "warning")
+                if pending.error != self._told:  # once, not at every try
+                    self._told = pending.error
+                    self.app.notify(pending.error, "warning")
                 self.loaded = False
                 self._say(_("The statistics file is busy: your results are shown as soon "
                             "as it can be read.") if pending.busy
