@@ -159,6 +159,13 @@ def run_until(app: App, predicate: Callable[[], Any], timeout: float = 10.0, *,
             time.sleep(pause)
 
 
+def stats_shown(app: App) -> Any:
+    """Run frames until the Statistics screen on top shows the figures read from the file
+    (it reads them off the frame loop); returns it."""
+    run_until(app, lambda: getattr(app.top, "loaded", False), message="statistics not shown")
+    return app.top
+
+
 def wait_hints(app: App, scene: Any) -> None:
     """Run frames until ``scene`` has its hints, then one more to draw them."""
     run_until(app, lambda: bool(scene.hints))

@@ -20,6 +20,7 @@ from engine.core.memory import limit_arenas, release_free_memory
 from engine.storage.saved_games import SavedGames, save_scene
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
+from engine.storage.stats_worker import StatsWorker
 from engine.ui.audio import Audio
 from engine.ui.theme import Theme
 from engine.ui.toasts import Toasts, column_for
@@ -76,11 +77,14 @@ class App:
     """
 
     def __init__(
-        self, settings: SettingsStore, stats: StatsStore, notices: Iterable[str] = (),
+        self, settings: SettingsStore, stats: StatsStore | StatsWorker, notices: Iterable[str] = (),
         window_size: tuple[int, int] | None = None, dump_state: Path | None = None,
     ) -> None:
         self.settings = settings
-        self.stats = stats
+        # Every use of the statistics file runs on the worker's thread: another program
+        # holding the file must never freeze a frame (engine/storage/stats_worker.py).
+        self.stats = stats if isinstance(stats, StatsWorker) else StatsWorker(stats)
+        stats = self.stats.store
         # The language first: everything drawn from here on speaks it (engine/core/i18n.py).
         set_language(str(settings.get("language")))
         # Only what we use (pygame.init() would start joystick and other subsystems too);
@@ -364,6 +368,8 @@ class App:
             return
         for scene in list(self.scenes):
             scene.update(dt)
+        for message in self.stats.notices():  # what the statistics worker has to say
+            self.notify(message, "warning")
         self.toasts.update(dt)
         self.draw()
         pygame.display.flip()

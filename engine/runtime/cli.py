@@ -556,7 +556,8 @@ def run_app(args: argparse.Namespace, family: GameDescriptor | None = None) -> i
         app.run()
     finally:
         # Results a busy or full file never took are written beside it now: say where.
-        closing = stats.close()  # type: ignore[attr-defined]
+        # The worker writes what is queued first (engine/storage/stats_worker.py).
+        closing = app.stats.close()
         if closing:
             say(f"{PROG}: {closing}")
         pygame.quit()

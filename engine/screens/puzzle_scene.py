@@ -18,6 +18,7 @@ and its options (a new puzzle's start, words for the win screen). Everything els
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -48,6 +49,25 @@ ACTIONS: dict[str, tuple[str, float]] = {
     "Solve": (N_("Solve"), 80),
     "Show solution": (N_("Show solution"), 150),
 }
+
+
+class _QueuedStats:
+    """The statistics port of a solve (engine.midend.puzzle.PuzzleStats) that never waits
+    on the file: the best so far from the statistics worker's copy, the result queued."""
+
+    def __init__(self, stats: Any) -> None:
+        self.stats = stats
+        #: False when the best so far was not known (still being read, or the file busy).
+        self.known = True
+
+    def best_puzzle(self, game: str, variant: str) -> tuple[int, float] | None:
+        self.known, best = self.stats.best_puzzle_now(game, variant)
+        return best
+
+    def record_puzzle(self, game: str, variant: str, moves: int, seconds: float,
+                      helped: bool | int) -> str | None:
+        self.stats.record_puzzle_later(game, variant, moves, seconds, helped)
+        return None  # a warning comes back as a notice (App.step)
 
 
 class WinOverlay(Overlay):
@@ -237,7 +257,12 @@ class PuzzleScene(GameScene):
         after each recorded result (an SQLite query: not once a frame)."""
         variant = self.variant_id()
         if self._best is None or self._best[0] != variant:
-            self._best = (variant, self.app.stats.best_puzzle(self.game.id, variant))
+            # From the statistics worker, at once: None until it has been read (the frame
+            # never waits on the file).
+            known, best = self.app.stats.best_puzzle_now(self.game.id, variant)
+            if not known:
+                return None
+            self._best = (variant, best)
         return self._best[1]
 
     def count_moves(self, count: int) -> str:
@@ -345,7 +370,10 @@ class PuzzleScene(GameScene):
 
     # --- the win ------------------------------------------------------------------------
     def _won(self, solved: Solved) -> None:
-        recorded = solved.record(self.app.stats, self.game.id, self.variant_id())
+        port = _QueuedStats(self.app.stats)
+        recorded = solved.record(port, self.game.id, self.variant_id())
+        if not port.known:  # no "new best" against a best that could not be read
+            recorded = dataclasses.replace(recorded, new_best=False)
         self._best = None  # the best result is read again
         if recorded.warning:
             self.app.notify(recorded.warning, "warning")
@@ -414,6 +442,8 @@ class PuzzleScene(GameScene):
     # --- frames ---------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         super().update(dt)
+        # Ask for the best so far early (off the frame loop): a solve compares with it.
+        self.best_result()
         if self.helper is not None:
             error = self.helper.poll()
             if error:

@@ -22,7 +22,14 @@ from pygame import FRect
 from engine.core.i18n import N_, _
 from engine.model.registry import all_games
 from engine.screens.scene import Scene
-from engine.screens.stats_table import COLUMN_HEADS, TableEntry, build_entries
+from engine.screens.stats_table import (
+    COLUMN_HEADS,
+    PLAYER,
+    SECTION_TITLES,
+    TableEntry,
+    build_entries,
+)
+from engine.storage.stats import GameSummary, PuzzleSummary, StatsStore
 from engine.ui.board.draw import dots, hatch
 from engine.ui.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
 from engine.ui.widgets import MIN_TEXT, Button, Label, ellipsize, scroll_step
@@ -99,6 +106,22 @@ class _RowLabel(Label):
         super().draw(surface, vp, theme, focused)
 
 
+#: Seconds before a read that met a busy file is tried again.
+RETRY_SECONDS = 1.0
+
+
+def _read_figures(store: StatsStore) -> tuple[dict[str, tuple[int, int, int, int]],
+                                              list[GameSummary], list[PuzzleSummary],
+                                              dict[str, list[str]]]:
+    """Everything the screen shows, read on the statistics worker's thread."""
+    match = store.all_match_outcomes() or {}  # first: it resets read_error
+    error = store.read_error
+    figures = (store.totals_by_game(players_only=True), store.game_summary(),
+               store.puzzle_summary(), match)
+    store.read_error = store.read_error or error
+    return figures
+
+
 class StatsScene(Scene):
     """Games played, won, lost and drawn per game, as a stacked bar chart and a table."""
 
@@ -124,6 +147,10 @@ class StatsScene(Scene):
         self.games = all_games()
         self.scroll = 0
         self.entries: list[TableEntry] = []
+        #: True once figures read from the file are shown.
+        self.loaded = False
+        self._retry: float | None = None
+        self._told: str | None = None  # the read problem said already
         self._layout_key: tuple[object, ...] | None = None
         self._layout: dict[str, FRect] = {}
         self.helped: dict[str, int] = {}  # puzzles solved with help, per game (refresh)
@@ -149,12 +176,53 @@ class StatsScene(Scene):
 
     # --- figures ----------------------------------------------------------------------
     def refresh(self) -> None:
-        """Reload the figures from the statistics store."""
+        """Ask the statistics worker for the figures; they are shown when they come
+        (:meth:`update`): the frame never waits on the file, and says "loading…" meanwhile."""
+        if getattr(self, "_pending", None) is not None and not self._pending.done:
+            return  # one request at a time
+        self._retry = None
+        self._pending = self.app.stats.submit(_read_figures)
+        if not hasattr(self, "totals"):
+            self.totals, self.rows, self.puzzles, self.rungs = {}, [], [], {}
+            self._say(_("Loading your statistics…"))
+
+    def _say(self, note: str) -> None:
+        """Show ``note`` in place of the player's results (loading, a busy file)."""
+        self.entries = [TableEntry("section", _(SECTION_TITLES[PLAYER]), PLAYER,
+                                   detail=_(SECTION_TITLES[PLAYER])),
+                        TableEntry("note", note, PLAYER, detail=note)]
+        self.scroll_by(0)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        pending = getattr(self, "_pending", None)
+        if pending is not None and pending.done:
+            self._pending = None
+            if pending.error is None:
+                self._show(*pending.value)
+            else:
+                # Never "No games of yours recorded yet" for a file that could not be
+                # read: say why, and read again in a moment.
+                if pending.error != self._told:  # once, not at every try
+                    self._told = pending.error
+                    self.app.notify(pending.error, "warning")
+                self.loaded = False
+                self._say(_("The statistics file is busy: your results are shown as soon "
+                            "as it can be read.") if pending.busy
+                          else _("Your statistics could not be read."))
+                self._retry = RETRY_SECONDS
+        if self._retry is not None:
+            self._retry -= dt
+            if self._retry <= 0:
+                self.refresh()
+
+    def _show(self, totals: dict[str, tuple[int, int, int, int]], rows: list[GameSummary],
+              puzzles: list[PuzzleSummary], match: dict[str, list[str]]) -> None:
+        """Show the figures read by :func:`_read_figures`."""
         # The chart shows the player's own results: games the computer played against
         # itself are listed in the table's last section only.
-        self.totals = self.app.stats.totals_by_game(players_only=True)
-        self.rows = self.app.stats.game_summary()
-        self.puzzles = self.app.stats.puzzle_summary()
+        self.loaded = True
+        self.totals, self.rows, self.puzzles = totals, rows, puzzles
         # Puzzles count as "played" in the chart: solved alone like a win, so one chart
         # shows every family; solved with help is a part of its own (not a draw: issue 28).
         self.helped = {}
@@ -165,7 +233,7 @@ class StatsScene(Scene):
             self.helped[row.game] = self.helped.get(row.game, 0) + row.helped
         # The rung "Match me" plays at now, in each game where the player has played it.
         played = {row.game for row in self.rows}
-        outcomes = {game.id: self.app.stats.match_outcomes(game.id) for game in self.games
+        outcomes = {game.id: match.get(game.id, []) for game in self.games
                     if game.ladder and game.id in played}
         by_id = {game.id: game for game in self.games}
         self.rungs = {game_id: by_id[game_id].level_title(by_id[game_id].match_level(results))

@@ -114,7 +114,20 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
         me" at the rung the player's recorded results against it have reached."""
         outcomes: list[str] = []
         if any(s.is_computer and s.level == MATCH for s in seats):
-            outcomes = self.app.stats.match_outcomes(self.game.id)
+            # At once, from the copy the statistics worker keeps: the frame never waits
+            # on the file. When it cannot be read the player is told the level played.
+            known, busy = self.app.stats.match_outcomes_now(self.game.id)
+            if known is None:
+                level = self.game.match_level([])
+                why = (N_("the statistics file is busy: another program holds it") if busy
+                       else N_("your results have not been read yet"))
+                self.app.notify(Phrase(
+                    N_("Match me plays at {level} for now: {why}. It follows your results "
+                       "again once they can be read."),
+                    level=self.game.level_title(level) if level else "", why=Phrase(why)),
+                    "warning")
+            else:
+                outcomes = known
         self.match_rung = self.game.match_level(outcomes)
         return [self.game.make_agent(self.params, s, self.rng.randrange(1 << 30),
                                      match_outcomes=outcomes)
@@ -244,11 +257,10 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
     def _record(self, result: MatchResult) -> None:
         """The midend's statistics port: a game ended for the first time."""
         computers = [s.level_tag() for s in result.seats if s.is_computer]
-        warning = self.app.stats.record_game(self.game_id, self.variant_id(),
-                                             mode_name(result.seats), " vs ".join(computers),
-                                             result.outcome)
-        if warning:
-            self.app.notify(warning, "warning")
+        # Queued: written off the frame loop; a warning comes back as a notice (App.step).
+        self.app.stats.record_game_later(self.game_id, self.variant_id(),
+                                         mode_name(result.seats), " vs ".join(computers),
+                                         result.outcome)
 
     # --- computer ------------------------------------------------------------------------
     def update(self, dt: float) -> None:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import contextlib
 import math
 import sqlite3
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from engine.core.phrase import N_, Nn_, Phrase
@@ -77,6 +79,11 @@ class StatsStore:
         # True when this session runs in memory only because the file was busy or the
         # disk full: its results are then written beside the file when it ends.
         self._spill = False
+        #: The error of the last read that failed (None after a good one is not
+        #: promised: callers reset it before the reads they check).
+        self.read_error: BaseException | None = None
+        #: Held by whoever uses the connection (the worker thread, or close()).
+        self.lock = threading.RLock()
 
     # --- opening and closing --------------------------------------------------
 
@@ -105,6 +112,10 @@ class StatsStore:
         was busy or the disk full) are written beside the file, for the next start
         to add. Returns a message when that happened or failed, else None.
         """
+        with self.lock:
+            return self._close()
+
+    def _close(self) -> str | None:
         if self._conn is None:
             return None
         message = None
@@ -115,6 +126,28 @@ class StatsStore:
                 message = self._spill_unsaved()
         self._disconnect()
         return message
+
+    @contextlib.contextmanager
+    def waiting(self, seconds: float) -> Iterator[None]:
+        """Within the block, a busy file is waited for ``seconds`` (not
+        :attr:`busy_timeout`): a read for a screen fails fast and is tried again."""
+        conn = self._conn
+        if conn is None:
+            yield
+            return
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        try:
+            yield
+        finally:
+            if self._conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+
+    @property
+    def closed(self) -> bool:
+        """True when the store is not open (before :meth:`open`, after :meth:`close`)."""
+        return self._conn is None
 
     def _disconnect(self) -> None:
         """Close the connection as it is (waiting results are the caller's concern)."""
@@ -159,13 +192,18 @@ class StatsStore:
         name or ``""``; ``outcome`` is ``"won"``, ``"lost"`` or ``"drawn"`` for
         the first human seat. Raises ValueError for invalid arguments.
         """
+        self.check_game(game, variant, mode, opponent, outcome)
+        return self._write("games", (now(), game, variant, mode, opponent, outcome))
+
+    @staticmethod
+    def check_game(game: str, variant: str, mode: str, opponent: str, outcome: str) -> None:
+        """Raise ValueError unless these are valid arguments of :meth:`record_game`."""
         _require_text("game", game, allow_empty=False)
         _require_text("variant", variant)
         _require_text("mode", mode, allow_empty=False)
         _require_text("opponent", opponent)
         if outcome not in OUTCOMES:
             raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
-        return self._write("games", (now(), game, variant, mode, opponent, outcome))
 
     def record_puzzle(
         self, game: str, variant: str, moves: int, seconds: float, helped: bool | int
@@ -283,6 +321,13 @@ class StatsStore:
         (engine.ai.ladder.match_level). ``[]`` on a read error (reported in warnings)."""
         return self._summaries().match_outcomes(game)
 
+    def all_match_outcomes(self) -> dict[str, list[str]] | None:
+        """``{game: outcomes}`` as :meth:`match_outcomes` for every game, in one read;
+        None when it cannot be read (the reason in :attr:`read_error`)."""
+        self.read_error = None
+        result = self._summaries().all_match_outcomes()
+        return None if self.read_error is not None else result
+
     def totals_by_game(self, players_only: bool = False) -> dict[str, tuple[int, int, int, int]]:
         """``{game: (played, won, lost, drawn)}`` over all variants and modes.
 
@@ -304,6 +349,9 @@ class StatsStore:
         try:
             return conn.execute(sql, params).fetchall()
         except (sqlite3.Error, UnicodeDecodeError) as exc:
+            # What went wrong, for whoever must tell a busy file from an empty one
+            # (engine.storage.stats_worker): an empty answer is not "no results".
+            self.read_error = exc
             # A statistics screen must not crash the game; report instead,
             # once: screens read every frame, and the list must not grow.
             message = Phrase(N_("Could not read statistics from {path} ({reason})."),

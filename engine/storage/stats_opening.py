@@ -207,6 +207,9 @@ class StatsOpener:
                 conn.close()
         except (sqlite3.Error, UnicodeDecodeError):
             shown = Phrase(N_("its results cannot be shown now"))
+        # Results earlier sessions kept beside the file are the player's too: shown with
+        # it (read only; they stay beside it until a start that can repair merges them).
+        self._show_pending(memory)
         self.spill = True
         self.warnings.append(Phrase(
             N_("Statistics file {path} needs repairing ({why}), but the repair could not be "
@@ -215,6 +218,20 @@ class StatsOpener:
                "start that can repair it."),
             path=self.path, why=brief(why), reason=brief(reason), shown=shown))
         return memory
+
+    def _show_pending(self, memory: sqlite3.Connection) -> None:
+        """Add the results waiting beside the file to the in-memory copy ``memory``.
+
+        Only the copy changes: the pending files stay where they are, for the start
+        that merges them into the file (:meth:`_recover`).
+        """
+        for pending in recovery.pending_files(self.path):
+            rows = recovery.read_pending(pending)
+            if rows is None:
+                continue
+            with contextlib.suppress(sqlite3.Error):
+                with transaction(memory):
+                    recovery.merge_rows(memory, rows)
 
     def _recover(self, conn: sqlite3.Connection) -> None:
         """Finish what killed copies left and merge back results kept aside.
@@ -230,6 +247,8 @@ class StatsOpener:
             with contextlib.suppress(OSError):
                 os.unlink(leftover)
         sources: list[tuple[Path, int]] = []
+        # Set-aside files with damaged pages: (file, rows read, rows that could not be).
+        damaged: list[tuple[Path, int, int]] = []
         try:
             with transaction(conn):
                 conn.execute(recovery.RECOVERED_TABLE)
@@ -251,17 +270,32 @@ class StatsOpener:
                     continue
                 if merged.get(aside.name) == seen:
                     continue
-                rows = recovery.read_aside(aside)
-                if rows is None:
+                salvaged = recovery.salvage_aside(aside)
+                if salvaged is None:
                     continue  # not ours, a newer version's, or unreadable
+                rows, lost = salvaged
                 with transaction(conn):
                     added = recovery.merge_rows(conn, rows)
                     conn.execute("INSERT OR REPLACE INTO recovered_files VALUES (?, ?, ?, ?)",
                                  (aside.name, seen, added, now()))
-                if added:
+                if lost:
+                    damaged.append((aside, sum(len(table) for table in rows.values()), lost))
+                elif added:
                     sources.append((aside, added))
         except (sqlite3.Error, OSError, UnicodeDecodeError):
             pass  # a full disk or a busy file: the sources stay and the next start tries again
+        for aside, kept, lost in damaged:
+            # Both counts, each with its own plural: the player learns what was kept
+            # and what is gone (the file itself stays, for a better tool than ours).
+            self.warnings.append(Phrase(
+                N_("Statistics file {kept_file} has damaged pages: {kept} and {lost}. The "
+                   "readable results are in your statistics in {path}; the damaged file "
+                   "was kept as it is."),
+                kept_file=aside, path=self.path,
+                kept=Phrase(Nn_("{count} result was read and kept",
+                                "{count} results were read and kept"), count=kept),
+                lost=Phrase(Nn_("{count} result could not be read",
+                                "{count} results could not be read"), count=lost)))
         if sources:
             total = sum(count for _, count in sources)
             self.warnings.append(Phrase(

@@ -92,7 +92,8 @@ def stale_temporaries(db_path: Path) -> list[Path]:
                    *db_path.parent.glob(pending)])
 
 
-def read_rows(conn: sqlite3.Connection, with_id: bool = False) -> Rows:
+def read_rows(conn: sqlite3.Connection, with_id: bool = False,
+              tables: Sequence[str] = tuple(COLUMNS)) -> Rows:
     """Every row of our tables (those that exist), read from the tables themselves.
 
     NOT INDEXED: a damaged index must not hide rows. ``with_id``: each row starts
@@ -101,7 +102,8 @@ def read_rows(conn: sqlite3.Connection, with_id: bool = False) -> Rows:
     if a table cannot be read to the end.
     """
     rows: Rows = {}
-    for table, columns in COLUMNS.items():
+    for table in tables:
+        columns = COLUMNS[table]
         if conn.execute(f"PRAGMA table_info({table})").fetchone() is None:
             continue
         names = ", ".join((("rowid",) if with_id else ()) + columns)
@@ -113,8 +115,20 @@ def read_aside(path: Path) -> Rows | None:
     """The rows of a set-aside database, or None when it holds none we can take.
 
     None for a file that is not a version-1 statistics database (a newer
-    version's file waits for that version) or whose tables cannot be read.
-    The file is opened read-only and never changed.
+    version's file waits for that version) or whose tables cannot be read at all.
+    Damaged pages cost only their own rows (see :func:`salvage_aside`). The file
+    is opened read-only and never changed.
+    """
+    salvaged = salvage_aside(path)
+    return None if salvaged is None else salvaged[0]
+
+
+def salvage_aside(path: Path) -> tuple[Rows, int] | None:
+    """Every readable row of a set-aside database, and how many rows could not be read.
+
+    The tables are read whole when they can be; a table that cannot (a damaged page)
+    is read row by row (:func:`salvage_table`), so one damaged page costs only the rows
+    on it. None as for :func:`read_aside`. The file is opened read-only.
     """
     uri = f"{Path(path).resolve().as_uri()}?mode=ro"
     try:
@@ -125,11 +139,121 @@ def read_aside(path: Path) -> Rows | None:
     try:
         if conn.execute("PRAGMA user_version").fetchone()[0] != 1:
             return None
-        return read_rows(conn)
+        rows: Rows = {}
+        lost = 0
+        for table in COLUMNS:
+            try:
+                if conn.execute(f"PRAGMA table_info({table})").fetchone() is None:
+                    continue
+            except (sqlite3.Error, UnicodeDecodeError):
+                continue  # a damaged schema page: nothing of this table can be found
+            try:
+                rows[table] = read_rows(conn, tables=(table,))[table]
+            except (sqlite3.Error, UnicodeDecodeError):
+                rows[table], missing = salvage_table(conn, table)
+                lost += missing
+        return rows, lost
     except (sqlite3.Error, UnicodeDecodeError):
         return None
     finally:
         conn.close()
+
+
+# Rowids run from -2**63 to 2**63 - 1.
+_MIN_ROWID = -(2**63)
+_MAX_ROWID = 2**63 - 1
+# Ids in a skipped span looked up one by one up to this many (ours are consecutive;
+# a wider span is a damaged page's nonsense, not rows).
+_PROBE_SPAN = 65_536
+_ERRORS = (sqlite3.Error, UnicodeDecodeError, OverflowError)
+
+
+def salvage_table(conn: sqlite3.Connection, table: str) -> tuple[list[tuple[Any, ...]], int]:
+    """The readable rows of ``table`` (our result columns, oldest id first), read past
+    damaged pages, and how many of its rows could not be read.
+
+    The table is scanned in rowid order; where a scan breaks on a damaged page it
+    resumes at the next id a scan can start from (found by steps that double), and
+    the ids it stepped over are looked up one by one. A row whose values are not of
+    the kinds a result has (bytes of a damaged page read as a row) is not taken. How
+    many were lost: the ids the table's index knows and no read found, or, when the
+    index cannot be read whole either, the ids missing between the first and the last
+    known (the game gives consecutive ids and never deletes a result).
+    """
+    columns = COLUMNS[table]
+    select = f"SELECT rowid, {', '.join(columns)} FROM {table} NOT INDEXED"
+    found: dict[int, tuple[Any, ...]] = {}
+    start: int | None = _MIN_ROWID
+    while start is not None:
+        try:
+            for row in conn.execute(f"{select} WHERE rowid >= ? ORDER BY rowid", (start,)):
+                found[row[0]] = tuple(row[1:])
+                start = row[0] + 1 if row[0] < _MAX_ROWID else None
+                if start is None:
+                    break
+            break
+        except _ERRORS:
+            start = _resume(conn, table, select, start, found)
+    index_ids, index_whole = _index_ids(conn, table)
+    kept = {rowid: row for rowid, row in found.items() if _plausible(table, list(row))
+            and (table != "games" or row[-1] in ("won", "lost", "drawn"))}
+    known = index_ids | found.keys()
+    if index_whole:
+        lost = len(index_ids - kept.keys())
+    elif known:
+        first, last = max(min(known), 1), max(known)
+        lost = max(0, min(last - first + 1, len(known) + _PROBE_SPAN) - len(
+            [rowid for rowid in kept if first <= rowid <= last]))
+    else:
+        lost = 0
+    return [kept[rowid] for rowid in sorted(kept)], lost
+
+
+def _resume(conn: sqlite3.Connection, table: str, select: str, start: int,
+            found: dict[int, tuple[Any, ...]]) -> int | None:
+    """Where to scan on after a scan from ``start`` broke, or None at the table's end;
+    the ids stepped over that can be read one by one go into ``found``."""
+    step = 1
+    while True:
+        probe = start + step
+        if probe > _MAX_ROWID:
+            nxt = None
+            break
+        try:
+            row = conn.execute(f"SELECT rowid FROM {table} NOT INDEXED WHERE rowid >= ? "
+                               "ORDER BY rowid LIMIT 1", (probe,)).fetchone()
+        except _ERRORS:
+            step *= 2
+            continue
+        nxt = None if row is None else row[0]
+        break
+    end = (start + step) if nxt is None else nxt
+    for rowid in range(max(start, 0), min(end, start + _PROBE_SPAN, _MAX_ROWID)):
+        with contextlib.suppress(*_ERRORS):
+            row = conn.execute(f"{select} WHERE rowid = ?", (rowid,)).fetchone()
+            if row is not None:
+                found[row[0]] = tuple(row[1:])
+    return nxt
+
+
+def _index_ids(conn: sqlite3.Connection, table: str) -> tuple[set[int], bool]:
+    """The rowids the table's index lists (a second record of which rows there were),
+    and whether it could be read to the end."""
+    ids: set[int] = set()
+    try:
+        names = [str(row[1]) for row in conn.execute(f"PRAGMA index_list({table})")]
+    except _ERRORS:
+        return ids, False
+    for name in names:
+        ids.clear()
+        try:
+            for (rowid,) in conn.execute(
+                    f'SELECT rowid FROM {table} INDEXED BY "{name}"'):
+                ids.add(rowid)
+        except _ERRORS:
+            continue
+        return ids, True
+    return ids, False
 
 
 def merge_rows(conn: sqlite3.Connection, rows: Rows) -> int:

@@ -68,7 +68,10 @@ def connect(path: Path, timeout: float) -> sqlite3.Connection:
     """A connection to the database at ``path`` that waits ``timeout`` seconds for a lock."""
     # isolation_level=None: we issue BEGIN/COMMIT ourselves so every write
     # is exactly one explicit transaction.
-    conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+    # check_same_thread=False: the store runs on a worker thread of its own once open
+    # (engine.storage.stats_worker), one thread at a time.
+    conn = sqlite3.connect(path, timeout=timeout, isolation_level=None,
+                           check_same_thread=False)
     conn.text_factory = lenient_text
     return conn
 
@@ -111,7 +114,7 @@ def create_schema(conn: sqlite3.Connection) -> None:
 
 def memory_database() -> sqlite3.Connection:
     """An empty in-memory database with our schema."""
-    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     conn.text_factory = lenient_text
     create_schema(conn)
     return conn
@@ -130,6 +133,9 @@ def add_unsaved_tables(conn: sqlite3.Connection | None) -> None:
         columns = ", ".join(names)
         conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS unsaved_{table} "
                      f"(seq INTEGER PRIMARY KEY, {columns})")
+        # ``src, ord``: the order the results were recorded in (the file's rows by rowid,
+        # then this session's waiting ones), which the clock cannot give: a clock set
+        # wrong for a while must not reorder what was played.
         conn.execute(f"CREATE TEMP VIEW IF NOT EXISTS all_{table} AS "
-                     f"SELECT {columns} FROM main.{table} UNION ALL "
-                     f"SELECT {columns} FROM temp.unsaved_{table}")
+                     f"SELECT {columns}, 0 AS src, rowid AS ord FROM main.{table} UNION ALL "
+                     f"SELECT {columns}, 1 AS src, seq AS ord FROM temp.unsaved_{table}")

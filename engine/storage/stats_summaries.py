@@ -72,12 +72,25 @@ class StatsSummaries:
 
     def match_outcomes(self, game: str) -> list[str]:
         """The player's results in their games of ``game`` against "Match me", in the
-        order played."""
+        order played: the order they were recorded in, not their times (a clock set
+        wrong for a while must not reorder them)."""
         rows = self._read(
             "SELECT CAST(outcome AS TEXT) FROM all_games WHERE game IS ? "
             "AND mode IS 'human-computer' AND (opponent IS 'match' OR opponent LIKE 'match@%') "
-            "ORDER BY played_at", (game,))
+            "ORDER BY src, ord", (game,))
         return [row[0] for row in rows if row[0] in OUTCOMES]
+
+    def all_match_outcomes(self) -> dict[str, list[str]]:
+        """``{game: outcomes}`` as :meth:`match_outcomes` gives them, for every game."""
+        rows = self._read(
+            "SELECT CAST(game AS TEXT), CAST(outcome AS TEXT) FROM all_games "
+            "WHERE mode IS 'human-computer' AND (opponent IS 'match' OR opponent LIKE 'match@%') "
+            "ORDER BY src, ord", ())
+        outcomes: dict[str, list[str]] = {}
+        for game, outcome in rows:
+            if game is not None and outcome in OUTCOMES:
+                outcomes.setdefault(game, []).append(outcome)
+        return outcomes
 
     def totals_by_game(self, players_only: bool = False) -> dict[str, tuple[int, int, int, int]]:
         """``{game: (played, won, lost, drawn)}`` over all variants and modes.

@@ -1,7 +1,7 @@
 """The process that tests/support/crash_harness.py kills: it uses the real stores the way the
 app does.
 
-Three commands, each given a throw-away profile folder (never the player's own):
+Four commands, each given a throw-away profile folder (never the player's own):
 
 ``loop``
     Open the settings and statistics with ``engine.runtime.cli._open_stores`` (exactly as the app
@@ -22,6 +22,10 @@ after it: a kill at an exact step rather than at a random moment.
     SDL's dummy video driver) and write what a player would see as JSON: the notices,
     whether statistics are only in memory, every result in the summaries, every setting,
     and every saved game the harness names.
+``busy``
+    Run the real App while another process holds the statistics file (``BEGIN
+    EXCLUSIVE``): Match me, a queued result and the Statistics screen, then the release;
+    the wait of every frame and what the player was told go out as JSON.
 
 Every value a loop writes carries a unique tag (``<worker>.<op>``) so the harness can tell
 each result, setting and saved game apart, except one kind of result on purpose: "plain"
@@ -334,6 +338,130 @@ def run_check(args: argparse.Namespace) -> int:
     return 0
 
 
+# Another program holding the statistics file (as a sqlite3 shell in BEGIN EXCLUSIVE).
+HOLD = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+print("locked", flush=True)
+sys.stdin.readline()
+conn.execute("ROLLBACK")
+"""
+
+
+def run_busy(args: argparse.Namespace) -> int:
+    """The ``busy`` command: the real App while another process holds the statistics file.
+
+    Records ``--games`` Match me results, then has another process take the file
+    (``BEGIN EXCLUSIVE``) and, while it holds it, opens Connect Four against Match me,
+    finishes a game (its result queued), and opens the Statistics screen; then the other
+    process lets go and the screen must show every row. Each frame's wait (wall time less
+    the thread's CPU time) is measured; the figures go to ``--out`` as JSON.
+    """
+    import subprocess
+
+    started = time.perf_counter()
+    result: dict[str, Any] = {}
+    holder = None
+    try:
+        settings, stats, notices, _saves, app = open_profile(args.profile, app=True)
+        from engine.model.registry import find_game
+        from engine.model.seats import Seat
+        from engine.screens.launcher import LauncherScene
+        from engine.screens.stats_scene import StatsScene
+
+        c4 = find_game("connect4")
+        for i in range(args.games):
+            app.stats.record_game("connect4", "7x6", "human-computer", "match",
+                                  ("won", "drawn", "lost")[i % 3])
+        app.push(LauncherScene(app))
+        waits: list[float] = []
+        shown: list[str] = []
+        # Every use of the statistics connection goes through _require_open: count those
+        # made by the frame loop's thread during a frame (there must be none).
+        import threading
+
+        from engine.storage.stats import StatsStore
+
+        in_frame = threading.Event()
+        touched: list[str] = []
+        original = StatsStore._require_open
+
+        def watched(store: Any) -> Any:
+            if in_frame.is_set() and threading.current_thread() is threading.main_thread():
+                touched.append("".join(traceback.format_stack(limit=6)))
+            return original(store)
+        StatsStore._require_open = watched  # type: ignore[method-assign]
+
+        def frame() -> None:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            in_frame.set()
+            try:
+                app.step([])
+            finally:
+                in_frame.clear()
+            waits.append((time.perf_counter() - wall) - (time.thread_time() - cpu))
+            top = app.top
+            if isinstance(top, StatsScene):
+                shown.extend(entry.text for entry in top.entries)
+            time.sleep(0.005)
+
+        def until(predicate: Any, timeout: float = 60.0) -> bool:
+            deadline = time.monotonic() + timeout
+            while not predicate():
+                if time.monotonic() > deadline:
+                    return False
+                frame()
+            return True
+
+        holder = subprocess.Popen([sys.executable, "-c", HOLD, str(stats.path)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        result["busy_seen"] = until(lambda: app.stats.match_outcomes_now("connect4")[1])
+        result.setdefault("frame_at", {})["game"] = len(waits)
+        game = app.push(c4.open_scene(app, seats=(Seat(), Seat("computer", "match"))))
+        for _ in range(5):
+            frame()
+        # Read before the file was taken: Match me plays on from that copy (else it says
+        # which level it plays and why).
+        result["match_rung"] = game.match_rung
+        result["match_expected"] = c4.match_level(
+            [("won", "drawn", "lost")[i % 3] for i in range(args.games)])
+        result["match_said"] = [str(n) for n in app.notices if "Match me plays at" in n]
+        app.stats.record_game_later("connect4", "7x6", "human-computer", "match", "won")
+        app.pop()
+        result.setdefault("frame_at", {})["stats"] = len(waits)
+        scene = app.push(StatsScene(app))
+        result["busy_said"] = until(lambda: any("busy" in t for t in shown), 30.0)
+        for _ in range(20):
+            frame()
+        result["loaded_while_held"] = scene.loaded
+        assert holder.stdin is not None
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        holder.wait(30)
+        result["loaded_after"] = until(lambda: scene.loaded, 30.0)
+        result["played_after"] = scene.totals.get("connect4", (0, 0, 0, 0))[0]
+        result["waits"] = [round(w, 5) for w in waits]
+        result["longest_at"] = max(range(len(waits)), key=waits.__getitem__) if waits else None
+        result["notices"] = [str(n) for n in app.notices]
+        result["no_games_said"] = any("No games" in t for t in shown)
+        result["file_uses_in_frames"] = len(touched)
+        result["first_file_use"] = touched[0] if touched else None
+        app.quit()
+        result["closing"] = str(app.stats.close() or "")
+        close_profile(stats, app)
+    except Exception:  # noqa: BLE001 - reported to the harness as a finding
+        result["error"] = traceback.format_exc()
+    finally:
+        if holder is not None and holder.poll() is None:
+            holder.kill()
+    result["seconds"] = round(time.perf_counter() - started, 4)
+    Path(args.out).write_text(json.dumps(result), encoding="utf-8")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one worker command; returns its exit code."""
     parser = argparse.ArgumentParser(prog="crash_worker", description=__doc__.split("\n")[0])
@@ -364,8 +492,13 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--profile", required=True)
     check.add_argument("--out", required=True)
     check.add_argument("--saves", help="comma-separated saved-game ids to look up")
+    busy = sub.add_parser("busy")
+    busy.add_argument("--profile", required=True)
+    busy.add_argument("--out", required=True)
+    busy.add_argument("--games", type=int, default=5)
     args = parser.parse_args(argv)
-    return {"loop": run_loop, "open": run_open, "check": run_check}[args.command](args)
+    return {"loop": run_loop, "open": run_open, "check": run_check,
+            "busy": run_busy}[args.command](args)
 
 
 if __name__ == "__main__":

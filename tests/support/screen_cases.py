@@ -86,6 +86,9 @@ def click_button(name: str, expect: type | str) -> Callable[[App], None]:
         click_widget(app, name)
         run_until(app, lambda: _is(app.top, expect), timeout=5,
                   message=f"{name!r} did not open {expect}")
+        # A screen that reads files off the frame loop (Statistics): until it shows them.
+        run_until(app, lambda: getattr(app.top, "loaded", True), timeout=10,
+                  message=f"{expect} did not show what it read")
     return run
 
 

@@ -413,6 +413,7 @@ def test_match_me_moves_up_after_a_win_and_shows_its_rung(app) -> None:
     from engine.model.registry import find_game
     from engine.screens.stats_scene import StatsScene
     from games.tictactoe.rules import CLASSIC
+    from tests.conftest import stats_shown
 
     game = find_game("tictactoe")
     for _ in range(2):  # two wins recorded earlier: Medium → Strong → Hard
@@ -427,6 +428,7 @@ def test_match_me_moves_up_after_a_win_and_shows_its_rung(app) -> None:
     assert outcome in ("drawn", "lost")
     assert scene.match_rung == ("hard" if outcome == "drawn" else "strong")
     stats = app.push(StatsScene(app))
+    stats_shown(app)
     lines = [entry.text for entry in stats.entries]
     title = {"hard": "Hard", "strong": "Strong"}[scene.match_rung]
     assert f"Match me plays at {title} now" in lines

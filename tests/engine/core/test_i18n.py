@@ -441,7 +441,7 @@ NOTICE_RETURNS = {"save", "_could_not_save", "_take_in_current_file", "_changed_
                   "_kind_of", "_unkeepable", "describe_sources", "_file_bytes", "rebuild",
                   "header_problem", "refuses_rows", "check", "rebuild_file"}
 # Functions whose ValueError is a caller's mistake (a bad argument), never shown.
-ARGUMENT_CHECKS = {"_require_text", "record_game", "record_puzzle"}
+ARGUMENT_CHECKS = {"_require_text", "record_game", "record_puzzle", "check_game"}
 # Phrase templates that are not words for a player: the state "rebuild:<why>" (only its
 # why is shown).
 INTERNAL_TEMPLATES = {"rebuild:{why}"}

@@ -54,6 +54,10 @@ def test_the_reduced_harness_finds_nothing_lost(tmp_path: Path) -> None:
     assert set(figures["operations_journalled"]) == {"game", "puzzle", "setting", "save"}
     assert figures["checks_passed"] >= 2 * 7 + 2 * 7 + 2 * 6
     assert figures["rebuild_seconds"] > 0
+    # A damaged page keeps every readable row; a held file never stops a frame.
+    assert figures["runs"]["pages"] == 2 and figures["runs"]["lock"] == 1
+    assert figures["pages"]["kept"] >= figures["pages"]["readable"] > 0
+    assert figures["lock"]["frames"] > 0
 
 
 def run_to_end(workers: crash_harness.Workers, profile: Path, journal: Path, ops: int) -> None:

@@ -21,6 +21,7 @@ from tests.conftest import (
     make_app,
     near,
     run_until,
+    stats_shown,
     type_text,
 )
 from tests.support.screens import cell_centre
@@ -175,6 +176,7 @@ def test_results_recorded_once_per_game(app, profile) -> None:
     key(app, pygame.K_ESCAPE)
     click_widget(app, "Statistics")
     assert isinstance(app.top, StatsScene)
+    stats_shown(app)
     assert app.top.debug_state()["totals"]["tictactoe"] == [2, 1, 0, 1]
 
 

@@ -30,7 +30,16 @@ from engine.screens.stats_table import (
     readable,
 )
 from games.tictactoe.rules import CLASSIC
-from tests.conftest import click, click_widget, grid_centre, hover, key, make_app, run_until
+from tests.conftest import (
+    click,
+    click_widget,
+    grid_centre,
+    hover,
+    key,
+    make_app,
+    run_until,
+    stats_shown,
+)
 
 
 # --- playing real games -----------------------------------------------------------------
@@ -125,8 +134,7 @@ def record_other_families(app: App) -> None:
 def open_statistics(app: App) -> StatsScene:
     click_widget(app, "Statistics")
     assert isinstance(app.top, StatsScene)
-    app.step([])
-    return app.top
+    return stats_shown(app)
 
 
 def all_lines(scene: StatsScene) -> list[tuple[str, str, str, tuple[int, ...]]]:

@@ -19,7 +19,7 @@ from engine.screens import launcher
 from engine.screens.scene import HelpOverlay, Scene
 from engine.ui import widgets
 from engine.ui.widgets import ELLIPSIS, Button, Label, Widget
-from tests.conftest import click_widget, key, make_app
+from tests.conftest import click_widget, key, make_app, stats_shown
 
 LONG = ("A label whose text goes on and on, far longer than the narrow box it was given "
         "can hold on one line, so it must be shortened")
@@ -244,7 +244,7 @@ def test_the_statistics_table_scrolls_and_shows_long_names_on_hover(profile: Pat
         for i in range(40):
             app.stats.record_game("tictactoe", f"v{i:02}", "human-computer", "easy", "lost")
         click_widget(app, "Statistics")
-        stats = app.top
+        stats = stats_shown(app)
         state = stats.debug_state()
         # 41 boards, each a heading and its "You vs Computer (Easy)" row, under the game's
         # and the section's headings: far more lines than fit.

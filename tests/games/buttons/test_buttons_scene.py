@@ -17,7 +17,7 @@ from games.buttons.board import Board, parse_code
 from games.buttons.board_render import tiny_colours
 from games.buttons.scene import ButtonMadnessScene
 from games.buttons.timings import RIPPLE
-from tests.conftest import click, click_widget, key, run_until, type_text
+from tests.conftest import click, click_widget, key, run_until, stats_shown, type_text
 
 CTRL = pygame.KMOD_LCTRL
 
@@ -245,7 +245,7 @@ def test_statistics_screen_shows_puzzle_results(app) -> None:
     click_widget(app, "Close")
     key(app, pygame.K_ESCAPE)
     click_widget(app, "Statistics")
-    state = app.top.debug_state()
+    state = stats_shown(app).debug_state()
     assert state["puzzles"] == [["button-madness", "4x4", 1, 0, 2]]
     assert state["totals"]["button-madness"] == [1, 1, 0, 0]
 

@@ -23,7 +23,7 @@ from engine.screens.stats_scene import StatsScene
 from engine.storage.saved_games import read_save
 from games.grundy.setup_scene import GrundySetupOverlay
 from games.grundy.variants import SPEC, GrundySetup
-from tests.conftest import click_widget, key, make_app
+from tests.conftest import click_widget, key, make_app, stats_shown
 from tests.support.cli import run
 
 FIXTURES = Path(__file__).resolve().parents[2] / "data" / "rows_first"
@@ -122,6 +122,7 @@ def test_the_statistics_made_before_title_each_board_columns_by_rows(tmp_path: P
     try:
         click_widget(app, "Statistics")
         assert isinstance(app.top, StatsScene)
+        stats_shown(app)
         variants = [e.text for e in app.top.entries if e.kind == "variant"]
         assert "King 6×8" in variants and "Queen 8×6, 2 tokens" in variants
         assert "King 8×6" not in variants and "Queen 6×8, 2 tokens" not in variants

@@ -27,7 +27,7 @@ from engine.storage.saved_games import read_save
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.setup_scene import SetupOverlay
 from games.tictactoe.variants import PRESETS, SPEC, variant_label
-from tests.conftest import click_widget, key, make_app
+from tests.conftest import click_widget, key, make_app, stats_shown
 from tests.support.cli import run
 
 FIXTURES = Path(__file__).resolve().parents[2] / "data" / "rows_first"
@@ -177,6 +177,7 @@ def test_the_statistics_made_before_title_each_board_columns_by_rows(tmp_path: P
         click_widget(app, "Statistics")
         scene = app.top
         assert isinstance(scene, StatsScene)
+        stats_shown(app)
         lines = [(e.kind, e.text) for e in scene.entries]
         at = lines.index(("game", find_game("tictactoe").title))
         boards = [text for kind, text in lines[at + 1:] if kind == "variant"]
