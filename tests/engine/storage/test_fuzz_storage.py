@@ -569,7 +569,7 @@ def test_repeated_keys_are_reported_once_and_the_file_kept(tmp_path: Path) -> No
     store, messages = load_bytes(path, raw)
     assert store.get("palette") == "colourblind"  # JSON: the last one counts
     assert store.get("show_hints") is True
-    assert len(messages) == 2 and "repeats the key(s) 'palette'" in messages[0]
+    assert len(messages) == 2 and "repeats the key 'palette'" in messages[0]
     assert aside_files(path)[0].read_bytes() == raw
     assert path.read_bytes() == raw
 

@@ -222,7 +222,7 @@ def test_save_that_would_pass_the_cap_leaves_unknown_keys_out_and_keeps_them(
     kept = kept_files(path, TOO_BIG_MARKER)
     assert len(kept) == 1 and kept[0].read_bytes() == raw  # the unknown key survives there
     assert notice is not None and "left out" in notice and str(kept[0]) in notice
-    assert "1 setting(s) this version does not know" in notice
+    assert "1 setting this version does not know" in notice
     assert path.stat().st_size <= SETTINGS_MAX_BYTES  # the next start reads it
     again = SettingsStore(path)
     assert again.load() == []
