@@ -236,14 +236,18 @@ def test_code_is_worked_out_once_per_board(app, monkeypatch: pytest.MonkeyPatch)
 def test_best_result_is_read_once_not_every_frame(app, monkeypatch: pytest.MonkeyPatch) -> None:
     scene = open_scene(app, parse_code("65535").press(1, 2))
     reads: list[str] = []
-    original = app.stats.best_puzzle
+    store = app.stats.store  # the file's reader, which the statistics worker runs
+    original = store.best_puzzle
 
     def counting(game: str, variant: str) -> tuple[int, float] | None:
         reads.append(variant)
         return original(game, variant)
 
-    monkeypatch.setattr(app.stats, "best_puzzle", counting)
+    monkeypatch.setattr(store, "best_puzzle", counting)
     scene._best = None
+    app.stats._bests.clear()  # (the worker keeps what it read: start from nothing)
+    idle_frames(app, 10)
+    run_until(app, lambda: scene.best_result() is not None or bool(reads))
     idle_frames(app, 10)
     assert reads == ["4x4"]
     click(app, *button(scene, 1, 2))  # solved in one press: a new best
