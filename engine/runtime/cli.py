@@ -552,9 +552,11 @@ def run_app(args: argparse.Namespace, family: GameDescriptor | None = None) -> i
             app.push(open_game(app, find_game(args.game)))
     # Once the first frame is drawn, the games' modules load in the background.
     prefetch((family,) if family is not None else all_games(), lambda: app.frames > 0)
+    restore = app.quit_on_signals()  # HUP, INT, QUIT, TERM: the same clean quit
     try:
         app.run()
     finally:
+        restore()
         # Results a busy or full file never took are written beside it now: say where.
         closing = stats.close()  # type: ignore[attr-defined]
         if closing:
