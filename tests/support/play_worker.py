@@ -60,6 +60,14 @@ def record(ledger: Path, entry: dict[str, Any]) -> None:
         os.close(fd)
 
 
+def click(pos: tuple[int, int]) -> None:
+    """Post a real press and release at window pixel ``pos`` (SDL's queue is thread-safe)."""
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
+                                         buttons=(0, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+
+
 def drive(holder: dict[str, App], ledger: Path, moves: int, pace: float) -> None:
     """Play ``moves`` moves by clicking (posting real events from this thread)."""
     deadline = time.monotonic() + 60
@@ -81,21 +89,18 @@ def drive(holder: dict[str, App], ledger: Path, moves: int, pace: float) -> None
         rect = scene.geometry().cell_rect(1, col)
         pos = (int(rect.centerx), int(rect.centery))
         before = moves_of(scene)
-        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
-                                             buttons=(0, 0, 0)))
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
         until = time.monotonic() + 20
         while moves_of(scene) == before and time.monotonic() < until:
-            time.sleep(0.002)
+            # A click while the last disc still falls may only finish the fall: again.
+            click(pos)
+            wait = time.monotonic() + 0.5
+            while moves_of(scene) == before and time.monotonic() < wait:
+                time.sleep(0.002)
         if moves_of(scene) == before:
             record(ledger, {"error": f"move {n} was not taken"})
             return
         record(ledger, {"made": moves_of(scene)})
-        # Let the disc fall (a click while it falls may be taken as "finish the fall").
         time.sleep(pace)
-        while scene.is_active() and time.monotonic() < until:
-            time.sleep(0.005)
     record(ledger, {"done": moves_of(scene)})
 
 
