@@ -7,7 +7,7 @@ Run from the repository root (POSIX only: it uses SIGKILL)::
     python tests/support/crash_harness.py --quick         # the reduced form the test suite runs
     python tests/support/crash_harness.py --json out.json --seed 7 --scenario kill
 
-Three scenarios, each on its own throw-away profile in a temporary folder (never the
+Four scenarios, each on its own throw-away profile in a temporary folder (never the
 player's own; ``ARCADE_PROFILE`` and the XDG folders of the workers point there too):
 
 kill
@@ -32,6 +32,14 @@ race
     saves its own setting and writes saved games (one game id shared by all); sometimes one
     copy is killed mid-race. Every result of every copy must be there, no copy may fall
     back to memory, and no notice may speak of corruption or "already exists".
+
+play
+    The real app (tests/support/play_worker.py: ``main.py play connect4`` with a thread
+    clicking columns) plays Connect Four and is SIGKILLed at a random moment mid-game,
+    three times per run on one profile. After each kill a fresh copy reopens the game and
+    counts its moves: at most the move being made may be lost (its journal holds every
+    other). That copy is then ended by HUP, INT, QUIT or TERM in turn, which must be a clean
+    quit (exit 0, no traceback) keeping every move.
 
 The summary gives runs, kills, operations journalled, checks passed and failed, and
 timings; ``--json FILE`` writes the same figures. Exit status 1 if any check failed (the
@@ -68,7 +76,13 @@ import crash_checks as checks  # noqa: E402
 from crash_worker import LOOP_SAVES, PLAIN, RACE_SETTINGS, SHARED_SAVE  # noqa: E402
 
 WORKER = TOOLS / "crash_worker.py"
-SCENARIOS = ("kill", "race", "rebuild")
+SCENARIOS = ("kill", "race", "rebuild", "play")
+PLAYER = TOOLS / "play_worker.py"
+#: Moves one playing copy makes before it idles: three copies per run stay under the 21
+#: moves after which the worker's column order could make four in a row.
+PLAY_MOVES = 6
+#: The signals a playing copy's check ends with, in turn: each must be a clean quit.
+PLAY_SIGNALS = ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM")
 STATS_FILE = "statistics.sqlite3"
 # How long a worker may take to start, open the stores or finish a race before the
 # harness gives up on it (and reports it as hung).
@@ -116,6 +130,9 @@ class Figures:
     #: temporary yet), "rebuild/during" (a .rebuild file there), "rebuild/after".
     landed: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Moves lost per kill during play (play scenario), and the signals that ended a copy.
+    moves_lost: list[int] = field(default_factory=list)
+    signals: dict[str, int] = field(default_factory=dict)
 
     def landing(self, where: str) -> None:
         """Count one kill that landed at ``where``."""
@@ -153,9 +170,20 @@ class Figures:
             "next_start_seconds": _spread(self.check_seconds),
             "rebuild_seconds": self.rebuild_seconds,
             "kills_landed": dict(sorted(self.landed.items())),
+            "play_moves_lost": _lost(self.moves_lost),
+            "play_signals": dict(sorted(self.signals.items())),
             "notes": self.notes,
             "failures": self.failures,
         }
+
+
+def _lost(values: list[int]) -> dict[str, Any] | None:
+    """Moves lost per kill: how many kills, the most and the mean, and the histogram."""
+    if not values:
+        return None
+    return {"kills": len(values), "max": max(values),
+            "mean": round(sum(values) / len(values), 3),
+            "histogram": {str(n): values.count(n) for n in sorted(set(values))}}
 
 
 def _spread(values: list[float]) -> dict[str, float] | None:
@@ -385,6 +413,78 @@ class Harness:
             self._finish("kill", verdict, ledger, seen)
         return verdict
 
+    # --- play ------------------------------------------------------------------------------
+
+    def _player(self, profile: Path, ledger: Path, moves: int, log: Path
+                ) -> subprocess.Popen[bytes]:
+        with open(log, "ab") as err:
+            return subprocess.Popen([sys.executable, str(PLAYER), str(profile), str(ledger),
+                                     "--moves", str(moves), "--pace", "0.01"],
+                                    env=self.workers.env, cwd=ROOT, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=err)
+
+    def _reopen(self, profile: Path, folder: Path, tag: str, sig: str
+                ) -> tuple[int | None, list[str]]:
+        """A fresh copy reopens the game (no move made), is ended by ``sig``: the moves
+        it found, and what went wrong ending it."""
+        ledger, log = folder / f"check-{tag}.jsonl", folder / f"check-{tag}.log"
+        proc = self._player(profile, ledger, 0, log)
+        found = _ledger_value(ledger, proc, "done", START_TIMEOUT)
+        problems: list[str] = []
+        if found is None:
+            self.workers.kill(proc)
+            return None, ["the reopening copy never showed the game"]
+        proc.send_signal(getattr(signal, sig))
+        try:
+            proc.wait(timeout=START_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.workers.kill(proc)
+            problems.append(f"{sig} did not end the app")
+        self.figures.signals[sig] = self.figures.signals.get(sig, 0) + 1
+        err = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+        if proc.returncode != 0:
+            problems.append(f"{sig} ended the app with {proc.returncode}")
+        if "Traceback" in err:
+            problems.append(f"{sig}: a traceback: {checks.short(err, 200)}")
+        return found, problems
+
+    def play_run(self, run: int) -> checks.Verdict:
+        """Kill the playing app three times on one profile; count the moves each kill lost."""
+        rng = self.rng("play", run)
+        verdict = checks.Verdict(self._where("play", run))
+        with self.run_folder("play", run) as folder:
+            profile = folder / "profile"
+            verdict.profile = profile
+            lost: list[str] = []
+            ended: list[str] = []
+            on_board = 0
+            for k in range(3):
+                ledger, log = folder / f"play-{k}.jsonl", folder / f"play-{k}.log"
+                proc = self._player(profile, ledger, PLAY_MOVES, log)
+                self.figures.starts["play"] += 1
+                if _ledger_value(ledger, proc, "start", START_TIMEOUT) is None:
+                    ended.append(f"copy {k} never showed the game")
+                    self.workers.kill(proc)
+                    continue
+                time.sleep(rng.uniform(0, 0.1 * PLAY_MOVES))
+                if self.workers.kill(proc):
+                    self.figures.kills["play"] += 1
+                made = max([on_board] + [e["made"] for e in _entries(ledger) if "made" in e])
+                sig = PLAY_SIGNALS[(run * 3 + k) % len(PLAY_SIGNALS)]
+                found, problems = self._reopen(profile, folder, str(k), sig)
+                ended += problems
+                if found is None:
+                    continue
+                self.figures.moves_lost.append(max(0, made - found))
+                if not made - 1 <= found <= made + 1:
+                    lost.append(f"kill {k}: {made} moves made, {found} on reopening")
+                # The signal was a clean quit: the next copy finds every move still there.
+                on_board = found
+            verdict.check("at most the move being made lost to a kill", lost)
+            verdict.check("a signal quits cleanly", ended)
+            self.figures.add("play", verdict, None)
+        return verdict
+
     # --- race ------------------------------------------------------------------------------
 
     def race_run(self, run: int) -> checks.Verdict:
@@ -570,7 +670,7 @@ class Harness:
     def run(self) -> None:
         """Every scenario of the plan, interleaved run by run."""
         plans = {"kill": self.plan.runs, "race": self.plan.runs,
-                 "rebuild": self.plan.rebuild_runs}
+                 "rebuild": self.plan.rebuild_runs, "play": self.plan.runs}
         longest = max(plans[s] for s in self.plan.scenarios)
         for run in range(1, longest + 1):
             for scenario in self.plan.scenarios:
@@ -586,6 +686,38 @@ class Harness:
             self.sweep()
         if "rebuild" in self.plan.scenarios and self.figures.rebuild_seconds is not None:
             self.figures.runs["rebuild"] += 1  # the uninterrupted calibration run
+
+
+def _entries(ledger: Path) -> list[dict[str, Any]]:
+    """The whole lines of a playing copy's ledger."""
+    try:
+        text = ledger.read_text(encoding="utf-8")
+    except OSError:
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            break
+    return out
+
+
+def _ledger_value(ledger: Path, proc: subprocess.Popen[bytes], what: str, timeout: float
+                  ) -> int | None:
+    """Wait for ``what`` in a playing copy's ledger; its value (None: it ended first,
+    reported an error, or time ran out)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for entry in _entries(ledger):
+            if "error" in entry:
+                return None
+            if what in entry:
+                return int(entry[what])
+        if proc.poll() is not None:
+            return None
+        time.sleep(0.005)
+    return None
 
 
 def judge(where: str, profile: Path, ledger: checks.Ledger, seen: dict[str, Any],
@@ -750,6 +882,11 @@ def summary(figures: Figures, plan: Plan, total: float, kept: Path | None) -> li
     if figures.landed:
         lines.append("  kills hit:  " + ", ".join(f"{where} {n}" for where, n in
                                                    sorted(figures.landed.items())))
+    if data["play_moves_lost"]:
+        play = data["play_moves_lost"]
+        lines.append(f"  play:       {play['kills']} kills mid-game, moves lost per kill: max "
+                     f"{play['max']}, mean {play['mean']} ({play['histogram']}); signals "
+                     + ", ".join(f"{k} {v}" for k, v in data["play_signals"].items()))
     for scenario, spread in data["worker_open_seconds"].items():
         lines.append(f"  opening:    {scenario:7} median {spread['median'] * 1000:.0f} ms, "
                      f"max {spread['max'] * 1000:.0f} ms over {spread['count']} starts")
