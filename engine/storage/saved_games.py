@@ -325,9 +325,13 @@ class SavedGames:
                 state = replay(envelope["state"], edits)
         except (ValueError, TypeError, KeyError, RecursionError):
             return found, None
-        if state is None:
+        if state is None or not isinstance(envelope, dict):
             return found, None
         envelope["state"] = state
+        if edits:
+            # The journal's states are this version's (a journal following a save of an
+            # earlier version begins with the whole state).
+            envelope["version"] = SAVE_VERSION
         text = json.dumps(envelope, separators=(",", ":"), allow_nan=False)
         return Found(text, "journal"), _SceneJournal(None, state, len(edits), True)
 
@@ -544,18 +548,22 @@ def journal_scene(app: Any, scene: Any) -> None:
     if record is None:
         record = scene._save_journal = _SceneJournal(token)
     record.token = token
-    if record.started:
+    edit = None
+    if record.started or record.state is not None:
         edit = diff(record.state, state)
         if edit is None:
             return
-    else:
+    if not record.started:
         spec = game.param_spec()
         header = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "journal": 1, "game": game.id,
                   "saved": datetime.now(UTC).isoformat(timespec="seconds"),
                   "params": None if spec is None else spec.encode(scene.params),
                   "base": store.disk_digest(game.id)}
+        if header["base"] is None:
+            edit = {"=": state}  # (no save on disk to follow: the whole state)
         store.writer.start(path, json.dumps(header, separators=(",", ":")).encode())
         record.started, record.lines = True, 0
+    if edit is None:
         edit = {"=": state}
     record.lines += 1
     record.state = state
@@ -630,7 +638,14 @@ def _refuse_constant(name: str) -> Any:
 def resume(app: Any, game: GameDescriptor, saved: str, **options: Any) -> Any:
     """A scene of ``game`` playing the save ``saved``; ValueError if it cannot be used
     (the scene built meanwhile is left, and nothing else has changed)."""
+    return _resume(app, game, saved, **options)[0]
+
+
+def _resume(app: Any, game: GameDescriptor, saved: str, **options: Any) -> tuple[Any, Any]:
+    """:func:`resume`, and the state it restored when the save is of this version (None:
+    an earlier version's, which a journal does not follow line by line)."""
     params, state = read_save(game, saved)
+    base_state = state if json.loads(saved).get("version") == SAVE_VERSION else None
     scene = game.open_scene(app, params, **options)
     try:
         scene.restore(state)
@@ -641,7 +656,7 @@ def resume(app: Any, game: GameDescriptor, saved: str, **options: Any) -> Any:
         # A check a game forgot must not crash the launcher: the save is set aside.
         raise ValueError(Phrase(N_("it could not be read back ({error})"),
                                 error=f"{type(exc).__name__}: {show(str(exc))}")) from None
-    return scene
+    return scene, base_state
 
 
 def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
@@ -672,11 +687,12 @@ def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
                 with contextlib.suppress(OSError):
                     move_aside(journal)
             record = None
+    base_state = None
     if scene is None:
         problem = found.problem
         if problem is None and found.text is not None:
             try:
-                scene = resume(app, game, found.text, **options)
+                scene, base_state = _resume(app, game, found.text, **options)
             except ValueError as exc:
                 problem = error_text(exc)
         if problem is not None:
@@ -690,6 +706,12 @@ def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
         # Journalled from the next change on: a fresh game writes nothing until played.
         if record is None:
             record = _SceneJournal(token)
+            kept = store._kept.get(game.id)
+            if found.source == "file" or (found.source == "memory" and kept is not None
+                                          and kept.on_disk):
+                # The journal will follow this save: a move then writes one line, not the
+                # whole game (the save's own state, as this version writes it).
+                record.state = base_state
         record.token = token
         scene._save_journal = record
     return scene

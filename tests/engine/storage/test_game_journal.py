@@ -213,3 +213,55 @@ def test_a_game_is_held_by_one_copy_until_it_leaves(profile: Path) -> None:
         for app in (first, second):
             app.quit()
             app.stats.close()
+
+
+def test_after_resuming_a_save_a_move_writes_one_short_line(profile: Path) -> None:
+    """The journal follows the save it resumed (its base): a move is one log entry."""
+    app = make_app(profile)
+    open_tile(app, "tictactoe")
+    play(app, MOVES[:3])
+    key(app, pygame.K_ESCAPE)
+    open_tile(app, "tictactoe")
+    play(app, [MOVES[3]])
+    killed(app)
+    app.stats.close()
+    lines = journal_of(profile, "tictactoe").read_bytes().splitlines()
+    assert len(lines) == 2 and len(lines[1]) < 100, lines
+    assert json.loads(lines[0])["base"] is not None
+    again = make_app(profile)
+    try:
+        assert open_tile(again, "tictactoe").history.index == 4
+    finally:
+        again.quit()
+        again.stats.close()
+
+
+V1 = sorted((Path(__file__).resolve().parents[2] / "data" / "saved_v1").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", V1, ids=lambda p: p.stem)
+def test_a_change_after_resuming_a_version_1_save_survives_a_kill(profile: Path,
+                                                                 path: Path) -> None:
+    """A journal following a save of an earlier version begins with the whole state."""
+    data = json.loads(path.read_text())
+    game = find_game(data["game"])
+    (profile / "saved").mkdir(parents=True)
+    (profile / "saved" / f"{game.id}.json").write_text(path.read_text())
+    app = make_app(profile)
+    scene = open_game(app, game)
+    app.push(scene)
+    midend = scene.puzzle if game.is_puzzle else scene.match
+    assert midend.undo()
+    index = midend.history.index
+    app.step([])
+    killed(app)
+    app.stats.close()
+    again = make_app(profile)
+    try:
+        resumed = open_game(again, game)
+        again.push(resumed)
+        other = resumed.puzzle if game.is_puzzle else resumed.match
+        assert other.history.index == index and not again.notices
+    finally:
+        again.quit()
+        again.stats.close()

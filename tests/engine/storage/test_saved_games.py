@@ -706,6 +706,7 @@ def test_two_copies_on_one_game_the_second_is_told_and_the_first_game_is_kept(
     try:
         a = open_tile(first, "tictactoe")
         play(first, [(0, 0), (1, 1), (2, 2)])
+        first.game_saves.writer.drain()  # (its writer thread: within milliseconds)
         b = open_tile(second, "tictactoe")
         assert b.state == a.state, "the second copy shows the first copy's game (its journal)"
         assert any("open in another copy" in notice for notice in second.notices)
