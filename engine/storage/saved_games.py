@@ -638,33 +638,62 @@ def _refuse_constant(name: str) -> Any:
 def resume(app: Any, game: GameDescriptor, saved: str, **options: Any) -> Any:
     """A scene of ``game`` playing the save ``saved``; ValueError if it cannot be used
     (the scene built meanwhile is left, and nothing else has changed)."""
-    return _resume(app, game, saved, **options)[0]
-
-
-def _resume(app: Any, game: GameDescriptor, saved: str, **options: Any) -> tuple[Any, Any]:
-    """:func:`resume`, and the state it restored when the save is of this version (None:
-    an earlier version's, which a journal does not follow line by line)."""
-    params, state = read_save(game, saved)
-    base_state = state if json.loads(saved).get("version") == SAVE_VERSION else None
+    params, state, _base = _parse(game, saved)
     scene = game.open_scene(app, params, **options)
     try:
-        scene.restore(state)
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+        _restore(scene, state)
+    except ValueError:
         scene.leave()  # built, never shown: stop whatever it started
-        if isinstance(exc, ValueError):
-            raise
+        raise
+    return scene
+
+
+#: A save (with its journal) at least this big is opened off the frame loop, behind a
+#: "loading" screen (engine.screens.loading_scene): replaying its moves takes a while.
+LARGE_SAVE_BYTES = 200_000
+
+
+def is_large(app: Any, game: GameDescriptor) -> bool:
+    """Whether ``game``'s save is big enough to open off the frame loop (:class:`Opening`):
+    two ``stat`` calls, nothing read."""
+    store: SavedGames = app.game_saves
+    size = 0
+    for path in (store.path(game.id), store.journal_path(game.id)):
+        if path is not None:
+            with contextlib.suppress(OSError):
+                size += os.stat(path).st_size
+    kept = store._kept.get(game.id)
+    if kept is not None:
+        size = max(size, len(kept.text))
+    return size >= LARGE_SAVE_BYTES
+
+
+def _parse(game: GameDescriptor, text: str) -> tuple[Any, Any, Any]:
+    """A save's parameters and state, and the state again if the save is of this version
+    (a journal then follows it line by line; None for an earlier version's)."""
+    params, state = read_save(game, text)
+    version = json.loads(text).get("version")
+    return params, state, state if version == SAVE_VERSION else None
+
+
+def _restore(scene: Any, state: Any) -> None:
+    """``scene.restore(state)``, every failure a ValueError saying what is wrong."""
+    try:
+        scene.restore(state)
+    except ValueError:
+        raise
+    except (TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
         # A check a game forgot must not crash the launcher: the save is set aside.
         raise ValueError(Phrase(N_("it could not be read back ({error})"),
                                 error=f"{type(exc).__name__}: {show(str(exc))}")) from None
-    return scene, base_state
 
 
-def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
-    """The scene the launcher opens for ``game``: the game left last time, resumed (its
-    save, then its journal), else a new one (the last parameters played). A save that
-    cannot be used is set aside with a notice, and a new game starts. A game another copy
-    of the arcade holds opens as that copy has it, and this copy's moves are not saved
-    (said in a notice). ``options`` go to the scene (tests pass a clock)."""
+def _opening(app: Any, game: GameDescriptor, options: dict[str, Any]) -> Any:
+    """The steps of opening ``game`` (see :func:`open_game`), as a generator: the reading
+    and replaying it yields, ``(function, *arguments)``, are run by its driver — at once
+    (:func:`open_game`) or on a thread (:class:`Opening`) — and their result (or their
+    exception) sent back; the rest (building the scene, notices) runs on the frame loop.
+    Returns the scene."""
     store: SavedGames = app.game_saves
     held = store.hold(game.id)
     if not held:
@@ -672,15 +701,20 @@ def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
                      "here as that copy last saved it; moves made here will not be "
                      "saved.").format(game=_(game.title)), level="warning")
     store.writer.drain()  # (this copy's own journal lines of the game, if it left just now)
-    found = store.find(game.id, game.title)
+    found = yield (store.find, game.id, game.title)
     if found.notice:
         app.notify(found.notice, level="warning")
-    journalled, record = store.with_journal(game, found)
+    journalled, record = yield (store.with_journal, game, found)
     scene = None
     if journalled is not found:
         try:
-            scene = resume(app, game, journalled.text or "", **options)
+            params, state, _base = yield (_parse, game, journalled.text or "")
+            scene = game.open_scene(app, params, **options)
+            yield (_restore, scene, state)
         except ValueError:
+            if scene is not None:
+                scene.leave()  # built, never shown: stop whatever it started
+                scene = None
             # The journal does not fit its save: set it aside, resume the save alone.
             journal = store.journal_path(game.id)
             if journal is not None and held:
@@ -692,8 +726,13 @@ def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
         problem = found.problem
         if problem is None and found.text is not None:
             try:
-                scene, base_state = _resume(app, game, found.text, **options)
+                params, state, base_state = yield (_parse, game, found.text)
+                scene = game.open_scene(app, params, **options)
+                yield (_restore, scene, state)
             except ValueError as exc:
+                if scene is not None:
+                    scene.leave()
+                    scene = None
                 problem = error_text(exc)
         if problem is not None:
             app.notify(store.discard(game.id, game.title, found, problem), level="warning")
@@ -715,3 +754,82 @@ def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
         record.token = token
         scene._save_journal = record
     return scene
+
+
+def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
+    """The scene the launcher opens for ``game``: the game left last time, resumed (its
+    save, then its journal), else a new one (the last parameters played). A save that
+    cannot be used is set aside with a notice, and a new game starts. A game another copy
+    of the arcade holds opens as that copy has it, and this copy's moves are not saved
+    (said in a notice). ``options`` go to the scene (tests pass a clock).
+
+    Everything here runs at once, on the caller's thread; a big save is opened with
+    :class:`Opening` instead, off the frame loop."""
+    steps = _opening(app, game, options)
+    value: Any = None
+    failure: BaseException | None = None
+    while True:
+        try:
+            item = steps.throw(failure) if failure is not None else steps.send(value)
+        except StopIteration as stop:
+            return stop.value
+        function, *arguments = item
+        try:
+            value, failure = function(*arguments), None
+        except Exception as exc:  # noqa: BLE001 - handed back to the step that asked
+            value, failure = None, exc
+
+
+class Opening:
+    """``game`` being opened off the frame loop: :func:`open_game`'s steps, its reading and
+    replaying each on a thread of its own, the rest on the frame loop when :meth:`poll`
+    finds the thread done. :meth:`cancel` (Back) gives up: what the thread still does is
+    thrown away, and nothing is written.
+    """
+
+    def __init__(self, app: Any, game: GameDescriptor, **options: Any) -> None:
+        self.app = app
+        self.game = game
+        self.scene: Any = None
+        self.done = False
+        self.cancelled = False
+        self._steps = _opening(app, game, options)
+        self._result: tuple[Any, BaseException | None] | None = None
+        self._advance(None, None)
+
+    def _advance(self, value: Any, failure: BaseException | None) -> None:
+        try:
+            item = (self._steps.throw(failure) if failure is not None
+                    else self._steps.send(value))
+        except StopIteration as stop:
+            self.scene, self.done = stop.value, True
+            return
+        function, *arguments = item
+        self._result = None
+
+        def work() -> None:
+            try:
+                result: tuple[Any, BaseException | None] = (function(*arguments), None)
+            except Exception as exc:  # noqa: BLE001 - handed back to the step that asked
+                result = (None, exc)
+            self._result = result
+
+        threading.Thread(target=work, name="game-opening", daemon=True).start()
+
+    def poll(self) -> Any:
+        """The scene once it is ready (None until then); call it on the frame loop."""
+        if self.done or self.cancelled:
+            return self.scene
+        result = self._result
+        if result is not None:
+            self._advance(*result)
+        return self.scene if self.done else None
+
+    def cancel(self) -> None:
+        """Give up opening (the player went back): the game is let go."""
+        if self.done or self.cancelled:
+            return
+        self.cancelled = True
+        self._steps.close()
+        if not any(getattr(scene, "game", None) is self.game for scene in self.app.scenes):
+            self.app.game_saves.release(self.game.id)
