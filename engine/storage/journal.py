@@ -51,6 +51,11 @@ def text_digest(text: str | None) -> str | None:
 # --- edits ------------------------------------------------------------------------------
 
 
+class Misfit(ValueError):
+    """An edit that does not fit the state it is made to: a journal of another state.
+    Never shown: reading the journal stops there (what came before is kept)."""
+
+
 def diff(old: Any, new: Any) -> Any:
     """The edit turning ``old`` into ``new`` (None when they are equal).
 
@@ -76,17 +81,17 @@ def diff(old: Any, new: Any) -> Any:
 
 
 def patch(old: Any, edit: Any) -> Any:
-    """``old`` with ``edit`` (from :func:`diff`) made; ValueError for an edit that does not
-    fit ``old`` (a journal of another state)."""
+    """``old`` with ``edit`` (from :func:`diff`) made; :class:`Misfit` (a ValueError) for
+    an edit that does not fit ``old`` (a journal of another state)."""
     if edit is None:
         return old
     if not isinstance(edit, dict):
-        raise ValueError("an edit is not an object")
+        raise Misfit()
     if "=" in edit:
         return edit["="]
     if "k" in edit:
         if not isinstance(old, dict) or not isinstance(edit["k"], dict):
-            raise ValueError("an object edit of something else")
+            raise Misfit()
         new = dict(old)
         for key in edit.get("x", ()):
             new.pop(key, None)
@@ -97,9 +102,9 @@ def patch(old: Any, edit: Any) -> Any:
         keep, tail = edit["l"], edit.get("+")
         if (not isinstance(old, list) or type(keep) is not int or not 0 <= keep <= len(old)
                 or not isinstance(tail, list)):
-            raise ValueError("a list edit of something else")
+            raise Misfit()
         return old[:keep] + tail
-    raise ValueError("an edit of no known kind")
+    raise Misfit()
 
 
 # --- reading ----------------------------------------------------------------------------
