@@ -491,6 +491,8 @@ def save_scene(app: Any, scene: Any) -> None:
         return
     game: GameDescriptor = scene.game
     store: SavedGames = app.game_saves
+    if getattr(scene, "_told_held", False):
+        return  # opened while another copy held it: told then that it is not saved
     if not store.hold(game.id):
         if not getattr(scene, "_told_held", False):
             scene._told_held = True
@@ -531,8 +533,8 @@ def journal_scene(app: Any, scene: Any) -> None:
     """Journal what changed in ``scene``'s game since last time (the app calls this after
     every frame): one line queued for the writer thread, nothing written here."""
     token = save_token(scene)
-    if token is None:
-        return
+    if token is None or getattr(scene, "_told_held", False):
+        return  # (a game another copy holds is never written by this one, even once free)
     record: _SceneJournal | None = getattr(scene, "_save_journal", None)
     if record is not None and record.token == token:
         return

@@ -144,3 +144,25 @@ def test_the_worker_really_plays_through_the_real_app(tmp_path: Path) -> None:
     os.rmdir(profile / "saved" / "connect4.journal")
     moves, _ = reopened(profile)
     assert moves == 0
+
+
+def test_two_processes_on_one_game_the_second_never_writes_over_the_first(
+        tmp_path: Path) -> None:
+    """Regression (issue 29 finding 7): copy A played 6 moves, copy B 2, both left, and
+    reopening gave B's game with A's 6 moves gone and no notice. Now B shows A's game,
+    says its moves are not saved, and A's game is what reopens, whichever leaves last."""
+    profile = tmp_path / "profile"
+    first_ledger, second_ledger = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first = start(profile, first_ledger, moves=6)
+    wait_for(first_ledger, first, "done", 6)
+    time.sleep(0.3)  # (A's journal: written within milliseconds)
+    second = start(profile, second_ledger, moves=2)
+    wait_for(second_ledger, second, "done", 8)  # A's 6 moves shown, and 2 more made in B
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(timeout=60) == 0
+    second.send_signal(signal.SIGTERM)
+    _, err = second.communicate(timeout=60)
+    assert second.returncode == 0
+    assert b"open in another copy of the arcade" in err, err.decode()
+    moves, notices = reopened(profile)
+    assert moves == 6 and not notices

@@ -710,11 +710,15 @@ def test_two_copies_on_one_game_the_second_is_told_and_the_first_game_is_kept(
         b = open_tile(second, "tictactoe")
         assert b.state == a.state, "the second copy shows the first copy's game (its journal)"
         assert any("open in another copy" in notice for notice in second.notices)
-        play(second, [(0, 1), (0, 2)])
+        play(second, [(0, 1)])
+        # The first copy leaves first: the second, told its moves are not saved, still
+        # never writes over the first's game, even now that the game is free.
+        key(first, pygame.K_ESCAPE)
+        play(second, [(0, 2)])
+        second.game_saves.writer.drain()
         key(second, pygame.K_ESCAPE)  # (the first Esc dismisses the notice)
         if not isinstance(second.top, LauncherScene):
             key(second, pygame.K_ESCAPE)
-        key(first, pygame.K_ESCAPE)
         kept = json.loads(saved(profile, "tictactoe").read_text())
         assert kept["state"]["index"] == 3, "the first copy's three moves are kept"
         assert not list((profile / "saved").glob(".*tmp")), "no temporary files left"
