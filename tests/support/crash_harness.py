@@ -39,7 +39,9 @@ play
     three times per run on one profile. After each kill a fresh copy reopens the game and
     counts its moves: at most the move being made may be lost (its journal holds every
     other). That copy is then ended by HUP, INT, QUIT or TERM in turn, which must be a clean
-    quit (exit 0, no traceback) keeping every move.
+    quit (exit 0, no traceback) keeping every move. Then two copies play the same game (A
+    two moves, then B one) and quit in a random order: A's moves must reopen, and B must
+    have said that its moves are not saved.
 
 The summary gives runs, kills, operations journalled, checks passed and failed, and
 timings; ``--json FILE`` writes the same figures. Exit status 1 if any check failed (the
@@ -448,6 +450,41 @@ class Harness:
             problems.append(f"{sig}: a traceback: {checks.short(err, 200)}")
         return found, problems
 
+    def _two_copies(self, profile: Path, folder: Path, rng: random.Random) -> list[str]:
+        """Copy A plays 2 moves, then copy B opens the same game and plays 1; they quit
+        in a random order. A's moves must be what reopens, and B must have said that its
+        moves are not saved."""
+        start, _ = self._reopen(profile, folder, "copies-before", "SIGTERM")
+        if start is None:
+            return ["the game could not be reopened before the two copies"]
+        ledgers = [folder / "copy-a.jsonl", folder / "copy-b.jsonl"]
+        logs = [folder / "copy-a.log", folder / "copy-b.log"]
+        first = self._player(profile, ledgers[0], 2, logs[0])
+        problems: list[str] = []
+        if _ledger_value(ledgers[0], first, "done", START_TIMEOUT) is None:
+            self.workers.kill(first)
+            return ["copy A never played its moves"]
+        time.sleep(0.2)  # (its journal: within milliseconds)
+        second = self._player(profile, ledgers[1], 1, logs[1])
+        if _ledger_value(ledgers[1], second, "done", START_TIMEOUT) is None:
+            problems.append("copy B never played its move")
+        order = [first, second] if rng.random() < 0.5 else [second, first]
+        for proc in order:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=START_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.workers.kill(proc)
+                problems.append("a copy did not quit on SIGTERM")
+        told = logs[1].read_text(encoding="utf-8", errors="replace") if logs[1].exists() else ""
+        if "open in another copy of the arcade" not in told:
+            problems.append("copy B did not say the game is open in another copy")
+        found, more = self._reopen(profile, folder, "copies-after", "SIGTERM")
+        problems += more
+        if found != start + 2:
+            problems.append(f"{start} moves before, A played 2, B 1: {found} on reopening")
+        return problems
+
     def play_run(self, run: int) -> checks.Verdict:
         """Kill the playing app three times on one profile; count the moves each kill lost."""
         rng = self.rng("play", run)
@@ -482,6 +519,8 @@ class Harness:
                 on_board = found
             verdict.check("at most the move being made lost to a kill", lost)
             verdict.check("a signal quits cleanly", ended)
+            verdict.check("two copies on one game: the first's moves kept",
+                          self._two_copies(profile, folder, rng))
             self.figures.add("play", verdict, None)
         return verdict
 
