@@ -851,7 +851,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "check that every committed result, setting and saved game is there.",
         epilog="Exit status: 0 all checks passed, 1 a check failed, 2 bad options.")
     parser.add_argument("--runs", type=int, default=None,
-                        help="runs of the kill and race scenarios (default 10; quick 2)")
+                        help="runs of the kill, race and play scenarios (default 10; quick 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random choices")
     parser.add_argument("--quick", action="store_true",
                         help="the reduced form the test suite runs: few kills, small database")
