@@ -189,11 +189,6 @@ class JournalWriter:
         self._start()
         self._queue.put(("add", path, line + b"\n"))
 
-    def remove(self, path: Path) -> None:
-        """Queue: remove the journal at ``path`` (its game was saved whole)."""
-        self._start()
-        self._queue.put(("remove", path, b""))
-
     def drain(self) -> None:
         """Wait until everything queued is written (before a full save of the game)."""
         if self._thread is not None and self._thread.is_alive():
@@ -207,11 +202,7 @@ class JournalWriter:
                     return
                 kind, path, data = item
                 try:
-                    if kind == "remove":
-                        with contextlib.suppress(FileNotFoundError):
-                            os.unlink(path)
-                    else:
-                        _write(path, data, new=kind == "new")
+                    _write(path, data, new=kind == "new")
                 except OSError as exc:
                     self._failed(path, exc)
             finally:

@@ -74,6 +74,7 @@ from engine.storage.atomic import (
 )
 from engine.storage.journal import (
     JOURNAL_SUFFIX,
+    MAX_JOURNAL_BYTES,
     JournalWriter,
     diff,
     read_journal,
@@ -499,6 +500,10 @@ def save_scene(app: Any, scene: Any) -> None:
             app.notify(_("Your {game} game was not saved: {reason}.").format(
                 game=_(game.title), reason=_(HELD_ELSEWHERE)), level="warning")
         return
+    # The journal's last lines first (then the save replaces them all); before the
+    # snapshot, so that the state saved is the state the scene leaves with (a puzzle's
+    # clock stops when it leaves, right after this).
+    store.writer.drain()
     try:
         saved = encode(scene)
         if len(saved) > MAX_SAVE_BYTES:
@@ -508,13 +513,13 @@ def save_scene(app: Any, scene: Any) -> None:
             game=_(game.title), error=f"{type(exc).__name__}: {show(str(exc))}"),
             level="warning")
         return
-    store.writer.drain()  # the journal's last lines first: then the save replaces them all
     warning = store.write(game.id, game.title, saved)
     kept = store._kept.get(game.id)
     journal = store.journal_path(game.id)
     if kept is not None and kept.on_disk and kept.text == saved and journal is not None:
-        store.writer.remove(journal)
-        store.writer.drain()
+        # (Nothing is queued for it: the queue was drained and this thread queues.)
+        with contextlib.suppress(OSError):
+            os.unlink(journal)
     scene._save_journal = None
     if warning:
         app.notify(warning, level="warning")
@@ -664,6 +669,8 @@ def is_large(app: Any, game: GameDescriptor) -> bool:
         if path is not None:
             with contextlib.suppress(OSError):
                 size += os.stat(path).st_size
+    if size > MAX_SAVE_BYTES + MAX_JOURNAL_BYTES:
+        return False  # refused unread, at once
     kept = store._kept.get(game.id)
     if kept is not None:
         size = max(size, len(kept.text))

@@ -18,6 +18,7 @@ from engine.midend.puzzle import PuzzleMidend
 from engine.model.registry import all_games, find_game
 from engine.model.seats import Seat
 from engine.screens.launcher import LauncherScene
+from engine.screens.loading_scene import LoadingScene
 from engine.storage.saved_games import MAX_SAVE_BYTES, SAVE_VERSION, open_game
 from games.buttons.board import Board, generate
 from games.buttons.board import load_state as load_board
@@ -57,10 +58,12 @@ def play(app, cells: list[tuple[int, int]]) -> None:
 
 
 def open_tile(app, game_id: str):
-    """Click the game's tile on the launcher; the scene that opened."""
+    """Click the game's tile on the launcher; the scene that opened (a big save opens
+    behind the Loading screen: frames run until it is replaced)."""
     assert isinstance(app.top, LauncherScene)
     click_widget(app, game_id)
     app.step([])
+    run_until(app, lambda: not isinstance(app.top, LoadingScene), timeout=120, pause=0)
     return app.top
 
 
