@@ -195,18 +195,36 @@ class JournalWriter:
             self._queue.join()
 
     def _work(self) -> None:
+        pending: tuple[str, Path, bytes] | None = None
         while True:
-            item = self._queue.get()
-            try:
-                if item is None:
-                    return
-                kind, path, data = item
-                try:
-                    _write(path, data, new=kind == "new")
-                except OSError as exc:
-                    self._failed(path, exc)
-            finally:
+            item = pending if pending is not None else self._queue.get()
+            pending = None
+            if item is None:
                 self._queue.task_done()
+                return
+            kind, path, data = item
+            taken = 1
+            # Lines queued meanwhile for the same journal go in the same write and fsync:
+            # when the disk is slow, moves made quickly wait for one fsync, not one each.
+            chunks = [data]
+            while True:
+                try:
+                    following = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if following is not None and following[0] == "add" and following[1] == path:
+                    chunks.append(following[2])
+                    taken += 1
+                else:
+                    pending = following  # (its task_done comes when it is done)
+                    break
+            try:
+                _write(path, b"".join(chunks), new=kind == "new")
+            except OSError as exc:
+                self._failed(path, exc)
+            finally:
+                for _ in range(taken):
+                    self._queue.task_done()
 
 
 def _write(path: Path, data: bytes, new: bool) -> None:

@@ -83,6 +83,9 @@ PLAYER = TOOLS / "play_worker.py"
 #: Moves one playing copy makes before it idles: three copies per run stay under the 21
 #: moves after which the worker's column order could make four in a row.
 PLAY_MOVES = 6
+#: Seconds between a move on the board and the next click: faster than any player (a
+#: move the journal writer has not yet fsync'd when the next is made can be lost too).
+PLAY_PACE = 0.1
 #: The signals a playing copy's check ends with, in turn: each must be a clean quit.
 PLAY_SIGNALS = ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM")
 STATS_FILE = "statistics.sqlite3"
@@ -421,7 +424,7 @@ class Harness:
                 ) -> subprocess.Popen[bytes]:
         with open(log, "ab") as err:
             return subprocess.Popen([sys.executable, str(PLAYER), str(profile), str(ledger),
-                                     "--moves", str(moves), "--pace", "0.01"],
+                                     "--moves", str(moves), "--pace", str(PLAY_PACE)],
                                     env=self.workers.env, cwd=ROOT, stdin=subprocess.DEVNULL,
                                     stdout=subprocess.DEVNULL, stderr=err)
 

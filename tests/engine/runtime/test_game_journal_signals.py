@@ -113,7 +113,7 @@ def test_a_kill_during_play_loses_at_most_the_move_being_made(tmp_path: Path) ->
     for run in range(2):
         ledger = tmp_path / f"ledger-{run}.jsonl"
         before = made_before(profile)
-        proc = start(profile, ledger, moves=12, pace=0.01)
+        proc = start(profile, ledger, moves=12, pace=0.1)
         wait_for(ledger, proc, "made", before + rng.randint(1, 6))
         time.sleep(rng.uniform(0, 0.05))
         proc.kill()
