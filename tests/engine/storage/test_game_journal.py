@@ -174,8 +174,11 @@ def test_the_frame_loop_never_writes_the_journal(profile: Path, monkeypatch) -> 
         open_tile(app, "tictactoe")
         play(app, MOVES)
         app.game_saves.writer.drain()
-        assert len(threads) == 1 + len(MOVES)  # the header's, then a line per move
+        # (Lines queued while the writer was busy share its next write.)
+        assert 1 <= len(threads) <= 1 + len(MOVES)
         assert threading.main_thread().name not in threads
+        lines = journal_of(profile, "tictactoe").read_bytes().splitlines()
+        assert len(lines) == 1 + len(MOVES)  # the header, then a line per move
     finally:
         app.quit()
         app.stats.close()
