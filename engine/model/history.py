@@ -19,6 +19,9 @@ class History(Generic[T]):
     def __init__(self, initial: T) -> None:
         self._states: list[T] = [initial]
         self._index = 0
+        # Counts changes (push, undo, redo): a cheap "has anything changed?" for the
+        # saved game's journal (engine.storage.journal), which must not compare histories.
+        self.version = 0
 
     @classmethod
     def restored(cls, entries: Sequence[T], index: int) -> History[T]:
@@ -64,6 +67,7 @@ class History(Generic[T]):
         del self._states[self._index + 1:]
         self._states.append(state)
         self._index += 1
+        self.version += 1
 
     def undo(self, until: Callable[[T], bool] | None = None) -> bool:
         """Step back once, or back to the nearest earlier state satisfying ``until``.
@@ -75,10 +79,12 @@ class History(Generic[T]):
             return False
         if until is None:
             self._index -= 1
+            self.version += 1
             return True
         for i in range(self._index - 1, -1, -1):
             if until(self._states[i]):
                 self._index = i
+                self.version += 1
                 return True
         return False
 
@@ -87,6 +93,7 @@ class History(Generic[T]):
         (or the last state if none does). Returns whether the cursor moved."""
         if not self.can_redo:
             return False
+        self.version += 1
         if until is None:
             self._index += 1
             return True

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 import warnings
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -17,7 +18,7 @@ import pygame
 from engine.core.console import say
 from engine.core.i18n import _, localize, set_language
 from engine.core.memory import limit_arenas, release_free_memory
-from engine.storage.saved_games import SavedGames, save_scene
+from engine.storage.saved_games import SavedGames, journal_scene, release_scene, save_scene
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
 from engine.storage.stats_worker import StatsWorker
@@ -29,6 +30,8 @@ from engine.ui.viewport import MIN_WINDOW, Viewport
 FPS = 60
 # With nothing moving, wait for input this long per loop instead of redrawing.
 IDLE_WAIT_MS = 250
+#: The signals that quit as closing the window does (App.quit_on_signals).
+QUIT_SIGNALS = ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM")
 TITLE = "Arcade of Strategy"
 # The window never grows past the largest screen: each resize allocates a surface of the
 # whole window (8000×8000 is 256 MB and stalled the loop for half a minute). Where the
@@ -111,6 +114,7 @@ class App:
         self.game_saves = SavedGames.beside(stats, settings)
         self.game_saves.tidy()  # what a killed copy left half written
         self.running = True
+        self._quit_asked = False  # a signal asked to quit (see quit_on_signals)
         self.frames = 0
         # Notices ("toasts"): info fades by itself, warnings wait to be dismissed.
         self.toasts = Toasts(lambda: bool(settings.get("reduce_motion")))
@@ -225,6 +229,7 @@ class App:
         return scene
 
     def _left(self, scene: Scene) -> None:
+        release_scene(self, scene)  # its game is free for another copy of the arcade
         if not scene.overlay:
             # Leaving a game frees its boards, tables and search memory; hand it back
             # so a long session does not sit at the high-water mark of every game.
@@ -308,6 +313,40 @@ class App:
             except ValueError:
                 pass  # a window size outside what settings accept is simply not remembered
 
+    def quit_on_signals(self) -> Callable[[], None]:
+        """Make HUP (the terminal closed), INT (Ctrl+C), QUIT (Ctrl+\\) and TERM quit as
+        closing the window does: every scene leaves (its game saved), exit 0, no
+        traceback. Returns what puts the earlier handlers back.
+
+        The handler only asks (a QUIT event, and a flag the loop reads in case the event
+        queue is full); the frame loop does the leaving, between two frames.
+        """
+        def asked(signum: int, frame: Any) -> None:
+            self._quit_asked = True
+            try:
+                pygame.event.post(pygame.event.Event(pygame.QUIT))
+            except pygame.error:
+                pass  # the flag is enough
+
+        earlier: dict[int, Any] = {}
+        for name in QUIT_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is None:
+                continue  # (Windows has no HUP or QUIT)
+            try:
+                earlier[number] = signal.signal(number, asked)
+            except (OSError, ValueError):
+                pass  # not the main thread, or a signal this system will not let us catch
+
+        def restore() -> None:
+            for number, handler in earlier.items():
+                try:
+                    signal.signal(number, handler)
+                except (OSError, ValueError, TypeError):
+                    pass
+
+        return restore
+
     def handle(self, event: pygame.event.Event) -> None:
         """Dispatch one event: quit, resize, notices, global keys, then the top scene."""
         self._dirty = True
@@ -370,6 +409,12 @@ class App:
             scene.update(dt)
         for message in self.stats.notices():  # what the statistics worker has to say
             self.notify(message, "warning")
+        # Every change to a game goes to its journal now (queued: the writer thread
+        # appends and fsyncs), so a kill loses at most the move being made.
+        for scene in self.scenes:
+            journal_scene(self, scene)
+        for warning in self.game_saves.journal_warnings():
+            self.notify(warning, level="warning")
         self.toasts.update(dt)
         self.draw()
         pygame.display.flip()
@@ -415,7 +460,8 @@ class App:
         period = 1 / FPS
         deadline = time.perf_counter()
         last = deadline
-        while self.running and (max_frames is None or self.frames < max_frames):
+        while (self.running and not self._quit_asked
+               and (max_frames is None or self.frames < max_frames)):
             if self._needs_frame():
                 events = pygame.event.get()
             else:

@@ -538,23 +538,30 @@ def run_app(args: argparse.Namespace, family: GameDescriptor | None = None) -> i
     from engine.model.registry import all_games, find_game, prefetch
     from engine.runtime.app import App
     from engine.screens.launcher import LauncherScene
-    from engine.storage.saved_games import open_game
+    from engine.screens.loading_scene import LoadingScene
+    from engine.storage.saved_games import is_large, open_game
+
+    def opened(game: GameDescriptor) -> Any:
+        """The game left last time, resumed (a big one off the frame loop, "Loading…")."""
+        return LoadingScene(app, game) if is_large(app, game) else open_game(app, game)
 
     app = App(settings, stats, notices, window_size=args.window,  # type: ignore[arg-type]
               dump_state=args.dump_state)
     if family is not None:
         app.show_caption(family.title)  # in the player's language
         app.push(LauncherScene(app, (family,)))
-        app.push(open_game(app, family))  # the game left last time, resumed
+        app.push(opened(family))  # the game left last time, resumed
     else:
         app.push(LauncherScene(app))
         if args.command == "play":
-            app.push(open_game(app, find_game(args.game)))
+            app.push(opened(find_game(args.game)))
     # Once the first frame is drawn, the games' modules load in the background.
     prefetch((family,) if family is not None else all_games(), lambda: app.frames > 0)
+    restore = app.quit_on_signals()  # HUP, INT, QUIT, TERM: the same clean quit
     try:
         app.run()
     finally:
+        restore()
         # Results a busy or full file never took are written beside it now: say where.
         # The worker writes what is queued first (engine/storage/stats_worker.py).
         closing = app.stats.close()

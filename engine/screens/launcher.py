@@ -672,9 +672,15 @@ class LauncherScene(Scene):
     def open_family(self, family: GameDescriptor) -> None:
         """Open a game: the one left in progress, resumed (engine.storage.saved_games), else a new
         one with the parameters last played."""
-        from engine.storage.saved_games import open_game
+        from engine.storage.saved_games import is_large, open_game
 
-        self.app.push(open_game(self.app, family))
+        if is_large(self.app, family):
+            # A long history takes seconds to replay: off the frame loop, "Loading…".
+            from engine.screens.loading_scene import LoadingScene
+
+            self.app.push(LoadingScene(self.app, family))
+        else:
+            self.app.push(open_game(self.app, family))
 
     def open_stats(self) -> None:
         """Show the statistics screen."""

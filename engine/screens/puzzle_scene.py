@@ -530,6 +530,12 @@ class PuzzleScene(GameScene):
                 "showing": self.show_solution,
                 "hinted": [move_to_data(move) for move in hinted[:self.max_saved_hints]]}
 
+    def save_token(self) -> Any:
+        """What changes whenever :meth:`snapshot` would (bar the running clocks): the saved
+        game's journal (engine.storage.journal) writes a line only then."""
+        history = self.puzzle.history
+        return (id(history), history.version, self.show_solution, len(self.hinted))
+
     def restore_hints(self, data: Any) -> set[Any]:
         """The hinted moves of a snapshot; ValueError, saying what is wrong, for bad data."""
         return {move_from_data(item) for item in items(data, Phrase(N_("the hinted moves")), 0,

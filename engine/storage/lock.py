@@ -92,3 +92,31 @@ def folder_lock(folder: Path, timeout: float = DEFAULT_TIMEOUT) -> Iterator[Fold
                     _unlock(fd)
     finally:
         os.close(fd)
+
+
+def try_hold(path: Path) -> int | None:
+    """Take the lock file ``path`` without waiting and keep it: the open descriptor, to
+    give to :func:`let_go` (None: another holder has it).
+
+    Held for as long as the caller keeps it, e.g. a game open on screen
+    (:mod:`engine.storage.saved_games`); the system lets go when the process dies.
+    Two holders in one process conflict too (each open is a holder of its own).
+    OSError if the lock file cannot be opened at all.
+    """
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        held = _try_lock(fd)
+    except OSError:
+        held = False
+    if not held:
+        os.close(fd)
+        return None
+    return fd
+
+
+def let_go(fd: int) -> None:
+    """Give back a lock :func:`try_hold` took. Never raises."""
+    with contextlib.suppress(OSError):
+        _unlock(fd)
+    with contextlib.suppress(OSError):
+        os.close(fd)

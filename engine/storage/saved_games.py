@@ -17,9 +17,17 @@ kept positions, not moves) are still read: :mod:`engine.storage.saved_format` tu
 histories into move logs. Saves are written in version 2 only.
 
 When: whenever a game's screen leaves the stack — Back, Esc, replaced by another game,
-the window closed — the app calls :func:`save_scene` (engine.runtime.app). Not after every move:
-that would be an fsync on the frame loop per move, tens of milliseconds on a slow disk
-for a big board's history; a crash loses the moves since the game was last left.
+the window closed, a signal (HUP, INT, QUIT, TERM) — the app calls :func:`save_scene`
+(engine.runtime.app). Between two such saves every change (a move, an undo, a New game)
+goes to the game's journal, ``<game id>.journal`` beside its save
+(:mod:`engine.storage.journal`), appended and fsync'd on a writer thread, never on the
+frame loop: a kill or a power cut loses at most the move being made. Leaving writes the
+save whole and removes the journal; opening replays the save and then its journal.
+
+One copy at a time: a game open on screen is held by its copy of the arcade (an OS lock
+on ``.<game id>.held``, let go when the game leaves or the process dies, however). A
+second copy opening it shows the game as the first has it (its save and journal) and says
+that its own moves there will not be saved, so it never writes over the first's.
 
 Where: one JSON file per game, ``<profile data folder>/saved/<game id>.json``, with a
 format name and a version, written whole and atomically
@@ -45,10 +53,12 @@ No pygame here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import stat
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -62,7 +72,16 @@ from engine.storage.atomic import (
     move_aside,
     remove_stale_temporaries,
 )
-from engine.storage.lock import folder_lock
+from engine.storage.journal import (
+    JOURNAL_SUFFIX,
+    MAX_JOURNAL_BYTES,
+    JournalWriter,
+    diff,
+    read_journal,
+    replay,
+    text_digest,
+)
+from engine.storage.lock import folder_lock, let_go, try_hold
 from engine.storage.saved_data import fields, show, text
 
 SAVED_FOLDER = "saved"
@@ -116,10 +135,24 @@ class Found:
 @dataclass
 class _Kept:
     """The save this app made last: its text, and the file as it was just after (or, if
-    the write failed, just before) — a different file now means another copy saved."""
+    the write failed, just before) — a different file now means another copy saved.
+    ``on_disk``: the file holds this very text (the write succeeded)."""
 
     text: str
     seen: Signature | None
+    on_disk: bool = False
+
+
+@dataclass
+class _SceneJournal:
+    """A scene's journal so far: the scene's :meth:`save_token` when last journalled, the
+    state the journal's lines add up to, how many lines follow the header, and whether
+    the journal file was begun (else the next change begins it, with the whole state)."""
+
+    token: Any
+    state: Any = None
+    lines: int = 0
+    started: bool = False
 
 
 class SavedGames:
@@ -136,6 +169,13 @@ class SavedGames:
         # whose player has been told so (once is enough).
         self._blocked: dict[str, str] = {}
         self._told: set[str] = set()
+        # Games this copy holds (game id -> the lock's descriptor): see hold().
+        self._held: dict[str, int] = {}
+        # Journal writes that failed (on the writer's thread), to be told on the frame loop.
+        self._journal_failures: dict[Path, str] = {}
+        self._failures_lock = threading.Lock()
+        self._told_journal: set[Path] = set()
+        self.writer = JournalWriter(self._journal_failed)
 
     def tidy(self) -> list[Path]:
         """Remove the temporaries of saves a killed copy left half written; return them.
@@ -175,6 +215,126 @@ class SavedGames:
         if self.folder is None or not _FILE_ID.fullmatch(game_id):
             return None
         return self.folder / f"{game_id}.json"
+
+    def journal_path(self, game_id: str) -> Path | None:
+        """The journal of ``game_id``'s game in progress (None: kept in memory only)."""
+        path = self.path(game_id)
+        return None if path is None else path.with_suffix(JOURNAL_SUFFIX)
+
+    # --- holding a game ---------------------------------------------------------------
+    def hold(self, game_id: str) -> bool:
+        """Hold ``game_id``'s game for this copy (or keep holding it); False when another
+        copy of the arcade holds it. Never raises: a folder that cannot hold the lock
+        file (memory only, read-only) counts as held, as nothing else can save there."""
+        if game_id in self._held:
+            return True
+        path = self.path(game_id)
+        if path is None:
+            return True
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return True
+        try:
+            fd = try_hold(path.parent / f".{game_id}.held")
+        except OSError:
+            return True  # (a folder that takes no lock file takes no save either)
+        if fd is None:
+            return False
+        self._held[game_id] = fd
+        return True
+
+    def release(self, game_id: str) -> None:
+        """Let go of ``game_id``'s game (its screen left)."""
+        fd = self._held.pop(game_id, None)
+        if fd is not None:
+            let_go(fd)
+
+    def release_all(self) -> None:
+        """Let go of every game this copy holds (the app closes)."""
+        for game_id in list(self._held):
+            self.release(game_id)
+
+    # --- the journal ------------------------------------------------------------------
+    def _journal_failed(self, path: Path, exc: OSError) -> None:
+        with self._failures_lock:
+            self._journal_failures.setdefault(path, exc.strerror or str(exc))
+
+    def journal_warnings(self) -> list[str]:
+        """What went wrong writing journals since last asked, as notices (each journal
+        once a session: a full disk fails every move)."""
+        with self._failures_lock:
+            failures, self._journal_failures = self._journal_failures, {}
+        notices = []
+        for path, reason in failures.items():
+            if path in self._told_journal:
+                continue
+            self._told_journal.add(path)
+            notices.append(_("The moves of your game could not be written to {path} ({reason}); "
+                             "they are saved when you leave the game.").format(
+                path=path, reason=reason))
+        return notices
+
+    def disk_digest(self, game_id: str) -> str | None:
+        """The digest of the save on disk for ``game_id`` (None: there is none, or it
+        cannot be read — then a journal begun now does not follow any save)."""
+        path = self.path(game_id)
+        if path is None:
+            return None
+        try:
+            now = _signature(_look(path))
+        except OSError:
+            return None
+        if now is None:
+            return None
+        kept = self._kept.get(game_id)
+        if kept is not None and kept.on_disk and kept.seen == now:
+            return text_digest(kept.text)
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_SAVE_BYTES + 1)
+            return text_digest(raw.decode("utf-8-sig"))
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def with_journal(self, game: GameDescriptor, found: Found) -> tuple[Found, Any]:
+        """``found`` with the journal that follows it replayed: the save to resume and
+        the journal's state (None when there is no journal to go on with). Never raises:
+        a journal that does not fit is ignored (and replaced by the next move's)."""
+        path = self.journal_path(game.id)
+        if path is None or found.problem is not None or found.notice is not None:
+            return found, None
+        base = text_digest(found.text) if found.source == "file" else None
+        if found.source == "memory":
+            # This copy's own save: a journal follows it only if the file is that save.
+            kept = self._kept.get(game.id)
+            if kept is None or not kept.on_disk:
+                return found, None
+            base = text_digest(kept.text)
+        read = read_journal(path, base, game.id)
+        if read is None:
+            return found, None
+        header, edits = read
+        try:
+            if found.text is None:
+                envelope = {key: header.get(key) for key in ("format", "version", "game",
+                                                            "params")}
+                envelope["saved"] = header.get("saved")
+                state = replay(None, edits)
+            else:
+                envelope = json.loads(found.text)
+                state = replay(envelope["state"], edits)
+        except (ValueError, TypeError, KeyError, RecursionError):
+            return found, None
+        if state is None or not isinstance(envelope, dict):
+            return found, None
+        envelope["state"] = state
+        if edits:
+            # The journal's states are this version's (a journal following a save of an
+            # earlier version begins with the whole state).
+            envelope["version"] = SAVE_VERSION
+        text = json.dumps(envelope, separators=(",", ":"), allow_nan=False)
+        return Found(text, "journal"), _SceneJournal(None, state, len(edits), True)
 
     # --- reading ----------------------------------------------------------------------
     def waiting(self, game_id: str) -> bool:
@@ -306,7 +466,7 @@ class SavedGames:
             seen = _signature(_look(path))
         except OSError:
             seen = None  # (then the next open reads the file: this very save)
-        self._kept[game_id] = _Kept(text, seen)
+        self._kept[game_id] = _Kept(text, seen, on_disk=True)
         return None
 
 
@@ -333,11 +493,31 @@ def encode(scene: Any, compact: bool = False) -> str:
     return json.dumps(envelope, separators=(",", ":"), allow_nan=False)
 
 
+HELD_ELSEWHERE = N_("it is open in another copy of the arcade")
+
+
 def save_scene(app: Any, scene: Any) -> None:
-    """Keep the game of a scene that is leaving (the app calls this); problems are notices."""
+    """Keep the game of a scene that is leaving (the app calls this); problems are notices.
+
+    The save is written whole and the game's journal removed: its lines are in the save
+    now (a save that cannot be written keeps the journal, which still has every move).
+    """
     if not can_save(scene):
         return
     game: GameDescriptor = scene.game
+    store: SavedGames = app.game_saves
+    if getattr(scene, "_told_held", False):
+        return  # opened while another copy held it: told then that it is not saved
+    if not store.hold(game.id):
+        if not getattr(scene, "_told_held", False):
+            scene._told_held = True
+            app.notify(_("Your {game} game was not saved: {reason}.").format(
+                game=_(game.title), reason=_(HELD_ELSEWHERE)), level="warning")
+        return
+    # The journal's last lines first (then the save replaces them all); before the
+    # snapshot, so that the state saved is the state the scene leaves with (a puzzle's
+    # clock stops when it leaves, right after this).
+    store.writer.drain()
     try:
         saved = encode(scene)
         if len(saved) > MAX_SAVE_BYTES:
@@ -347,9 +527,83 @@ def save_scene(app: Any, scene: Any) -> None:
             game=_(game.title), error=f"{type(exc).__name__}: {show(str(exc))}"),
             level="warning")
         return
-    warning = app.game_saves.write(game.id, game.title, saved)
+    warning = store.write(game.id, game.title, saved)
+    kept = store._kept.get(game.id)
+    journal = store.journal_path(game.id)
+    if kept is not None and kept.on_disk and kept.text == saved and journal is not None:
+        # (Nothing is queued for it: the queue was drained and this thread queues.)
+        with contextlib.suppress(OSError):
+            os.unlink(journal)
+    scene._save_journal = None
     if warning:
         app.notify(warning, level="warning")
+
+
+def save_token(scene: Any) -> Any:
+    """What tells whether ``scene``'s game changed since it was journalled (None: the
+    scene keeps no journal, and is saved only when it leaves)."""
+    token = getattr(scene, "save_token", None)
+    if token is None or not can_save(scene):
+        return None
+    return token()
+
+
+def journal_scene(app: Any, scene: Any) -> None:
+    """Journal what changed in ``scene``'s game since last time (the app calls this after
+    every frame): one line queued for the writer thread, nothing written here."""
+    token = save_token(scene)
+    if token is None or getattr(scene, "_told_held", False):
+        return  # (a game another copy holds is never written by this one, even once free)
+    record: _SceneJournal | None = getattr(scene, "_save_journal", None)
+    if record is not None and record.token == token:
+        return
+    game: GameDescriptor = scene.game
+    store: SavedGames = app.game_saves
+    path = store.journal_path(game.id)
+    if path is None or game.id in store._blocked or not store.hold(game.id):
+        return
+    try:
+        state = scene.snapshot()
+    except Exception:  # noqa: BLE001 - leaving says so (save_scene); play goes on
+        return
+    if record is None:
+        record = scene._save_journal = _SceneJournal(token)
+    record.token = token
+    edit = None
+    if record.started or record.state is not None:
+        edit = diff(record.state, state)
+        if edit is None:
+            return
+    if not record.started:
+        spec = game.param_spec()
+        header = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "journal": 1, "game": game.id,
+                  "saved": datetime.now(UTC).isoformat(timespec="seconds"),
+                  "params": None if spec is None else spec.encode(scene.params),
+                  "base": store.disk_digest(game.id)}
+        if header["base"] is None:
+            edit = {"=": state}  # (no save on disk to follow: the whole state)
+        store.writer.start(path, json.dumps(header, separators=(",", ":")).encode())
+        record.started, record.lines = True, 0
+    if edit is None:
+        edit = {"=": state}
+    record.lines += 1
+    record.state = state
+    try:
+        line = json.dumps({"n": record.lines, "d": edit}, separators=(",", ":"),
+                          allow_nan=False)
+    except (TypeError, ValueError):
+        return
+    store.writer.append(path, line.encode())
+
+
+def release_scene(app: Any, scene: Any) -> None:
+    """A game's scene left: let go of its game unless another of its scenes is open."""
+    game = getattr(scene, "game", None)
+    if not isinstance(game, GameDescriptor):
+        return
+    if any(getattr(other, "game", None) is game for other in app.scenes):
+        return
+    app.game_saves.release(game.id)
 
 
 def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
@@ -405,34 +659,200 @@ def _refuse_constant(name: str) -> Any:
 def resume(app: Any, game: GameDescriptor, saved: str, **options: Any) -> Any:
     """A scene of ``game`` playing the save ``saved``; ValueError if it cannot be used
     (the scene built meanwhile is left, and nothing else has changed)."""
-    params, state = read_save(game, saved)
+    params, state, _base = _parse(game, saved)
     scene = game.open_scene(app, params, **options)
     try:
-        scene.restore(state)
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+        _restore(scene, state)
+    except ValueError:
         scene.leave()  # built, never shown: stop whatever it started
-        if isinstance(exc, ValueError):
-            raise
+        raise
+    return scene
+
+
+#: A save (with its journal) at least this big is opened off the frame loop, behind a
+#: "loading" screen (engine.screens.loading_scene): replaying its moves takes a while.
+LARGE_SAVE_BYTES = 200_000
+
+
+def is_large(app: Any, game: GameDescriptor) -> bool:
+    """Whether ``game``'s save is big enough to open off the frame loop (:class:`Opening`):
+    two ``stat`` calls, nothing read."""
+    store: SavedGames = app.game_saves
+    size = 0
+    for path in (store.path(game.id), store.journal_path(game.id)):
+        if path is not None:
+            with contextlib.suppress(OSError):
+                size += os.stat(path).st_size
+    if size > MAX_SAVE_BYTES + MAX_JOURNAL_BYTES:
+        return False  # refused unread, at once
+    kept = store._kept.get(game.id)
+    if kept is not None:
+        size = max(size, len(kept.text))
+    return size >= LARGE_SAVE_BYTES
+
+
+def _parse(game: GameDescriptor, text: str) -> tuple[Any, Any, Any]:
+    """A save's parameters and state, and the state again if the save is of this version
+    (a journal then follows it line by line; None for an earlier version's)."""
+    params, state = read_save(game, text)
+    version = json.loads(text).get("version")
+    return params, state, state if version == SAVE_VERSION else None
+
+
+def _restore(scene: Any, state: Any) -> None:
+    """``scene.restore(state)``, every failure a ValueError saying what is wrong."""
+    try:
+        scene.restore(state)
+    except ValueError:
+        raise
+    except (TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
         # A check a game forgot must not crash the launcher: the save is set aside.
         raise ValueError(Phrase(N_("it could not be read back ({error})"),
                                 error=f"{type(exc).__name__}: {show(str(exc))}")) from None
+
+
+def _opening(app: Any, game: GameDescriptor, options: dict[str, Any]) -> Any:
+    """The steps of opening ``game`` (see :func:`open_game`), as a generator: the reading
+    and replaying it yields, ``(function, *arguments)``, are run by its driver — at once
+    (:func:`open_game`) or on a thread (:class:`Opening`) — and their result (or their
+    exception) sent back; the rest (building the scene, notices) runs on the frame loop.
+    Returns the scene."""
+    store: SavedGames = app.game_saves
+    held = store.hold(game.id)
+    if not held:
+        app.notify(_("Your {game} game is open in another copy of the arcade. It is shown "
+                     "here as that copy last saved it; moves made here will not be "
+                     "saved.").format(game=_(game.title)), level="warning")
+    store.writer.drain()  # (this copy's own journal lines of the game, if it left just now)
+    found = yield (store.find, game.id, game.title)
+    if found.notice:
+        app.notify(found.notice, level="warning")
+    journalled, record = yield (store.with_journal, game, found)
+    scene = None
+    if journalled is not found:
+        try:
+            params, state, _base = yield (_parse, game, journalled.text or "")
+            scene = game.open_scene(app, params, **options)
+            yield (_restore, scene, state)
+        except ValueError:
+            if scene is not None:
+                scene.leave()  # built, never shown: stop whatever it started
+                scene = None
+            # The journal does not fit its save: set it aside, resume the save alone.
+            journal = store.journal_path(game.id)
+            if journal is not None and held:
+                with contextlib.suppress(OSError):
+                    move_aside(journal)
+            record = None
+    base_state = None
+    if scene is None:
+        problem = found.problem
+        if problem is None and found.text is not None:
+            try:
+                params, state, base_state = yield (_parse, game, found.text)
+                scene = game.open_scene(app, params, **options)
+                yield (_restore, scene, state)
+            except ValueError as exc:
+                if scene is not None:
+                    scene.leave()
+                    scene = None
+                problem = error_text(exc)
+        if problem is not None:
+            app.notify(store.discard(game.id, game.title, found, problem), level="warning")
+    if scene is None:
+        scene = game.open_scene(app, **options)
+    if not held:
+        scene._told_held = True
+    token = save_token(scene)
+    if token is not None:
+        # Journalled from the next change on: a fresh game writes nothing until played.
+        if record is None:
+            record = _SceneJournal(token)
+            kept = store._kept.get(game.id)
+            if found.source == "file" or (found.source == "memory" and kept is not None
+                                          and kept.on_disk):
+                # The journal will follow this save: a move then writes one line, not the
+                # whole game (the save's own state, as this version writes it).
+                record.state = base_state
+        record.token = token
+        scene._save_journal = record
     return scene
 
 
 def open_game(app: Any, game: GameDescriptor, **options: Any) -> Any:
-    """The scene the launcher opens for ``game``: the game left last time, resumed, else a
-    new one (the last parameters played). A save that cannot be used is set aside with a
-    notice, and a new game starts. ``options`` go to the scene (tests pass a clock)."""
-    store: SavedGames = app.game_saves
-    found = store.find(game.id, game.title)
-    if found.notice:
-        app.notify(found.notice, level="warning")
-    problem = found.problem
-    if problem is None and found.text is not None:
+    """The scene the launcher opens for ``game``: the game left last time, resumed (its
+    save, then its journal), else a new one (the last parameters played). A save that
+    cannot be used is set aside with a notice, and a new game starts. A game another copy
+    of the arcade holds opens as that copy has it, and this copy's moves are not saved
+    (said in a notice). ``options`` go to the scene (tests pass a clock).
+
+    Everything here runs at once, on the caller's thread; a big save is opened with
+    :class:`Opening` instead, off the frame loop."""
+    steps = _opening(app, game, options)
+    value: Any = None
+    failure: BaseException | None = None
+    while True:
         try:
-            return resume(app, game, found.text, **options)
-        except ValueError as exc:
-            problem = error_text(exc)
-    if problem is not None:
-        app.notify(store.discard(game.id, game.title, found, problem), level="warning")
-    return game.open_scene(app, **options)
+            item = steps.throw(failure) if failure is not None else steps.send(value)
+        except StopIteration as stop:
+            return stop.value
+        function, *arguments = item
+        try:
+            value, failure = function(*arguments), None
+        except Exception as exc:  # noqa: BLE001 - handed back to the step that asked
+            value, failure = None, exc
+
+
+class Opening:
+    """``game`` being opened off the frame loop: :func:`open_game`'s steps, its reading and
+    replaying each on a thread of its own, the rest on the frame loop when :meth:`poll`
+    finds the thread done. :meth:`cancel` (Back) gives up: what the thread still does is
+    thrown away, and nothing is written.
+    """
+
+    def __init__(self, app: Any, game: GameDescriptor, **options: Any) -> None:
+        self.app = app
+        self.game = game
+        self.scene: Any = None
+        self.done = False
+        self.cancelled = False
+        self._steps = _opening(app, game, options)
+        self._result: tuple[Any, BaseException | None] | None = None
+        self._advance(None, None)
+
+    def _advance(self, value: Any, failure: BaseException | None) -> None:
+        try:
+            item = (self._steps.throw(failure) if failure is not None
+                    else self._steps.send(value))
+        except StopIteration as stop:
+            self.scene, self.done = stop.value, True
+            return
+        function, *arguments = item
+        self._result = None
+
+        def work() -> None:
+            try:
+                result: tuple[Any, BaseException | None] = (function(*arguments), None)
+            except Exception as exc:  # noqa: BLE001 - handed back to the step that asked
+                result = (None, exc)
+            self._result = result
+
+        threading.Thread(target=work, name="game-opening", daemon=True).start()
+
+    def poll(self) -> Any:
+        """The scene once it is ready (None until then); call it on the frame loop."""
+        if self.done or self.cancelled:
+            return self.scene
+        result = self._result
+        if result is not None:
+            self._advance(*result)
+        return self.scene if self.done else None
+
+    def cancel(self) -> None:
+        """Give up opening (the player went back): the game is let go."""
+        if self.done or self.cancelled:
+            return
+        self.cancelled = True
+        self._steps.close()
+        if not any(getattr(scene, "game", None) is self.game for scene in self.app.scenes):
+            self.app.game_saves.release(self.game.id)

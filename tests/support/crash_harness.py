@@ -7,7 +7,7 @@ Run from the repository root (POSIX only: it uses SIGKILL)::
     python tests/support/crash_harness.py --quick         # the reduced form the test suite runs
     python tests/support/crash_harness.py --json out.json --seed 7 --scenario kill
 
-Five scenarios, each on its own throw-away profile in a temporary folder (never the
+Six scenarios, each on its own throw-away profile in a temporary folder (never the
 player's own; ``ARCADE_PROFILE`` and the XDG folders of the workers point there too):
 
 kill
@@ -46,6 +46,15 @@ lock
     may wait near the store's busy timeout, the player is told the file is busy, nothing
     says "no games" meanwhile, and every row is shown after the release. Each frame's
     wait (wall time less CPU time) is reported: the longest and how many passed 100 ms.
+play
+    The real app (tests/support/play_worker.py: ``main.py play connect4`` with a thread
+    clicking columns) plays Connect Four and is SIGKILLed at a random moment mid-game,
+    three times per run on one profile. After each kill a fresh copy reopens the game and
+    counts its moves: at most the move being made may be lost (its journal holds every
+    other). That copy is then ended by HUP, INT, QUIT or TERM in turn, which must be a clean
+    quit (exit 0, no traceback) keeping every move. Then two copies play the same game (A
+    two moves, then B one) and quit in a random order: A's moves must reopen, and B must
+    have said that its moves are not saved.
 
 The summary gives runs, kills, operations journalled, checks passed and failed, and
 timings; ``--json FILE`` writes the same figures. Exit status 1 if any check failed (the
@@ -82,9 +91,18 @@ import crash_checks as checks  # noqa: E402
 from crash_worker import LOOP_SAVES, PLAIN, RACE_SETTINGS, SHARED_SAVE  # noqa: E402
 
 WORKER = TOOLS / "crash_worker.py"
-SCENARIOS = ("kill", "race", "rebuild", "pages", "lock")
+SCENARIOS = ("kill", "race", "rebuild", "pages", "lock", "play")
 # The longest a frame may wait on a file (the issue's bound: "no frame over 100 ms").
 FRAME_WAIT_LIMIT = 0.1
+PLAYER = TOOLS / "play_worker.py"
+#: Moves one playing copy makes before it idles: three copies per run stay under the 21
+#: moves after which the worker's column order could make four in a row.
+PLAY_MOVES = 6
+#: Seconds between a move on the board and the next click: faster than any player (a
+#: move the journal writer has not yet fsync'd when the next is made can be lost too).
+PLAY_PACE = 0.1
+#: The signals a playing copy's check ends with, in turn: each must be a clean quit.
+PLAY_SIGNALS = ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM")
 STATS_FILE = "statistics.sqlite3"
 # How long a worker may take to start, open the stores or finish a race before the
 # harness gives up on it (and reports it as hung).
@@ -136,6 +154,9 @@ class Figures:
     pages_rows: list[tuple[int, int, int]] = field(default_factory=list)
     #: lock: every frame's wait (wall less CPU time) while another process held the file.
     frame_waits: list[float] = field(default_factory=list)
+    #: Moves lost per kill during play (play scenario), and the signals that ended a copy.
+    moves_lost: list[int] = field(default_factory=list)
+    signals: dict[str, int] = field(default_factory=dict)
 
     def landing(self, where: str) -> None:
         """Count one kill that landed at ``where``."""
@@ -173,6 +194,8 @@ class Figures:
             "next_start_seconds": _spread(self.check_seconds),
             "rebuild_seconds": self.rebuild_seconds,
             "kills_landed": dict(sorted(self.landed.items())),
+            "play_moves_lost": _lost(self.moves_lost),
+            "play_signals": dict(sorted(self.signals.items())),
             "notes": self.notes,
             "pages": {"files": len(self.pages_rows),
                       "rows": sum(r[0] for r in self.pages_rows),
@@ -183,6 +206,15 @@ class Figures:
                      "over_limit": sum(w > FRAME_WAIT_LIMIT for w in self.frame_waits)},
             "failures": self.failures,
         }
+
+
+def _lost(values: list[int]) -> dict[str, Any] | None:
+    """Moves lost per kill: how many kills, the most and the mean, and the histogram."""
+    if not values:
+        return None
+    return {"kills": len(values), "max": max(values),
+            "mean": round(sum(values) / len(values), 3),
+            "histogram": {str(n): values.count(n) for n in sorted(set(values))}}
 
 
 def _spread(values: list[float]) -> dict[str, float] | None:
@@ -510,6 +542,115 @@ class Harness:
             self._finish("kill", verdict, ledger, seen)
         return verdict
 
+    # --- play ------------------------------------------------------------------------------
+
+    def _player(self, profile: Path, ledger: Path, moves: int, log: Path
+                ) -> subprocess.Popen[bytes]:
+        with open(log, "ab") as err:
+            return subprocess.Popen([sys.executable, str(PLAYER), str(profile), str(ledger),
+                                     "--moves", str(moves), "--pace", str(PLAY_PACE)],
+                                    env=self.workers.env, cwd=ROOT, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=err)
+
+    def _reopen(self, profile: Path, folder: Path, tag: str, sig: str
+                ) -> tuple[int | None, list[str]]:
+        """A fresh copy reopens the game (no move made), is ended by ``sig``: the moves
+        it found, and what went wrong ending it."""
+        ledger, log = folder / f"check-{tag}.jsonl", folder / f"check-{tag}.log"
+        proc = self._player(profile, ledger, 0, log)
+        found = _ledger_value(ledger, proc, "done", START_TIMEOUT)
+        problems: list[str] = []
+        if found is None:
+            self.workers.kill(proc)
+            return None, ["the reopening copy never showed the game"]
+        proc.send_signal(getattr(signal, sig))
+        try:
+            proc.wait(timeout=START_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.workers.kill(proc)
+            problems.append(f"{sig} did not end the app")
+        self.figures.signals[sig] = self.figures.signals.get(sig, 0) + 1
+        err = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+        if proc.returncode != 0:
+            problems.append(f"{sig} ended the app with {proc.returncode}")
+        if "Traceback" in err:
+            problems.append(f"{sig}: a traceback: {checks.short(err, 200)}")
+        return found, problems
+
+    def _two_copies(self, profile: Path, folder: Path, rng: random.Random) -> list[str]:
+        """Copy A plays 2 moves, then copy B opens the same game and plays 1; they quit
+        in a random order. A's moves must be what reopens, and B must have said that its
+        moves are not saved."""
+        start, _ = self._reopen(profile, folder, "copies-before", "SIGTERM")
+        if start is None:
+            return ["the game could not be reopened before the two copies"]
+        ledgers = [folder / "copy-a.jsonl", folder / "copy-b.jsonl"]
+        logs = [folder / "copy-a.log", folder / "copy-b.log"]
+        first = self._player(profile, ledgers[0], 2, logs[0])
+        problems: list[str] = []
+        if _ledger_value(ledgers[0], first, "done", START_TIMEOUT) is None:
+            self.workers.kill(first)
+            return ["copy A never played its moves"]
+        time.sleep(0.2)  # (its journal: within milliseconds)
+        second = self._player(profile, ledgers[1], 1, logs[1])
+        if _ledger_value(ledgers[1], second, "done", START_TIMEOUT) is None:
+            problems.append("copy B never played its move")
+        order = [first, second] if rng.random() < 0.5 else [second, first]
+        for proc in order:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=START_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.workers.kill(proc)
+                problems.append("a copy did not quit on SIGTERM")
+        told = logs[1].read_text(encoding="utf-8", errors="replace") if logs[1].exists() else ""
+        if "open in another copy of the arcade" not in told:
+            problems.append("copy B did not say the game is open in another copy")
+        found, more = self._reopen(profile, folder, "copies-after", "SIGTERM")
+        problems += more
+        if found != start + 2:
+            problems.append(f"{start} moves before, A played 2, B 1: {found} on reopening")
+        return problems
+
+    def play_run(self, run: int) -> checks.Verdict:
+        """Kill the playing app three times on one profile; count the moves each kill lost."""
+        rng = self.rng("play", run)
+        verdict = checks.Verdict(self._where("play", run))
+        with self.run_folder("play", run) as folder:
+            profile = folder / "profile"
+            verdict.profile = profile
+            lost: list[str] = []
+            ended: list[str] = []
+            on_board = 0
+            for k in range(3):
+                ledger, log = folder / f"play-{k}.jsonl", folder / f"play-{k}.log"
+                proc = self._player(profile, ledger, PLAY_MOVES, log)
+                self.figures.starts["play"] += 1
+                if _ledger_value(ledger, proc, "start", START_TIMEOUT) is None:
+                    ended.append(f"copy {k} never showed the game")
+                    self.workers.kill(proc)
+                    continue
+                time.sleep(rng.uniform(0, 0.1 * PLAY_MOVES))
+                if self.workers.kill(proc):
+                    self.figures.kills["play"] += 1
+                made = max([on_board] + [e["made"] for e in _entries(ledger) if "made" in e])
+                sig = PLAY_SIGNALS[(run * 3 + k) % len(PLAY_SIGNALS)]
+                found, problems = self._reopen(profile, folder, str(k), sig)
+                ended += problems
+                if found is None:
+                    continue
+                self.figures.moves_lost.append(max(0, made - found))
+                if not made - 1 <= found <= made + 1:
+                    lost.append(f"kill {k}: {made} moves made, {found} on reopening")
+                # The signal was a clean quit: the next copy finds every move still there.
+                on_board = found
+            verdict.check("at most the move being made lost to a kill", lost)
+            verdict.check("a signal quits cleanly", ended)
+            verdict.check("two copies on one game: the first's moves kept",
+                          self._two_copies(profile, folder, rng))
+            self.figures.add("play", verdict, None)
+        return verdict
+
     # --- race ------------------------------------------------------------------------------
 
     def race_run(self, run: int) -> checks.Verdict:
@@ -696,7 +837,7 @@ class Harness:
         """Every scenario of the plan, interleaved run by run."""
         plans = {"kill": self.plan.runs, "race": self.plan.runs,
                  "rebuild": self.plan.rebuild_runs, "pages": self.plan.runs,
-                 "lock": self.plan.rebuild_runs}
+                 "lock": self.plan.rebuild_runs, "play": self.plan.runs}
         longest = max(plans[s] for s in self.plan.scenarios)
         for run in range(1, longest + 1):
             for scenario in self.plan.scenarios:
@@ -733,6 +874,36 @@ def readable_games(path: Path, last: int) -> list[tuple[Any, ...]]:
     finally:
         conn.close()
     return rows
+def _entries(ledger: Path) -> list[dict[str, Any]]:
+    """The whole lines of a playing copy's ledger."""
+    try:
+        text = ledger.read_text(encoding="utf-8")
+    except OSError:
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            break
+    return out
+
+
+def _ledger_value(ledger: Path, proc: subprocess.Popen[bytes], what: str, timeout: float
+                  ) -> int | None:
+    """Wait for ``what`` in a playing copy's ledger; its value (None: it ended first,
+    reported an error, or time ran out)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for entry in _entries(ledger):
+            if "error" in entry:
+                return None
+            if what in entry:
+                return int(entry[what])
+        if proc.poll() is not None:
+            return None
+        time.sleep(0.005)
+    return None
 
 
 def judge(where: str, profile: Path, ledger: checks.Ledger, seen: dict[str, Any],
@@ -827,7 +998,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "check that every committed result, setting and saved game is there.",
         epilog="Exit status: 0 all checks passed, 1 a check failed, 2 bad options.")
     parser.add_argument("--runs", type=int, default=None,
-                        help="runs of the kill and race scenarios (default 10; quick 2)")
+                        help="runs of the kill, race and play scenarios (default 10; quick 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random choices")
     parser.add_argument("--quick", action="store_true",
                         help="the reduced form the test suite runs: few kills, small database")
@@ -897,6 +1068,11 @@ def summary(figures: Figures, plan: Plan, total: float, kept: Path | None) -> li
     if figures.landed:
         lines.append("  kills hit:  " + ", ".join(f"{where} {n}" for where, n in
                                                    sorted(figures.landed.items())))
+    if data["play_moves_lost"]:
+        play = data["play_moves_lost"]
+        lines.append(f"  play:       {play['kills']} kills mid-game, moves lost per kill: max "
+                     f"{play['max']}, mean {play['mean']} ({play['histogram']}); signals "
+                     + ", ".join(f"{k} {v}" for k, v in data["play_signals"].items()))
     for scenario, spread in data["worker_open_seconds"].items():
         lines.append(f"  opening:    {scenario:7} median {spread['median'] * 1000:.0f} ms, "
                      f"max {spread['max'] * 1000:.0f} ms over {spread['count']} starts")

@@ -47,7 +47,10 @@ def test_the_reduced_harness_finds_nothing_lost(tmp_path: Path) -> None:
     # It really did the work it claims: every scenario ran, workers were killed, and
     # operations of every kind were journalled and then checked.
     # Rebuild: the uninterrupted one, the killed one, and the sweep over every step.
-    assert figures["runs"]["kill"] == figures["runs"]["race"] == 2
+    assert figures["runs"]["kill"] == figures["runs"]["race"] == figures["runs"]["play"] == 2
+    # Kills mid-game lose at most the move being made; every signal is a clean quit.
+    assert figures["play_moves_lost"]["kills"] >= 4 and figures["play_moves_lost"]["max"] <= 1
+    assert set(figures["play_signals"]) == {"SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM"}
     assert figures["runs"]["rebuild"] >= 2 + 2
     assert figures["kills"]["kill"] >= 4 and figures["kills"]["rebuild"] >= 2
     assert figures["kills_landed"].get("rebuild/step", 0) >= 2
