@@ -144,7 +144,14 @@ class SavedGames:
         lock while its temporary exists); without it (another copy holds it for
         long), nothing is removed. Never raises.
         """
-        if self.folder is None or not self.folder.is_dir():
+        if self.folder is None:
+            return []
+        try:
+            if not stat.S_ISDIR(os.stat(self.folder).st_mode):
+                return []
+        except (OSError, ValueError):
+            # Not there, or it cannot be looked at (no permission, a name too long): nothing
+            # to tidy that this copy could reach; the saves themselves will say why if need be.
             return []
         removed: list[Path] = []
         with folder_lock(self.folder) as lock:
