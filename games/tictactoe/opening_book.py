@@ -89,7 +89,7 @@ def book_for(rows: int, cols: int, k: int) -> OpeningBook | None:
                          lambda code, outcome, move: entry_problem(rows, cols, k, code,
                                                                    outcome, move))
     except (FileNotFoundError, BookError) as exc:
-        _log.warning("%s", exc)
+        _log.warning("opening book %s: %s", name, exc)
         report_problem(Phrase(N_("The opening book {name} cannot be used ({reason}), so the "
                                  "computer works those openings out itself."), name=f"{name}.json",
                               reason=_why(exc)))
