@@ -429,5 +429,9 @@ class App:
             return
         self._last_dump = text
         tmp = self.dump_state.with_suffix(".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, self.dump_state)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, self.dump_state)
+        except OSError as exc:  # its folder went away meanwhile: a test's tool, not a game
+            say(f"arcade: --dump-state: {exc.strerror or exc}")
+            self.dump_state = None
