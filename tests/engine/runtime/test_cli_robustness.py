@@ -452,7 +452,7 @@ def test_solve_mnk_max_table_caps_the_search(monkeypatch: pytest.MonkeyPatch,
                      "--time-limit", "2", "--max-table", "3000"])
     out, err = capsys.readouterr()
     assert code == 1 and out == ""
-    assert one_line(err) == "arcade: could not solve 4×15 with k=4 within 2 s"
+    assert one_line(err) == "arcade: could not solve 15×4 (columns × rows) with k=4 within 2 s"
     assert [s.max_entries for s in recorder.made] == [3000]
     assert len(recorder.made[0].tt) == 3000
 
@@ -480,7 +480,7 @@ def test_solve_mnk_default_time_limit_applies(monkeypatch: pytest.MonkeyPatch,
     elapsed = time.monotonic() - start
     out, err = capsys.readouterr()
     assert code == 1 and out == ""
-    assert one_line(err) == "arcade: could not solve 4×15 with k=4 within 1 s"
+    assert one_line(err) == "arcade: could not solve 15×4 (columns × rows) with k=4 within 1 s"
     assert elapsed < 30
     from engine.ai.negamax import DEFAULT_MAX_ENTRIES
 
