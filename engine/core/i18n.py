@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from engine.core.assets import asset_path
+from engine.core.assets import asset_path, report_problem
 from engine.core.languages import CHOICES, LANGUAGES
 from engine.core.phrase import N_, Nn_, Number, Phrase, error_text, written
 
@@ -62,11 +62,13 @@ SYSTEM = "system"
 NUMBER_SYMBOLS = {"en": (".", ","), "hu": (",", "\u00a0"), "cs": (",", "\u00a0")}
 __all__ = ["CHOICES", "DOMAIN", "ENDONYMS", "LANGUAGES", "N_", "NUMBER_SYMBOLS", "SYSTEM",
            "Nn_", "Number", "Phrase", "_", "choice_label", "current_language", "error_text",
-           "gettext_", "localize", "ngettext", "number_text", "pgettext", "set_language",
+           "gettext_", "language_problem", "localize", "ngettext", "number_text", "pgettext",
+           "set_language",
            "translate_filled", "system_language"]
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+_problem: str | None = None
 
 
 def _match(name: str | None) -> str | None:
@@ -101,23 +103,50 @@ def system_language() -> str:
 def set_language(choice: str) -> str:
     """Install the catalogue for ``choice`` (a code, or ``"system"``); return the code used.
 
-    An unknown choice means the system's language; a catalogue that is missing or
-    unreadable means English. Never raises.
+    An unknown choice means the system's language; a catalogue that is missing, unreadable
+    or damaged (truncated, a ``Plural-Forms`` rule that fails for some count) means English,
+    and :func:`language_problem` then says why. Never raises.
     """
-    global _translation, _language
+    global _translation, _language, _problem
     code = choice if choice in LANGUAGES else system_language()
     translation: gettext.NullTranslations = gettext.NullTranslations()
+    _problem = None
     if code != "en":
         try:
             folder = asset_path("locale")
             translation = gettext.translation(DOMAIN, localedir=str(folder),
                                               languages=[code], fallback=True)
-        except (OSError, ValueError):
+            _check_plural(translation)
+        # Anything: gettext's parser raises struct.error, IndexError, UnicodeDecodeError,
+        # OverflowError... on a damaged file, and the rule ZeroDivisionError when used.
+        except Exception:  # noqa: BLE001 - a damaged shipped file must not stop the app
             translation = gettext.NullTranslations()
+            _problem = Phrase(N_("The translation into {language} is damaged, so the arcade "
+                                 "is shown in English."), language=ENDONYMS.get(code, code))
+            report_problem(_problem)  # the app shows it as a notice
         if type(translation) is gettext.NullTranslations:
             code = "en"  # no catalogue for it: the source language
     _translation, _language = translation, code
     return code
+
+
+def _check_plural(translation: gettext.NullTranslations) -> None:
+    """Raise unless the catalogue's plural rule gives a form for every count tried (a rule
+    that divides by zero for some count would otherwise fail when that count is shown)."""
+    rule = getattr(translation, "plural", None)
+    if rule is None:
+        return
+    counts = [*range(0, 1001), *(10 ** power for power in range(4, 19))]
+    for count in counts:
+        form = rule(count)
+        if not isinstance(form, int) or form < 0:
+            raise ValueError(f"plural rule gives {form!r} for {count}")
+
+
+def language_problem() -> str | None:
+    """Why the last :func:`set_language` fell back to English (a
+    :class:`~engine.core.phrase.Phrase` for a notice), or None when it did not."""
+    return _problem
 
 
 def current_language() -> str:
@@ -150,7 +179,10 @@ def pgettext(context: str, message: str) -> str:
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a message for ``count`` (Czech has three, Hungarian one, English two)."""
-    return _translation.ngettext(singular, plural, count)
+    try:
+        return _translation.ngettext(singular, plural, count)
+    except Exception:  # noqa: BLE001 - a plural rule that fails for a count not tried at load
+        return singular if count == 1 else plural
 
 
 def translate_filled(text: str, templates: Iterable[str]) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from engine.core.assets import take_problems
 from engine.core.console import say
 from engine.core.i18n import _, localize, set_language
 from engine.core.memory import limit_arenas, release_free_memory
@@ -133,6 +134,17 @@ class App:
         limit_arenas()  # before any computer player's thread (see engine/core/memory.py)
         for message in notices:
             self.notify(message, "warning")  # problems found opening the stores
+        # The bundled fonts are checked before FreeType opens them (a damaged one would
+        # crash pygame): opened now, so a damaged one is said at once.
+        self.theme.font(16)
+        self.theme.font(16, bold=True)
+        self._shipped_problems()
+
+    def _shipped_problems(self) -> None:
+        """Show what was found wrong with shipped files (a damaged translation, font or
+        opening book: engine.core.assets.report_problem), from any thread, once each."""
+        for problem in take_problems():
+            self.notify(localize(problem), "warning")
 
     def _clamped(self, size: Iterable[int]) -> tuple[int, int]:
         """``size`` within the minimum window and the cap."""
@@ -393,6 +405,7 @@ class App:
     def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / FPS) -> None:
         """Run one frame: handle events (the queue by default), update, draw, flip."""
         batch = list(pygame.event.get() if events is None else events)
+        self._shipped_problems()
         # A window dragged larger sends a storm of resizes: only the last one of a frame
         # counts (each one would take a new surface and lay every scene out again).
         resizes = [i for i, event in enumerate(batch) if event.type in _RESIZE_EVENTS]
@@ -497,5 +510,9 @@ class App:
             return
         self._last_dump = text
         tmp = self.dump_state.with_suffix(".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, self.dump_state)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, self.dump_state)
+        except OSError as exc:  # its folder went away meanwhile: a test's tool, not a game
+            say(f"arcade: --dump-state: {exc.strerror or exc}")
+            self.dump_state = None

@@ -82,8 +82,12 @@ class ArgumentParser(argparse.ArgumentParser):
         A subcommand's prog is "arcade solve mnk": its usage and its own --help are
         the ones that explain the mistake.
         """
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\nTry '{self.prog} --help' for more.\n")
+        # Through say(), never print_usage(sys.stderr): with stderr closed sys.stderr is None,
+        # and argparse then prints the usage on stdout (and with stdout closed too, writing
+        # it failed and the exit was 1, not 2).
+        say(self.format_usage().rstrip("\n"))
+        say(f"{self.prog}: error: {message}\nTry '{self.prog} --help' for more.")
+        raise SystemExit(2)
 
 
 # --- option types -----------------------------------------------------------------------
@@ -111,6 +115,22 @@ def stated_range(parse: Any) -> str | None:
     """The range the argparse type ``parse`` enforces, in --help's words (None: it states
     none, so it is not a number type)."""
     return getattr(parse, "range_text", None)
+
+
+def _dump_file(text: str) -> Path:
+    """``--dump-state FILE`` (test-only): a file in a folder that exists, checked before the
+    window opens (it was a traceback at the first frame)."""
+    path = Path(text)
+    folder = path.parent
+    try:
+        usable = os.path.isdir(folder) and not os.path.isdir(path)
+    except ValueError:  # a NUL in the name
+        usable = False
+    if not usable:
+        raise argparse.ArgumentTypeError(
+            f"cannot write {text!r}: {os.fspath(folder)!r} is not a folder that exists"
+            if not os.path.isdir(folder) else f"cannot write {text!r}: it is a folder")
+    return path
 
 
 def _window_size(text: str) -> tuple[int, int]:
@@ -249,7 +269,7 @@ def build_parser(family: GameDescriptor | None = None) -> ArgumentParser:
                         help=f"window size for this run, e.g. 1280x960 "
                              f"({stated_range(_window_size)})")
     # Test-only: write the scene stack's state as JSON after every frame.
-    parser.add_argument("--dump-state", metavar="FILE", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--dump-state", metavar="FILE", type=_dump_file, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     if family is None:
         listed = game_names(games)

@@ -45,7 +45,7 @@ class LoadingScene(Scene):
         self.ui.add(Label((80, 360, 800, 40), self._progress, size=20, align="center"))
 
     def _title(self) -> str:
-        return _("Loading your {game} game…").format(game=_(self.family.title))
+        return _("Loading your game of {game}…").format(game=_(self.family.title))
 
     def _progress(self) -> str:
         seconds = int(self.elapsed)

@@ -153,8 +153,6 @@ class TextEntryDialog(Overlay):
     def _build(self) -> None:
         import pygame_gui
 
-        from engine.core.assets import asset_path
-
         size = self.app.screen.get_size()
         text = self._current()
         caret = self._entry.edit_position if self._entry is not None else len(text)
@@ -174,11 +172,14 @@ class TextEntryDialog(Overlay):
             # "defaults", and a font put there left the field at its own small default
             # (about 10 px in a 48-unit box; issue 28).
             "text_entry_line": {
-                "font": {"name": "dejavusans", "size": str(font_px),
-                         "regular_path": str(asset_path("fonts", "DejaVuSans.ttf")),
-                         "bold_path": str(asset_path("fonts", "DejaVuSans-Bold.ttf"))},
+                "font": {"name": "noto_sans", "size": str(font_px)},  # pygame_gui's own
             },
         }
+        regular, bold = self.app.theme.font_file(), self.app.theme.font_file(bold=True)
+        if regular is not None and bold is not None:
+            theme["text_entry_line"]["font"].update(name="dejavusans", regular_path=regular,
+                                                    bold_path=bold)
+        # (else pygame_gui's own font: a damaged bundled one would crash FreeType)
         import json
         import tempfile
 

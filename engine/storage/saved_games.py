@@ -64,6 +64,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from engine.core.console import say
 from engine.core.i18n import N_, Number, Phrase, _, error_text, localize, number_text
 from engine.model.descriptor import GameDescriptor
 from engine.storage.atomic import (
@@ -101,9 +102,12 @@ Signature = tuple[int, int, int]
 
 
 def _look(path: Path) -> os.stat_result | None:
-    """The file's status, not following a symbolic link (None: no file there)."""
+    """The file's status (None: no file there), following a symbolic link as the settings
+    do: a save linked to a file elsewhere is read there and written there (the link stays,
+    engine.storage.atomic.write_target). A link to a folder, a pipe or a device is still
+    "not a file"; a loop of links raises OSError (the file is then left untouched)."""
     try:
-        return os.lstat(path)
+        return os.stat(path)
     except FileNotFoundError:
         return None
 
@@ -184,7 +188,14 @@ class SavedGames:
         lock while its temporary exists); without it (another copy holds it for
         long), nothing is removed. Never raises.
         """
-        if self.folder is None or not self.folder.is_dir():
+        if self.folder is None:
+            return []
+        try:
+            if not stat.S_ISDIR(os.stat(self.folder).st_mode):
+                return []
+        except (OSError, ValueError):
+            # Not there, or it cannot be looked at (no permission, a name too long): nothing
+            # to tidy that this copy could reach; the saves themselves will say why if need be.
             return []
         removed: list[Path] = []
         with folder_lock(self.folder) as lock:
@@ -376,7 +387,12 @@ class SavedGames:
                 N_("it is {size} bytes, more than a saved game can be ({most})"),
                 size=Number(info.st_size), most=Number(MAX_SAVE_BYTES)))
         try:
-            with open(path, "rb") as handle:
+            # O_NONBLOCK: a link changed into a named pipe since the look must not hang.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                         | getattr(os, "O_BINARY", 0))
+            with open(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):  # what we opened may differ
+                    return Found(source="file", problem=Phrase(N_("it is not a file")))
                 raw = handle.read(MAX_SAVE_BYTES + 1)  # it may have grown since
         except OSError as exc:
             return self._unreadable(game_id, title, path, exc)
@@ -395,7 +411,7 @@ class SavedGames:
         self._blocked[game_id] = Phrase(N_("{path} could not be read ({reason}), so it is left "
                                            "untouched"), path=path, reason=reason)
         self._told.add(game_id)  # this notice says it already
-        return Found(notice=_("Your saved {game} game ({path}) could not be read ({reason}). "
+        return Found(notice=_("Your saved game of {game} ({path}) could not be read ({reason}). "
                               "A new game starts; it will not be saved over that file.").format(
             game=_(title), path=path, reason=reason))
 
@@ -406,7 +422,7 @@ class SavedGames:
         shown = localize(problem)
         if found.source == "memory":
             self._kept.pop(game_id, None)
-            return _("Your {game} game could not be resumed ({problem}). A new game "
+            return _("Your game of {game} could not be resumed ({problem}). A new game "
                      "starts.").format(game=_(title), problem=shown)
         path = self.path(game_id)
         assert path is not None
@@ -414,7 +430,7 @@ class SavedGames:
         try:
             kept = move_aside(path)
         except FileNotFoundError:
-            return _("Your saved {game} game could not be resumed ({problem}). A new game "
+            return _("Your saved game of {game} could not be resumed ({problem}). A new game "
                      "starts.").format(game=_(title), problem=shown)
         except OSError as exc:
             reason = exc.strerror or str(exc)
@@ -422,11 +438,11 @@ class SavedGames:
                                                "aside ({reason}), so it is left untouched"),
                                             path=path, problem=problem, reason=reason)
             self._told.add(game_id)
-            return _("Your saved {game} game could not be resumed ({problem}), and {path} "
+            return _("Your saved game of {game} could not be resumed ({problem}), and {path} "
                      "could not be moved aside ({reason}). A new game starts; it will not be "
                      "saved over that file.").format(game=_(title), problem=shown, path=path,
                                                      reason=reason)
-        return _("Your saved {game} game could not be resumed ({problem}); the file was kept "
+        return _("Your saved game of {game} could not be resumed ({problem}); the file was kept "
                  "as {kept}. A new game starts.").format(game=_(title), problem=shown,
                                                          kept=kept)
 
@@ -450,16 +466,16 @@ class SavedGames:
             if game_id in self._told:
                 return None
             self._told.add(game_id)
-            return _("Your {game} game was not saved: {reason}.").format(
+            return _("Your game of {game} was not saved: {reason}.").format(
                 game=_(title), reason=localize(blocked))
         if len(text) > MAX_SAVE_BYTES:  # ASCII JSON: characters are bytes
-            return _("Your {game} game is too big to save ({size} bytes); it is kept "
+            return _("Your game of {game} is too big to save ({size} bytes); it is kept "
                      "until the arcade is closed.").format(game=_(title),
                                                            size=number_text(len(text)))
         try:
             atomic_write_text(path, text)
         except OSError as exc:
-            return _("Your {game} game could not be saved to {path} "
+            return _("Your game of {game} could not be saved to {path} "
                      "({reason}); it is kept until the arcade is closed.").format(
                 game=_(title), path=path, reason=exc.strerror or exc)
         try:
@@ -511,7 +527,7 @@ def save_scene(app: Any, scene: Any) -> None:
     if not store.hold(game.id):
         if not getattr(scene, "_told_held", False):
             scene._told_held = True
-            app.notify(_("Your {game} game was not saved: {reason}.").format(
+            app.notify(_("Your game of {game} was not saved: {reason}.").format(
                 game=_(game.title), reason=_(HELD_ELSEWHERE)), level="warning")
         return
     # The journal's last lines first (then the save replaces them all); before the
@@ -523,9 +539,10 @@ def save_scene(app: Any, scene: Any) -> None:
         if len(saved) > MAX_SAVE_BYTES:
             saved = encode(scene, compact=True)  # earlier games go; the one on screen stays
     except Exception as exc:  # noqa: BLE001 - a bug in one game's save must not stop leaving
-        app.notify(_("Your {game} game could not be saved ({error}).").format(
-            game=_(game.title), error=f"{type(exc).__name__}: {show(str(exc))}"),
-            level="warning")
+        # The details are for a bug report (stderr), not for the player's notice.
+        say(f"arcade: saving {game.id}: {type(exc).__name__}: {show(str(exc))}")
+        app.notify(_("Your game of {game} could not be saved (a fault in the arcade).").format(
+            game=_(game.title)), level="warning")
         return
     warning = store.write(game.id, game.title, saved)
     kept = store._kept.get(game.id)
@@ -612,18 +629,25 @@ def read_save(game: GameDescriptor, saved: str) -> tuple[Any, Any]:
     try:
         data = json.loads(saved, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        # The decoder's own words stay as they are: data, like a path.
-        raise ValueError(Phrase(N_("it is not valid JSON: {reason} at line {line} column "
-                                   "{column}"), reason=exc.msg, line=exc.lineno,
-                                column=exc.colno)) from None
+        raise ValueError(Phrase(N_("it is not valid JSON (line {line}, column {column})"),
+                                line=exc.lineno, column=exc.colno)) from None
     except RecursionError:
         raise ValueError(Phrase(N_("it is nested too deeply to be a saved game"))) from None
+    except ValueError as exc:
+        if exc.args and isinstance(exc.args[0], Phrase):
+            raise  # NaN or an infinity: _refuse_constant said so
+        # Python's own words ("Exceeds the limit (4300 digits) … set_int_max_str_digits()")
+        # are not for the player: a number of more digits than Python converts.
+        raise ValueError(Phrase(N_("it holds a number with too many digits to be a saved "
+                                   "game"))) from None
     record = fields(data, Phrase(N_("the file")), ("format", "version", "game", "params",
                                                    "state"))
     if record["format"] != SAVE_FORMAT:
         raise ValueError(Phrase(N_("it is not a saved game of this arcade")))
     version = record["version"]
-    if type(version) is not int or version not in READ_VERSIONS:
+    if type(version) is not int:  # true, "2", 2.0: no version (show() would say True, '2')
+        raise ValueError(Phrase(N_("its saved-game version is not a whole number")))
+    if version not in READ_VERSIONS:
         # Two templates, not "a newer"/"another" put in one: a language says each its way.
         newer = type(version) is int and version > SAVE_VERSION
         raise ValueError(Phrase(
@@ -706,9 +730,11 @@ def _restore(scene: Any, state: Any) -> None:
     except ValueError:
         raise
     except (TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
-        # A check a game forgot must not crash the launcher: the save is set aside.
-        raise ValueError(Phrase(N_("it could not be read back ({error})"),
-                                error=f"{type(exc).__name__}: {show(str(exc))}")) from None
+        # A check a game forgot must not crash the launcher: the save is set aside. The
+        # details are for a bug report (stderr), not for the player's notice.
+        game_id = getattr(getattr(scene, "game", None), "id", "?")
+        say(f"arcade: resuming {game_id}: {type(exc).__name__}: {show(str(exc))}")
+        raise ValueError(Phrase(N_("it could not be read back"))) from None
 
 
 def _opening(app: Any, game: GameDescriptor, options: dict[str, Any]) -> Any:
@@ -720,7 +746,7 @@ def _opening(app: Any, game: GameDescriptor, options: dict[str, Any]) -> Any:
     store: SavedGames = app.game_saves
     held = store.hold(game.id)
     if not held:
-        app.notify(_("Your {game} game is open in another copy of the arcade. It is shown "
+        app.notify(_("Your game of {game} is open in another copy of the arcade. It is shown "
                      "here as that copy last saved it; moves made here will not be "
                      "saved.").format(game=_(game.title)), level="warning")
     store.writer.drain()  # (this copy's own journal lines of the game, if it left just now)

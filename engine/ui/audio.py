@@ -29,7 +29,7 @@ from typing import Any
 
 import pygame
 
-from engine.core.assets import asset_path
+from engine.core.assets import asset_path, shipped_problem
 from engine.model.sound_names import SOUNDS
 
 RATE = 44100
@@ -178,7 +178,12 @@ class Audio:
         if not self.available:
             return None
         try:
-            loaded: pygame.mixer.Sound | None = pygame.mixer.Sound(str(sound_path(name)))
+            path = sound_path(name)
+            # A changed file is not handed to SDL's decoder (hostile data in a C parser).
+            changed = shipped_problem(path)
+            if changed is not None:
+                raise OSError(str(changed))
+            loaded: pygame.mixer.Sound | None = pygame.mixer.Sound(str(path))
         except (FileNotFoundError, pygame.error, OSError) as exc:
             # That effect stays silent; problems() (and so --smoke) says why.
             self.failures[name] = str(exc) or type(exc).__name__

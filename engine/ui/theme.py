@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from engine.core.assets import asset_path
-from engine.core.i18n import N_
+from engine.core.assets import asset_path, font_problem, report_problem, shipped_problem
+from engine.core.i18n import N_, Phrase
 
 Colour = tuple[int, int, int]
 
@@ -121,18 +121,60 @@ FONT_BOLD = ("fonts", "DejaVuSans-Bold.ttf")
 FONT_CACHE_SIZE = 32
 
 
+def _report_font(name: str, reason: str) -> None:
+    """Tell the player (through the app's notices) that a bundled font is not used."""
+    report_problem(Phrase(N_("The font file {name} cannot be used ({reason}), so a plainer "
+                             "font is shown instead."), name=name, reason=reason))
+
+
 class Theme:
     """The active palette plus a cache of bundled fonts by pixel size."""
 
     def __init__(self, palette: str = "default") -> None:
         self.palette = PALETTES.get(palette, DEFAULT)
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        # Font file name -> why it is not used (None: sound), and its path when it is.
+        self._font_checks: dict[str, str | None] = {}
+        self._font_paths: dict[str, str | None] = {}
 
     def set_palette(self, name: str) -> None:
         """Switch palette by name; unknown names raise ValueError."""
         if name not in PALETTES:
             raise ValueError(f"unknown palette {name!r}; choose one of {', '.join(PALETTES)}")
         self.palette = PALETTES[name]
+
+    def font_file(self, bold: bool = False) -> str | None:
+        """The bundled font's path, or None when it must not be opened (missing, damaged,
+        changed): checked once per file, before FreeType ever sees it, since a damaged
+        font crashes pygame beyond any Python ``except``."""
+        parts = FONT_BOLD if bold else FONT_REGULAR
+        name = parts[-1]
+        if name not in self._font_checks:
+            try:
+                path = asset_path(*parts)
+                reason = shipped_problem(path) or font_problem(path)
+            except OSError as exc:
+                path, reason = None, exc.strerror or str(exc)
+            self._font_checks[name] = reason
+            self._font_paths[name] = None if reason is not None else str(path)
+            if reason is not None:
+                _report_font(name, reason)
+        return self._font_paths[name]
+
+    def _open_font(self, px: int, bold: bool) -> pygame.font.Font:
+        """The bundled font at ``px`` pixels, or pygame's own when it cannot be used."""
+        path = self.font_file(bold)
+        if path is not None:
+            try:
+                return pygame.font.Font(path, px)
+            except (OSError, pygame.error) as exc:
+                name = (FONT_BOLD if bold else FONT_REGULAR)[-1]
+                self._font_checks[name] = str(exc)
+                self._font_paths[name] = None
+                _report_font(name, str(exc))
+        font = pygame.font.Font(None, px)  # pygame's own (freesansbold), always there
+        font.bold = bold
+        return font
 
     def font(self, size: float, bold: bool = False) -> pygame.font.Font:
         """Return the bundled font at ``size`` pixels (at least 6), cached."""
@@ -142,8 +184,7 @@ class Theme:
         if font is None:
             if not pygame.font.get_init():
                 pygame.font.init()
-            path = asset_path(*(FONT_BOLD if bold else FONT_REGULAR))
-            font = pygame.font.Font(str(path), px)
+            font = self._open_font(px, bold)
             # Every window size brings its own pixel sizes: keep only the most recently
             # used fonts, or resizing grows memory by ~0.2 MB per size ever shown.
             while len(self._fonts) >= FONT_CACHE_SIZE:

@@ -21,7 +21,7 @@ when that holds more. What does not fit waits and is counted ("+2 more").
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pygame
@@ -59,6 +59,9 @@ class Toast:
     text: str
     level: str
     age: float = 0.0  # seconds shown (frame time)
+    # The last wrapping (font, width, lines): a notice is drawn every frame, and a long
+    # path takes far longer to wrap than to draw.
+    wrapped: tuple[Any, int, list[str]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def expires(self) -> bool:
@@ -169,7 +172,9 @@ class Toasts:
         shown: list[tuple[Toast, list[str], FRect]] = []
         for index in range(len(self.items) - 1, -1, -1):
             toast = self.items[index]
-            lines = _wrap(toast.text, font, text_w)
+            if toast.wrapped is None or toast.wrapped[:2] != (font, text_w):
+                toast.wrapped = (font, text_w, _wrap(toast.text, font, text_w))
+            lines = list(toast.wrapped[2])
             if not shown:
                 # The newest always shows; in a very short column, as many lines as fit.
                 room = max(1, int((column.h - 2 * PAD) // line_h))
@@ -240,11 +245,17 @@ def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     lines: list[str] = []
     for line in wrap_text(text, font, width):
         while font.size(line)[0] > width and len(line) > 1:
-            cut = len(line) - 1
-            while cut > 1 and font.size(line[:cut])[0] > width:
-                cut -= 1
-            lines.append(line[:cut])
-            line = line[cut:]
+            # The longest head that fits, by halving: a path of thousands of characters
+            # (a profile folder's name) took minutes per frame one character at a time.
+            fits, too_long = 1, len(line)
+            while too_long - fits > 1:
+                middle = (fits + too_long) // 2
+                if font.size(line[:middle])[0] > width:
+                    too_long = middle
+                else:
+                    fits = middle
+            lines.append(line[:fits])
+            line = line[fits:]
         lines.append(line)
     return lines
 

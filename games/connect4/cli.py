@@ -7,9 +7,9 @@ prints exactly one line on stdout and exits:
   with perfect play from the position after MOVES (one 1-based column digit
   per move, from the empty board), in absolute terms; a sequence that ends
   the game prints how it ended;
-* 1 with a line starting ``could not solve`` when the time limit (default
-  60 s) runs out — on stdout too, as the only line, so a tool reading stdout
-  always gets exactly one line;
+* 1 with one line ``arcade: could not solve …`` on stderr (nothing on stdout) when
+  the time limit (default 60 s) runs out: a failure goes to stderr, as for every
+  command (``solve mnk`` too), so stdout only ever holds an answer;
 * 2 with argparse's usage and a message on stderr (nothing on stdout) for bad
   input: sizes out of range, a character that is not a column of the board, a
   move into a full column or after the game has ended.
@@ -23,7 +23,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from engine.core.console import say
 from engine.runtime.cli import (
+    PROG,
     SECONDS_RANGE,
     add_table_option,
     int_in,
@@ -55,7 +57,8 @@ def add_solve_parsers(puzzles: Any) -> None:
         description="Solve a Connect Four position: the empty board, or the position after "
                     "MOVES. Prints exactly one line: 'first player wins', 'draw' or 'second "
                     "player wins' (exit 0); or, when the time limit runs out, a line starting "
-                    "'could not solve' (exit 1). Bad input: a message on stderr, exit 2.")
+                    "'could not solve' on stderr, exit 1. Bad input: a message on stderr, "
+                    "exit 2.")
     cols, rows = int_in(MIN_COLS, MAX_COLS), int_in(MIN_ROWS, MAX_ROWS)
     # The shorter side is checked after parsing (Connect4Config); it is never more than this.
     k = int_in(MIN_K, min(MAX_COLS, MAX_ROWS), upper="the shorter side")
@@ -71,7 +74,7 @@ def add_solve_parsers(puzzles: Any) -> None:
     parser.add_argument("--time-limit", type=positive_seconds, default=DEFAULT_TIME_LIMIT,
                         metavar="SECONDS",
                         help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}): "
-                             f"prints 'could not solve …' and exits 1; {SECONDS_RANGE}")
+                             f"says 'could not solve …' on stderr and exits 1; {SECONDS_RANGE}")
     add_table_option(parser)
     parser.set_defaults(handler=solve_connect4_command)
 
@@ -123,7 +126,8 @@ def solve_connect4_command(parser: argparse.ArgumentParser, args: argparse.Names
         value = solve_position(state, time_limit=args.time_limit, max_entries=args.max_table)
     except SearchTimeout:
         where = f"after {args.moves}" if args.moves else "from the empty board"
-        print(f"could not solve {args.cols}x{args.rows} {where} within {args.time_limit:g} s")
+        say(f"{PROG}: could not solve {args.cols}×{args.rows} (columns × rows) {where} within "
+            f"{args.time_limit:g} s")
         return 1
     # solve_position answers for the player to move; the first player moves at even plies.
     first = value if state.current_player() == 0 else -value

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.ai.opening_book import BookError, OpeningBook, build_book, load_book, save_book
-from engine.core.assets import asset_path
+from engine.core.assets import asset_path, report_problem, shipped_problem
+from engine.core.phrase import N_, Phrase
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
 
@@ -79,12 +80,29 @@ def book_for(rows: int, cols: int, k: int) -> OpeningBook | None:
     name = book_name(rows, cols, k)
     try:
         path = asset_path("books", f"{name}.json")
+        # A changed book (even a well-formed one) could make the hints claim a false
+        # "proven win": only the very file shipped is used.
+        changed = shipped_problem(path)
+        if changed is not None:
+            raise BookError(changed)
         return load_book(path, name,
                          lambda code, outcome, move: entry_problem(rows, cols, k, code,
                                                                    outcome, move))
     except (FileNotFoundError, BookError) as exc:
-        _log.warning("%s", exc)
+        _log.warning("opening book %s: %s", name, exc)
+        report_problem(Phrase(N_("The opening book {name} cannot be used ({reason}), so the "
+                                 "computer works those openings out itself."), name=f"{name}.json",
+                              reason=_why(exc)))
         return None
+
+
+def _why(exc: Exception) -> str:
+    """Why a shipped book is not used, for the player (a Phrase)."""
+    if isinstance(exc, FileNotFoundError):
+        return Phrase(N_("it is missing"))
+    if exc.args and isinstance(exc.args[0], Phrase):
+        return exc.args[0]
+    return Phrase(N_("it is damaged"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -190,7 +190,7 @@ def test_every_command_gets_its_own_parser() -> None:
 
 
 # Option types that are not numbers (every other type must state a range).
-NOT_NUMBERS = {Path, cli._profile_dir}
+NOT_NUMBERS = {Path, cli._profile_dir, cli._dump_file}
 # How a number is written for an option whose value is not just the number.
 WRITTEN = {"--window": "{0}x{0}"}
 RANGE_WORDS = re.compile(r"\d+ to (\d+|the )|more than \d+|at least \d+|at most \d+|up to \d+")

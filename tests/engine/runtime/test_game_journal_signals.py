@@ -70,6 +70,7 @@ def reopened(profile: Path) -> tuple[int, list[str]]:
         app.stats.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM"])
 def test_a_signal_quits_cleanly_and_keeps_every_move(tmp_path: Path, name: str) -> None:
     """Regression: HUP, INT (with a KeyboardInterrupt traceback) and QUIT lost all 7
@@ -88,6 +89,7 @@ def test_a_signal_quits_cleanly_and_keeps_every_move(tmp_path: Path, name: str) 
     assert moves == 7 and not notices
 
 
+@pytest.mark.slow
 def test_a_kill_after_the_moves_loses_none_and_a_torn_line_is_ignored(tmp_path: Path) -> None:
     """Regression: a kill lost every move since the game was last left."""
     profile, ledger = tmp_path / "profile", tmp_path / "ledger.jsonl"
@@ -131,6 +133,7 @@ def made_before(profile: Path) -> int:
     return reopened(profile)[0]
 
 
+@pytest.mark.slow
 def test_the_worker_really_plays_through_the_real_app(tmp_path: Path) -> None:
     """The oracle is not blind: with the journal switched off (its folder a file), a kill
     loses the moves — the check above would see it."""
@@ -146,6 +149,7 @@ def test_the_worker_really_plays_through_the_real_app(tmp_path: Path) -> None:
     assert moves == 0
 
 
+@pytest.mark.slow
 def test_two_processes_on_one_game_the_second_never_writes_over_the_first(
         tmp_path: Path) -> None:
     """Regression (issue 29 finding 7): copy A played 6 moves, copy B 2, both left, and

@@ -542,9 +542,20 @@ NEWER = SAVE_VERSION + 1
 DAMAGE_TOLD = {
     "invalid JSON": (
         "tictactoe", b'{"format": ',
-        "it is not valid JSON: Expecting value at line 1 column 12",
-        "érvénytelen JSON: Expecting value, 1. sor 12. oszlop",
-        "není to platný JSON: Expecting value na řádku 1, ve sloupci 12"),
+        "it is not valid JSON (line 1, column 12)",
+        "érvénytelen JSON (1. sor, 12. oszlop)",
+        "není to platný JSON (řádek 1, sloupec 12)"),
+    "a version that is not a number": (  # said "saved-game version True" (issue 29, 12)
+        "tictactoe", _set(("version",), True),
+        "its saved-game version is not a whole number",
+        "a mentett játék verziója nem egész szám",
+        "verze uložené hry není celé číslo"),
+    "a number of 5,000 digits": (  # said Python's "…set_int_max_str_digits()…"
+        "tictactoe", b'{"format": "arcade-of-strategy saved game", "version": ' + b"9" * 5000
+        + b', "game": "tictactoe", "params": null, "state": {}}',
+        "it holds a number with too many digits to be a saved game",
+        "túl sok számjegyű számot tartalmaz, így nem lehet mentett játék",
+        "obsahuje číslo s příliš mnoha číslicemi, takže nemůže být uloženou hrou"),
     "a newer version": (
         "tictactoe", _set(("version",), NEWER),
         f"it was saved by a newer version of the arcade (saved-game version {NEWER}; this "
@@ -965,3 +976,69 @@ def test_a_perfect_seat_playing_as_hard_still_says_so_after_a_resume(app, monkey
     app.step([])
     texts = [getattr(w, "text", "") for w in resumed.ui.widgets]
     assert any("plays as Hard here" in str(t) for t in texts), texts
+def test_a_symlinked_save_is_followed_like_the_settings_and_stays_a_link(
+        profile: Path, tmp_path: Path) -> None:
+    """Issue 29, finding 12: a save that is a link to a file elsewhere was set aside as "not
+    a file" while a linked settings file is used; now both are followed, and written back
+    through the link."""
+    good = a_real_save(profile)
+    path = saved(profile, "tictactoe")
+    elsewhere = tmp_path / "elsewhere" / "tictactoe.json"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(json.dumps(good))
+    path.unlink()
+    path.symlink_to(elsewhere)
+    app = make_app(profile)
+    try:
+        scene = open_tile(app, "tictactoe")
+        assert scene.state.moves_made == 2, app.notices  # resumed through the link
+        assert not any("not a file" in n for n in app.notices)
+        play(app, [MOVES[2]])
+    finally:
+        close_app(app)
+    assert path.is_symlink() and os.readlink(path) == str(elsewhere)
+    assert json.loads(elsewhere.read_text()) != good  # the third move was saved there
+    assert set_aside(profile, "tictactoe") == []
+
+
+def test_a_link_to_a_folder_in_the_place_of_a_save_is_set_aside(profile: Path,
+                                                                 tmp_path: Path) -> None:
+    target = tmp_path / "a folder"
+    target.mkdir()
+    path = saved(profile, "connect4")
+    path.parent.mkdir(parents=True)
+    path.symlink_to(target)
+    app = make_app(profile)
+    try:
+        open_tile(app, "connect4")
+        assert any("not a file" in n for n in app.notices)
+    finally:
+        close_app(app)
+    assert target.is_dir()  # what the link pointed at is never touched
+    assert [p.is_symlink() for p in set_aside(profile, "connect4")] == [True]
+
+
+def test_notices_name_the_game_without_a_doubled_game_or_python_words(
+        profile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29, finding 12: "Your Grundy games game", and a fault while saving shown as
+    Python's own text ("ZeroDivisionError: …"); the details go to stderr only."""
+    path = saved(profile, "grundy")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\x00\xffnot a save")
+    app = make_app(profile)
+    try:
+        scene = open_tile(app, "grundy")
+        told = [n for n in app.notices if "could not be resumed" in n]
+        assert told and "Your saved game of Grundy games" in told[0], app.notices
+        assert not any("games game" in n for n in app.notices)
+
+        def broken(compact: bool = False) -> None:
+            raise ZeroDivisionError("division by zero")
+
+        monkeypatch.setattr(scene, "snapshot", broken)
+        app.pop()  # leaving saves the game
+        notices = [n for n in app.notices if "could not be saved" in n]
+        assert notices == ["Your game of Grundy games could not be saved (a fault in the "
+                           "arcade)."], app.notices
+    finally:
+        close_app(app)
