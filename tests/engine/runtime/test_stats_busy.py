@@ -71,6 +71,7 @@ def frames_until(app: App, waits: list[float], predicate, timeout: float = 30.0)
         time.sleep(0.005)
 
 
+@pytest.mark.slow
 def test_a_busy_file_never_freezes_a_frame_nor_says_no_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

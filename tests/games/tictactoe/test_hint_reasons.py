@@ -267,8 +267,12 @@ def random_positions(config: MNKConfig, count: int, seed: int) -> Iterator[TicTa
         yield state
 
 
-@pytest.mark.parametrize("config", [MNKConfig(9, 9, 5), MNKConfig(7, 7, 4), MNKConfig(5, 8, 4),
-                                    MNKConfig(4, 5, 3), MNKConfig(3, 3, 3)],
+# The big boards take seconds each: they run in the full suite, the small ones in both.
+@pytest.mark.parametrize("config", [
+    pytest.param(MNKConfig(9, 9, 5), marks=pytest.mark.slow),
+    pytest.param(MNKConfig(7, 7, 4), marks=pytest.mark.slow),
+    pytest.param(MNKConfig(5, 8, 4), marks=pytest.mark.slow),
+    MNKConfig(4, 5, 3), MNKConfig(3, 3, 3)],
                          ids=lambda c: f"{c.rows}x{c.cols}k{c.k}")
 def test_every_square_of_random_positions_gets_the_defined_reason(config) -> None:
     """On every empty square of random positions the classifier's reason is exactly the
