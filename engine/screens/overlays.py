@@ -1,12 +1,7 @@
-"""Modal dialogs: yes/no confirmation and a text-entry dialog (the overlay base and the
-help are in engine/screens/scene.py).
+"""Modal dialogs: yes/no confirmation and a text-entry dialog.
 
-An overlay declares its panel as a rectangle of the 960×720 design space, centred
-on it, and places its widgets in that frame. In any window the panel stays centred
-in the part of the design space the window shows (:attr:`Viewport.area`); where
-the declared panel does not fit there (a 640×480 window shows 800×600 units) it
-shrinks to what does, and its fixed widget places shrink with it, so a dialog is
-never larger than the window and nothing of it is cut off.
+They are overlays (:class:`engine.screens.scene.Overlay`, which also says how a panel
+fits any window); the help overlay lives there too.
 """
 
 from __future__ import annotations
