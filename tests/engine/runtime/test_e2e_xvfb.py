@@ -7,6 +7,7 @@ database, and quits through the launcher's Quit button (exit code 0).
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 import time
@@ -65,6 +66,12 @@ def line_pixels(image: pygame.Surface, app: ArcadeApp, start: tuple[int, int],
 def test_play_a_win_with_the_mouse_on_a_real_display(tmp_path: Path) -> None:
     # No bound on the whole run's wall time (it stretched on a busy machine): a hang is
     # caught by each step's own timeout, and speed is the benchmarks' to measure.
+    # One pair of hands plays both sides: the profile has chosen hot seat for tic-tac-toe
+    # (a game with computer players starts human against the computer by default).
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    (profile / "settings.json").write_text(
+        json.dumps({"seats": {"tictactoe": {"1": "human", "2": "human"}}}), encoding="utf-8")
     with running_app(tmp_path) as app:
         app.wait_for("the launcher", lambda s: top_scene(s).get("scene") == "LauncherScene")
 
