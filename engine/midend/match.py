@@ -38,13 +38,16 @@ from engine.model.levels import MATCH
 from engine.model.rules import GameState, Move, find_move
 from engine.model.seats import Seat
 from engine.storage.saved_data import (
+    MAX_HISTORY,
     MAX_SAVED_ENTRIES,
     MAX_SERIAL,
+    PROGRESS_EVERY,
     fields,
     flag,
     items,
     move_from_data,
     move_to_data,
+    replayed,
     seat_from_data,
     seat_to_data,
     show,
@@ -299,6 +302,22 @@ class MatchMidend:
         self.next_serial = max(self.next_serial, steps[-1].serial + 1)
         self._forget_hints()
 
+    def _trim(self) -> None:
+        """Let the oldest games go while the history holds more than
+        :data:`~engine.storage.saved_data.MAX_HISTORY` entries (never the game on screen):
+        saving, journalling and resuming stay bounded however long a session runs."""
+        history = self.history
+        if len(history) <= MAX_HISTORY:
+            return
+        entries = history.entries
+        current = entries[history.index].serial
+        drop = 0
+        while len(entries) - drop > MAX_HISTORY and entries[drop].serial != current:
+            serial = entries[drop].serial
+            while drop < len(entries) and entries[drop].serial == serial:
+                drop += 1
+        history.drop_oldest(drop)
+
     def toggle_pause(self) -> bool:
         """Pause or resume a game the computer plays alone; whether it is now paused."""
         self.paused = not self.paused
@@ -307,6 +326,7 @@ class MatchMidend:
     def _push(self, step: Step, by_computer: bool) -> None:
         before = self.state
         self.history.push(step)
+        self._trim()
         self._forget_hints()
         self._emit(MatchEvent("move", before, step.state, by_computer))
         state = step.state
@@ -443,6 +463,7 @@ class MatchMidend:
         # Everything checked: take it over.
         self.seats, self.agents = seats, agents
         self.history = History.restored(steps, index)
+        self._trim()  # (a save of an earlier version may hold more)
         self.next_serial = next_serial
         self.recorded = recorded
         self.paused = paused
@@ -559,7 +580,10 @@ def replay_log(raw: Any, fresh: Any, decode_start: Callable[[Any], Any] | None =
     replayed through the rules from ``fresh`` (or a saved start); ValueError, saying
     which item is wrong, for anything that does not replay."""
     steps: list[Step] = []
-    for i, item in enumerate(items(raw, Phrase(N_("the move log")), 1, MAX_SAVED_ENTRIES)):
+    log = items(raw, Phrase(N_("the move log")), 1, MAX_SAVED_ENTRIES)
+    for i, item in enumerate(log):
+        if i % PROGRESS_EVERY == 0:
+            replayed(i, len(log))
         what = Phrase(N_("history entry {number}"), number=i + 1)
         parts = items(item, what, 1, 3)
         serial = whole(parts[0], Phrase(N_("history entry {number}'s game number"),
