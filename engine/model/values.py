@@ -3,7 +3,7 @@
 A :class:`MoveValue` says what a move (or a position) is worth to the player
 to move, the GamesmanUni way: the outcome with best play, its remoteness,
 whether it is proven or an estimate, optionally the nimber it leads to
-(Smith's generalised Sprague–Grundy label: a number, or ∞ with its set K, see
+(Smith's generalised nim value: a number, or ∞ with its set K, see
 :class:`Infinite`), and a short explanation. Hint overlays draw it
 (``engine.ui.value_overlay``), the generic :class:`engine.ai.perfect.PerfectAgent`
 ranks moves by it, and tests compare it with the generic negamax.
@@ -77,7 +77,7 @@ class MoveValue:
     counting this move (a win on the spot is 1); None when unknown, for a draw
     that has no natural length, and for a proven value whose distance was not
     worked out. ``exact``: False for an estimate from a bounded search.
-    ``nimber``: the generalised Sprague–Grundy label (the impartial-game value that
+    ``nimber``: Smith's generalised nim value (the impartial-game value that
     decides sums of games) of the position the move leads to: a number, or
     :class:`Infinite` (∞ with its K) in games with cycles; None where there is none
     (partisan games, misère play). Never an outcome in disguise: the outcome is
