@@ -222,6 +222,22 @@ def retrograde(graph: Digraph) -> list[str]:
     return [o or "draw" for o in outcome]
 
 
+def random_cyclic_digraphs(count: int, seed: int) -> list[Digraph]:
+    """``count`` random graphs of 4 to 12 nodes, each with a cycle (loops allowed)."""
+    rng = random.Random(seed)
+    out: list[Digraph] = []
+    while len(out) < count:
+        n = rng.randint(4, 12)
+        p = rng.uniform(0.1, 0.45)
+        edges = tuple(tuple(v for v in range(n) if rng.random() < (p if v != u else p / 4))
+                      for u in range(n))
+        layout = tuple(((i + 0.5) / n, 0.5) for i in range(n))
+        graph = Digraph("random", tuple(f"v{i}" for i in range(n)), edges, layout)
+        if graph.has_cycle():
+            out.append(graph)
+    return out
+
+
 def labels_by_sums(graph: Digraph) -> list[int | tuple[str, frozenset[int]]]:
     """Every node's generalised Sprague–Grundy label from its sums with nim heaps alone.
 

@@ -5,7 +5,6 @@ worked out independently from sums with nim heaps (tests/support/oracles.py)."""
 
 from __future__ import annotations
 
-import random
 import threading
 from functools import reduce
 from operator import xor
@@ -16,25 +15,9 @@ from games.grundy.board import BoardConfig, TokenState
 from games.grundy.descriptor import GAME
 from games.grundy.graphs import BUILTIN, WHIRLPOOL, Digraph, GraphState
 from games.grundy.heaps import HeapConfig, HeapState
-from tests.support.oracles import labels_by_sums
+from tests.support.oracles import labels_by_sums, random_cyclic_digraphs
 
 NO_CANCEL = threading.Event()
-
-
-def random_cyclic_digraphs(count: int, seed: int) -> list[Digraph]:
-    """``count`` random graphs of 4 to 12 nodes, each with a cycle (loops allowed)."""
-    rng = random.Random(seed)
-    out: list[Digraph] = []
-    while len(out) < count:
-        n = rng.randint(4, 12)
-        p = rng.uniform(0.1, 0.45)
-        edges = tuple(tuple(v for v in range(n) if rng.random() < (p if v != u else p / 4))
-                      for u in range(n))
-        layout = tuple(((i + 0.5) / n, 0.5) for i in range(n))
-        graph = Digraph("random", tuple(f"v{i}" for i in range(n)), edges, layout)
-        if graph.has_cycle():
-            out.append(graph)
-    return out
 
 
 def as_oracle(nimber: object) -> object:
