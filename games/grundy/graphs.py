@@ -567,7 +567,7 @@ class GraphState:
             return _("value {value} (mex of {shown}): the player to move wins by moving to "
                      "a 0").format(value=g, shown=shown)
         # Smith's notation: K (the successors' finite values) as subscripts, ∞₀,₂.
-        ks = nimber_text(self.nimber())[1:]
+        ks = nimber_text(Infinite(finite))[1:]
         if 0 in finite:
             return _("value ∞{set}: no Grundy number, but a successor has value 0: "
                      "the player to move wins by moving there").format(set=ks)
