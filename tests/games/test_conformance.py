@@ -20,7 +20,7 @@ from engine.model.history import History
 from engine.model.registry import all_games
 from engine.model.rules import IllegalMove
 from engine.model.seats import Seat
-from engine.model.values import MoveValue
+from engine.model.values import Infinite, MoveValue, nimber_text
 
 GAMES = all_games()
 IDS = [g.id for g in GAMES]
@@ -239,6 +239,32 @@ def test_hint_values_equal_the_generic_negamax_on_small_boards(game: GameDescrip
                     assert value.remoteness == expected.plies, (state, move, value)
                 checked += 1
     assert checked >= 20, checked
+
+
+@pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("tictactoe", "connect4")))
+def test_hint_nimbers_are_labels_that_agree_with_the_outcomes(game: GameDescriptor) -> None:
+    """A hint's nimber is the theory's label of the position the move leads to, where the
+    opponent moves next: 0 means the mover wins, any other number that the mover loses,
+    ∞(K) a loss when 0 ∈ K and else a draw (Smith). A number is never ∞ in disguise
+    (issue 33: a won ∞ node was given as 1), and an outcome is never a nimber."""
+    hints = game.hint_function()
+    if hints is None:
+        pytest.skip(f"{game.id} offers no hints")
+    for params in small_params(game):
+        picks = [game.new_game(params, random.Random(0))]
+        for seed in range(3):
+            picks += playout(game, params, seed)[-6:-1]
+        for state in picks:
+            for move, value in hints(state, None, 60.0).items():
+                nimber = value.nimber
+                if nimber is None:
+                    continue
+                assert nimber_text(nimber)  # a number 0 or more, or Infinite
+                if isinstance(nimber, Infinite):
+                    expected = "loss" if 0 in nimber.k else "draw"
+                else:
+                    expected = "win" if nimber == 0 else "loss"
+                assert value.outcome == expected, (game.id, state, move, value)
 
 
 @pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("connect4",)))
