@@ -9,6 +9,7 @@ import threading
 from collections import Counter, deque
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -351,3 +352,15 @@ def _play_out_as_vcf(state: TicTacToeState, agent: HardSearchAgent, limit: int =
             assert state.play(final).winner == attacker
             return
     pytest.fail("no win within the move limit")
+
+
+class Options:
+    """Stands in for an agent's random generator: records what it chose among (tests read
+    a player's real options this way)."""
+
+    def __init__(self) -> None:
+        self.seen: list[Any] | None = None
+
+    def choice(self, moves: Any) -> Any:
+        self.seen = list(moves)
+        return self.seen[0]

@@ -9,27 +9,15 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import Any
 
 from engine.ai.ladder import ReflexAgent
 from engine.ai.perfect import PerfectAgent
 from engine.model.seats import Seat
 from games.connect4.agents import make_agent
 from games.connect4.rules import Connect4Config, Connect4State
-from tests.support.oracles import brute_move_values, random_play
+from tests.support.oracles import Options, brute_move_values, random_play
 
 NO_CANCEL = threading.Event()
-
-
-class Options:
-    """Stands in for an agent's random generator: records what it chose among."""
-
-    def __init__(self) -> None:
-        self.seen: list[Any] | None = None
-
-    def choice(self, moves: Any) -> Any:
-        self.seen = list(moves)
-        return self.seen[0]
 
 
 def completing(state: Connect4State, player: int) -> set[int]:

@@ -9,25 +9,13 @@ from __future__ import annotations
 import threading
 from functools import cache
 from itertools import product
-from typing import Any
 
 from games.grundy.ai import ImpartialAgent
 from games.grundy.graphs import GraphState
 from games.grundy.heaps import HeapConfig, HeapState
-from tests.support.oracles import random_cyclic_digraphs
+from tests.support.oracles import Options, random_cyclic_digraphs
 
 NO_CANCEL = threading.Event()
-
-
-class Options:
-    """Stands in for the agent's random generator: records what it chose among."""
-
-    def __init__(self) -> None:
-        self.seen: list[Any] | None = None
-
-    def choice(self, moves: Any) -> Any:
-        self.seen = list(moves)
-        return self.seen[0]
 
 
 def rank(outcome: str, plies: int | None) -> tuple[int, float]:

@@ -12,29 +12,17 @@ read off the agents' own random choices, the values from an independent minimax.
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from engine.ai.ladder import ReflexAgent
 from engine.ai.perfect import PerfectAgent
 from engine.model.seats import Seat
 from games.tictactoe.agents import make_agent
 from games.tictactoe.rules import CLASSIC, EMPTY, TicTacToeState
-from tests.support.oracles import minimax, rank
+from tests.support.oracles import Options, minimax, rank
 
 NO_CANCEL = threading.Event()
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
          (2, 4, 6))
-
-
-class Options:
-    """Stands in for an agent's random generator: records what it chose among."""
-
-    def __init__(self) -> None:
-        self.seen: list[Any] | None = None
-
-    def choice(self, moves: Any) -> Any:
-        self.seen = list(moves)
-        return self.seen[0]
 
 
 def every_position() -> list[TicTacToeState]:
