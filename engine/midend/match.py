@@ -137,6 +137,9 @@ class MatchMidend:
         self.hints: dict[Any, Any] = {}
         self.hint_extra: Any = None
         self._hint_asked: tuple[int, Any] | None = None
+        # Finished reviews of this screen's games (engine.ai.review), by (start, moves): a
+        # review opened again is shown at once. Kept in memory with the move log.
+        self.reviews: dict[Any, Any] = {}
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -224,6 +227,21 @@ class MatchMidend:
         """Whether an undone step can be replayed."""
         return self.history.can_redo
 
+    def game_record(self) -> tuple[Any, tuple[Move, ...]]:
+        """The game on screen as its start and the moves played since, up to the history
+        cursor (what a review analyses, and what Play from here replays)."""
+        entries = self.history.entries
+        first = self.history.index
+        while first > 0 and entries[first - 1].serial == entries[first].serial:
+            first -= 1
+        moves: list[Move] = []
+        for step in entries[first + 1:self.history.index + 1]:
+            if step.move is None:  # a position set by hand: the record starts there
+                moves, first = [], entries.index(step)
+                continue
+            moves.append(step.move)
+        return entries[first].state, tuple(moves)
+
     # --- changing ------------------------------------------------------------------------------
     def add_listener(self, listener: Callable[[MatchEvent], None]) -> None:
         """Call ``listener(event)`` after every change (see :class:`MatchEvent`)."""
@@ -257,6 +275,29 @@ class MatchMidend:
         serial, self.next_serial = self.next_serial, self.next_serial + 1
         self._push(Step(serial, start), False)
         return True
+
+    def play_from(self, start: Any, moves: Sequence[Move]) -> Any:
+        """Start a new game (undoable, so the game it came from stays in the log) at
+        ``start`` and replay ``moves`` in it, each checked legal first: the position of a
+        reviewed game, to play on from (Play from here). Returns the position reached;
+        IllegalMove (changing nothing) if a move is not legal there. Nothing is recorded:
+        only a game that then ends is, once, as any other."""
+        states = [start]
+        for move in moves:
+            if states[-1].is_terminal() or move not in states[-1].legal_moves():
+                from engine.model.rules import IllegalMove
+
+                raise IllegalMove(f"move {len(states)} ({move!r}) is not legal there")
+            states.append(states[-1].play(move))
+        serial, self.next_serial = self.next_serial, self.next_serial + 1
+        self.history.push(Step(serial, start))
+        for move, state in zip(moves, states[1:], strict=True):
+            self.history.push(Step(serial, state, move))
+        if states[-1].is_terminal():
+            self.recorded.add(serial)  # a finished position replayed: never a new result
+        self.paused = self.all_computers()  # a game the computer plays alone waits for Step
+        self._emit(MatchEvent("changed"))
+        return states[-1]
 
     def undo(self) -> bool:
         """Take back a step: to the human's previous turn against the computer; one step
