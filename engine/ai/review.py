@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.ai.agent import Cancelled
-from engine.core.i18n import N_, _, ngettext
+from engine.core.i18n import N_, Nn_, _, ngettext
 from engine.model.rules import GameState, IllegalMove, Move
 from engine.model.values import INFINITE, MoveValue, best_moves
 
@@ -265,12 +265,12 @@ def seat_summaries(review: Review, seats: Sequence[int]) -> list[SeatSummary]:
 
 
 _GRADE_COUNTS = {
-    "best": (N_("{count} best move"), N_("{count} best moves")),
-    "good": (N_("{count} good move"), N_("{count} good moves")),
-    "inaccuracy": (N_("{count} inaccuracy"), N_("{count} inaccuracies")),
-    "mistake": (N_("{count} mistake"), N_("{count} mistakes")),
-    "blunder": (N_("{count} blunder"), N_("{count} blunders")),
-    "unknown": (N_("{count} move not worked out"), N_("{count} moves not worked out")),
+    "best": Nn_("{count} best move", "{count} best moves"),
+    "good": Nn_("{count} good move", "{count} good moves"),
+    "inaccuracy": Nn_("{count} inaccuracy", "{count} inaccuracies"),
+    "mistake": Nn_("{count} mistake", "{count} mistakes"),
+    "blunder": Nn_("{count} blunder", "{count} blunders"),
+    "unknown": Nn_("{count} move not worked out", "{count} moves not worked out"),
 }
 _LOST = {("win", "draw"): N_("move {number} gave away a win for a draw"),
          ("win", "loss"): N_("move {number} gave away a win"),
