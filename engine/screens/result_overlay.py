@@ -5,7 +5,8 @@ the last move (so the winning line can sweep in), over the finished board: the
 headline said from the first human's side ("You win", "The computer wins",
 "Draw"; "X wins" between humans; the winning computer named when the computer
 plays itself), the number of moves, and Play again, Swap sides, Review, View board and
-Back (Review opens :class:`engine.screens.review_scene.ReviewScene`). Esc or View board closes it to look at the board (Undo still works there).
+Back (Review opens :class:`engine.screens.review_scene.ReviewScene`). Esc or View board
+closes it to look at the board (Undo still works there).
 """
 
 from __future__ import annotations

@@ -39,9 +39,9 @@ def click_cell(app: Any, scene: Any, cell: int) -> None:
               pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
 
 
-def played(app: Any, moves: list[int] = GAME, config: MNKConfig = MNKConfig()) -> Any:
+def played(app: Any, moves: list[int] = GAME) -> Any:
     """A hot-seat tic-tac-toe game played by clicks to its end; the result panel up."""
-    scene = app.push(TicTacToeScene(app, config, seats=HUMANS, seed=3))
+    scene = app.push(TicTacToeScene(app, MNKConfig(), seats=HUMANS, seed=3))
     app.step([])
     for cell in moves:
         click_cell(app, scene, cell)
