@@ -6,7 +6,8 @@ Moves toggle is on (M; remembered in settings as ``show_moves``) and always once
 is over. It goes under the player cards where they stand in a column beside the board
 and leave room (the board keeps its size); else it takes a column at the right of the body
 in a wide window, a strip under the board in a tall one, and the game lays out its own
-parts in the rest (:meth:`engine.screens.game_scene.GameScene.arrange_body`). Nothing here names a game.
+parts in the rest (:meth:`engine.screens.game_scene.GameScene.arrange_body`). Nothing
+here names a game.
 """
 
 from __future__ import annotations
