@@ -437,7 +437,7 @@ class GameDescriptor:
         if self.notation:
             return str(load(self.notation)(state, move))
         if isinstance(move, tuple):
-            return " ".join(str(part) for part in move)
+            return ".".join(str(part) for part in move)
         return str(move)
 
     def variant_title(self, variant_id: str) -> str | None:

@@ -536,3 +536,34 @@ def test_review_grades_every_move_of_a_game_on_small_boards(game: GameDescriptor
             if this.exact and following.exact:
                 assert this.after.sign == -following.before.sign, (this, following)
     assert reviewed >= 5
+
+
+@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+def test_records_round_trip_in_the_games_notation(game: GameDescriptor) -> None:
+    """Every preset and small variant: a random game written as a record (engine.model.records)
+    reads back as the same start and moves; every legal move's notation is one word, told
+    apart from the others; a wrong move is refused saying where."""
+    from engine.model.records import RecordError, parse_record, record_text
+
+    spec = game.param_spec()
+    variants = [p.params for p in spec.presets] if spec is not None else [None]
+    variants += small_params(game)
+    for params in variants:
+        states = playout(game, params, seed=5, max_plies=60)
+        start = states[0]
+        for state in states[:-1]:
+            texts = [game.move_text(state, m) for m in state.legal_moves()]
+            assert all(t and not any(ch.isspace() for ch in t) for t in texts), texts
+            assert len({t.lower() for t in texts}) == len(texts), texts
+        moves = [find_move(a, b) for a, b in zip(states, states[1:], strict=False)]
+        text = record_text(game, params, start, moves)
+        assert "\n" not in text and text.split()[0] == game.id
+        record = parse_record(text)
+        assert record.game is game and record.start == start
+        assert record.moves == tuple(moves)
+        assert record.positions()[-1] == states[-1]
+        # A move that is not legal: the record says which word and move.
+        bad = f"{game.id} {text.split()[1]} {'zz' * 3}"
+        with pytest.raises(RecordError, match="word 3") as caught:
+            parse_record(bad)
+        assert "not a legal move" in str(caught.value)
