@@ -157,11 +157,11 @@ class DescriptorError(ValueError):
 # A game id (and an alias) as typed on the command line and used as a settings key.
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 # Names a game id may not take because the engine already uses them in the same place:
-# ``build/build.py --family all`` builds every game; ``play``, ``solve`` and ``analyze``
-# are the command line's own commands (a game's ``cli`` may add a command named after its
-# id); ``--smoke`` lists what it opened by game id beside ``launcher`` and ``statistics``.
+# ``build/build.py --family all`` builds every game; ``play``, ``solve``, ``analyze`` and
+# ``review`` are the command line's own commands (a game's ``cli`` may add a command named
+# after its id); ``--smoke`` lists what it opened by game id beside ``launcher`` and ``statistics``.
 # (A sound's name is no such place: ids and sound names never meet.)
-RESERVED_IDS = ("all", "play", "solve", "analyze", "launcher", "statistics")
+RESERVED_IDS = ("all", "play", "solve", "analyze", "review", "launcher", "statistics")
 # ``package.module:attribute`` (the fields that name an object) and ``package.module``.
 _DOTTED = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 OBJECT_PATH = re.compile(_DOTTED + r":[A-Za-z_][A-Za-z0-9_]*")
