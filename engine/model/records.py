@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.i18n import N_, Phrase, localize
 from engine.model.descriptor import GameDescriptor
 from engine.model.rules import Move
 
@@ -38,11 +39,24 @@ NO_PARAMS = "-"
 
 class RecordError(ValueError):
     """A record that cannot be read: ``where`` names the part (``"word 3"``), the message
-    says what is wrong there."""
+    says what is wrong there. Both are :class:`~engine.core.phrase.Phrase` s: ``str()`` is
+    English (the command line), :meth:`text` the player's language (the screens)."""
 
-    def __init__(self, message: str, where: str = "") -> None:
-        super().__init__(f"{where}: {message}" if where else message)
-        self.where = where
+    def __init__(self, message: Phrase, where: Phrase | str = "") -> None:
+        super().__init__(f"{where}: {message}" if where else str(message))
+        self.message, self.where = message, where
+
+    def text(self) -> str:
+        """What is wrong, and where, in the current language."""
+        message = localize(self.message)
+        return f"{localize(self.where)}: {message}" if self.where else message
+
+
+def _word(index: int, move: int | None = None) -> Phrase:
+    """"word 3", or "word 3, move 4" where one word holds several moves."""
+    if move is None:
+        return Phrase(N_("word {number}"), number=index)
+    return Phrase(N_("word {number}, move {move}"), number=index, move=move)
 
 
 @dataclass(frozen=True)
@@ -102,34 +116,38 @@ def parse_record(text: str, games: Sequence[GameDescriptor] | None = None) -> Re
     from engine.model.registry import all_games
 
     if len(text) > MAX_RECORD:
-        raise RecordError(f"a record is at most {MAX_RECORD} characters; this one has "
-                          f"{len(text)}")
+        raise RecordError(Phrase(N_("a record is at most {most} characters; this one has "
+                                    "{count}"), most=MAX_RECORD, count=len(text)))
     words = text.split()
     if not words:
-        raise RecordError("the record is empty: it starts with a game's id, then its game "
-                          "ID and its moves (as 'connect4 7x6 4453')")
+        raise RecordError(Phrase(N_("the record is empty: it starts with a game's id, then "
+                                    "its game ID and its moves (as 'connect4 7x6 4453')")))
     known = games if games is not None else all_games()
     name = words[0].lower()
     game = next((g for g in known if name == g.id or name in g.aliases), None)
     if game is None:
-        raise RecordError(f"no game is called {words[0]!r} (games: "
-                          f"{', '.join(g.id for g in known)})", "word 1")
+        raise RecordError(Phrase(N_("no game is called '{name}' (games: {games})"),
+                                 name=words[0][:40], games=", ".join(g.id for g in known)),
+                          _word(1))
     if game.kind == "puzzle":
-        raise RecordError(f"{game.id} is a puzzle: records are of games between players",
-                          "word 1")
+        raise RecordError(Phrase(N_("{game} is a puzzle: records are of games between "
+                                    "players"), game=game.id), _word(1))
     if len(words) < 2:
-        raise RecordError(f"the game ID is missing after {words[0]!r}", "word 2")
+        raise RecordError(Phrase(N_("the game ID is missing after '{name}'"), name=words[0]),
+                          _word(2))
     spec = game.param_spec()
     if spec is None:
         if words[1] != NO_PARAMS:
-            raise RecordError(f"{game.id} has no game ID: write {NO_PARAMS!r}", "word 2")
+            raise RecordError(Phrase(N_("{game} has no game ID: write '{none}'"),
+                                     game=game.id, none=NO_PARAMS), _word(2))
         params = None
     else:
         try:
             params = spec.decode(words[1])
         except (ValueError, TypeError, KeyError, IndexError) as exc:
-            raise RecordError(f"{words[1]!r} is not a game ID of {game.id}: {exc}",
-                              "word 2") from None
+            raise RecordError(Phrase(N_("'{text}' is not a game ID of {game}: {error}"),
+                                     text=words[1][:40], game=game.id, error=str(exc)),
+                              _word(2)) from None
     start = _start(game, params)
     state = start
     moves: list[Move] = []
@@ -138,17 +156,18 @@ def parse_record(text: str, games: Sequence[GameDescriptor] | None = None) -> Re
         if not _legal_text(game, state, word) and len(word) > 1 and _single(game, start):
             pieces = list(word)  # moves run together, one character each
         for piece in pieces:
-            where = f"word {index}" if len(pieces) == 1 else \
-                f"word {index}, move {len(moves) + 1}"
+            where = _word(index) if len(pieces) == 1 else _word(index, len(moves) + 1)
             if state.is_terminal():
-                raise RecordError(f"move {len(moves) + 1} ({piece}) comes after the end of "
-                                  "the game", where)
+                raise RecordError(Phrase(N_("move {number} ({move}) comes after the end of "
+                                            "the game"), number=len(moves) + 1,
+                                         move=piece[:40]), where)
             move = _legal_text(game, state, piece)
             if move is None:
                 legal = [game.move_text(state, m) for m in state.legal_moves()]
                 shown = ", ".join(legal[:12]) + (", …" if len(legal) > 12 else "")
-                raise RecordError(f"move {len(moves) + 1} ({piece}) is not a legal move "
-                                  f"there; legal: {shown}", where)
+                raise RecordError(Phrase(N_("move {number} ({move}) is not a legal move "
+                                            "there; legal: {legal}"), number=len(moves) + 1,
+                                         move=piece[:40], legal=shown), where)
             moves.append(move)
             state = state.play(move)
     return Record(game, params, start, tuple(moves))

@@ -58,13 +58,14 @@ GRADE_WORDS = {"best": N_("best"), "good": N_("good"), "inaccuracy": N_("inaccur
 
 def review_layout(area: FRect) -> dict[str, FRect]:
     """Named design rectangles of the review screen in ``area``: "toolbar", "Back", "title",
-    "Play from here", "?", "board", "graph", "summary", "list" and "status".
+    "Copy record", "Play from here", "?", "board", "graph", "summary", "list" and "status".
 
     Wide windows: the board with the graph under it on the left, the summaries and the
     move list on the right. Narrow ones: the board, the graph, then summaries and list.
     """
     tools, title = toolbar(area, [Tool("Back", 110)],
-                           [Tool("Play from here", 176), Tool("?", 44)])
+                           [Tool("Copy record", 150), Tool("Play from here", 176),
+                            Tool("?", 44)])
     top = area.y + TOOLBAR_H
     status = FRect(area.x, area.bottom - STATUS_H, area.w, STATUS_H)
     body = FRect(area.x + MARGIN, top + MARGIN, area.w - 2 * MARGIN,
@@ -128,7 +129,10 @@ class ReviewScene(Scene):
         "are ringed and blunders crossed. Click a move in the list or a point of the graph "
         "(or use the arrow keys, Home and End) to see the board before that move with every "
         "move's value. Play from here starts a new game from that position with the same "
-        "players; the game you reviewed stays in Undo. Esc or Back returns to the game.")
+        "players; the game you reviewed stays in Undo. Copy record (Ctrl+C) puts the game "
+        "on the clipboard as one line of text, to share; Ctrl+V opens a record pasted from "
+        "the clipboard, of this game and board, as a new game to review. Esc or Back "
+        "returns to the game.")
 
     def __init__(self, app: App, source: Any) -> None:
         super().__init__(app)
@@ -155,6 +159,8 @@ class ReviewScene(Scene):
         ui.add(Label(self.place("title"), lambda: _("Review: {game}").format(
             game=_(self.game.title)), size=26, bold=True, align="center", role="accent",
             fit_lines=1, min_size=16))
+        ui.add(Button(self.place("Copy record"), N_("Copy record"), self.copy_record,
+                      name="Copy record", enabled=lambda: bool(self.moves)))
         ui.add(Button(self.place("Play from here"), N_("Play from here"), self.play_from_here,
                       name="Play from here", enabled=self.can_play_from_here))
         ui.add(Button(self.place("?"), "?", app.help, name="?"))
@@ -247,7 +253,69 @@ class ReviewScene(Scene):
         source._changed()
         self.app.pop()
 
+    # --- records ---------------------------------------------------------------------------
+    def record(self) -> str | None:
+        """The game as a one-line record (engine.model.records); None where it has none (a
+        position set by hand), said in a notice."""
+        from engine.model.records import record_text
+
+        try:
+            return record_text(self.game, self.source.params, self.start, self.moves)
+        except ValueError:
+            self.app.notify(_("This game started from a position set by hand: it has no "
+                              "record to copy."), "info")
+            return None
+
+    def copy_record(self) -> None:
+        """Put the game's record on the clipboard (a notice says so, or why not)."""
+        text = self.record()
+        if text is None:
+            return
+        try:
+            pygame.scrap.put_text(text)
+        except (pygame.error, AttributeError, NotImplementedError):
+            self.app.notify(_("The clipboard is not available here."), "warning")
+            return
+        self.app.notify(_("Record copied to the clipboard: {record}").format(record=text),
+                        "info")
+
+    def paste_record(self) -> None:
+        """Open the record on the clipboard: a game of this game and board is played as a
+        new game on its screen (the games there stay in Undo) and reviewed; anything else
+        is refused with a notice saying what is wrong and where."""
+        from engine.model.records import RecordError, parse_record
+
+        try:
+            text = pygame.scrap.get_text() or ""
+        except (pygame.error, AttributeError, NotImplementedError):
+            self.app.notify(_("The clipboard is not available here."), "warning")
+            return
+        try:
+            record = parse_record(text)
+        except RecordError as exc:
+            self.app.notify(_("The record could not be opened: {error}").format(
+                error=exc.text()), "warning")
+            return
+        source = self.source
+        if record.game is not self.game or record.params != source.params:
+            spec = record.game.param_spec()
+            board = spec.label(record.params) if spec is not None else ""
+            self.app.notify(_("That record is a game of {game} ({board}): open it there, on "
+                              "that board, and paste it on its review.").format(
+                game=_(record.game.title), board=board), "warning")
+            return
+        source.match.play_from(record.start, record.moves)
+        source._changed()
+        self.app.replace(ReviewScene(self.app, source))
+
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+            if event.key == pygame.K_c:
+                self.copy_record()
+                return
+            if event.key == pygame.K_v:
+                self.paste_record()
+                return
         if event.type == pygame.KEYDOWN:
             step = {pygame.K_UP: -1, pygame.K_LEFT: -1, pygame.K_DOWN: 1, pygame.K_RIGHT: 1,
                     pygame.K_PAGEUP: -self.list_rows(), pygame.K_PAGEDOWN: self.list_rows()

@@ -270,3 +270,59 @@ def test_review_values_match_a_plain_review_of_the_same_moves(app) -> None:
     plain = review_game(review.start, list(GAME), game.hint_function())
     assert [(m.before, m.after, m.grade) for m in plain.moves] == \
         [(m.before, m.after, m.grade) for m in review.review.moves]
+
+
+def test_copy_record_puts_the_game_on_the_clipboard_as_one_line(app) -> None:
+    played(app)
+    reviewed(app)
+    click_widget(app, "Copy record")
+    record = "tictactoe 3x3:k3 b2 b3 a3 c1 c3 a1 a2 c2 b1"
+    assert pygame.scrap.get_text() == record
+    assert any(record in text for text in app.toasts.texts)
+    pygame.scrap.put_text("")
+    key(app, pygame.K_c, pygame.KMOD_CTRL)
+    assert pygame.scrap.get_text() == record
+
+
+def test_a_pasted_record_opens_as_a_new_game_to_review(app) -> None:
+    scene = played(app)
+    reviewed(app)
+    pygame.scrap.put_text("tictactoe 3x3:k3 b2 a1")
+    key(app, pygame.K_v, pygame.KMOD_CTRL)
+    review = app.top
+    assert isinstance(review, ReviewScene) and review.moves == (4, 6)
+    run_until(app, lambda: review.review is not None, timeout=20)
+    assert scene.state == review.states[-1] and not scene.state.is_terminal()
+    # The reviewed game is kept: Undo goes back to it.
+    key(app, pygame.K_ESCAPE)
+    for _ in range(3):
+        key(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert scene.match.game_record()[1] == tuple(GAME)
+
+
+@pytest.mark.parametrize(("record", "says"), [
+    ("tictactoe 3x3:k3 b2 b2", "word 4: move 2 (b2) is not a legal move there"),
+    ("chess 8x8 e4", "word 1: no game is called 'chess'"),
+    ("connect4 7x6 4453", "That record is a game of Connect Four (7×6"),
+    ("tictactoe 4x4:k4 a1", "That record is a game of Tic-tac-toe"),
+])
+def test_a_record_that_cannot_be_opened_says_why_and_changes_nothing(app, record: str,
+                                                                    says: str) -> None:
+    scene = played(app)
+    review = reviewed(app)
+    before = scene.match.history.entries
+    pygame.scrap.put_text(record)
+    key(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert app.top is review and scene.match.history.entries == before
+    assert any(says in text for text in app.toasts.texts), app.toasts.texts
+
+
+def test_record_errors_are_said_in_the_players_language(app) -> None:
+    app.set_language("hu")
+    played(app)
+    review = reviewed(app)
+    pygame.scrap.put_text("tictactoe 3x3:k3 b2 b2")
+    key(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert app.top is review
+    text = app.toasts.texts[-1]
+    assert "word" not in text and "legal" not in text, text
