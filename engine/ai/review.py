@@ -11,7 +11,7 @@ For move *N*, played by ``mover`` in position *P*:
   values ranked by :meth:`MoveValue.rank`), remoteness counted from *P*;
 * **after**: the value, for the same mover, of the position the move led to: the hint's
   value of the move played, its remoteness less the move itself (a win on the spot is
-  ``win`` at distance 0). For impartial games both carry the Grundy value where the
+  ``win`` at distance 0). For impartial games both carry the nimber where the
   hints give it (the nimber of the position the move led to; *P*'s own nimber is the one
   the previous move led to, unknown for the first move);
 * **grade** (:data:`GRADES`): *best* keeps the best value (the fastest win, the slowest

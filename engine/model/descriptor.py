@@ -212,7 +212,7 @@ class GameDescriptor:
       solver for the shared puzzle screen's Hint and Solve, and the conformance suite
       replays its moves on every small variant.
     * ``notation``: ``move_text(state, move) -> str``, a move of ``state`` in the game's own
-      notation (tic-tac-toe's ``b2``), for the move list and the review; None: the move's
+      notation (a grid's cell ``b2``), for the move list and the review; None: the move's
       plain text (:meth:`move_text`).
 
     Every game is saved when left and resumed (:mod:`engine.storage.saved_games`): its scene's

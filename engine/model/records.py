@@ -1,12 +1,12 @@
-"""A game as one line of text, to share: ``connect4 7x6 4453``, ``tictactoe 3x3k3 b2 a1 c3``.
+"""A game as one line of text, to share: ``GAME GAME-ID MOVE MOVE …`` (docs/records.md).
 
 A **record** is the game's id, its game ID (the parameters as
 :meth:`~engine.model.descriptor.ParamSpec.encode` writes them; ``-`` for a game without
 parameters) and the moves, each in the game's notation
 (:meth:`~engine.model.descriptor.GameDescriptor.move_text`), separated by spaces. Where
-every move of the game is written as one character (Connect Four's columns), the moves
-may be run together, as in Pons' move strings: ``4453`` is ``4 4 5 3``, and that is how
-they are written.
+every move of the game is written as one character (columns numbered 1 to 9, say), the
+moves may be run together, as in Pons' move strings: ``4453`` is ``4 4 5 3``, and that is
+how they are written.
 
 Reading a record checks everything and says what is wrong and where
 (:class:`RecordError`): an unknown game, a game ID its game does not take, a move that is
@@ -121,7 +121,7 @@ def parse_record(text: str, games: Sequence[GameDescriptor] | None = None) -> Re
     words = text.split()
     if not words:
         raise RecordError(Phrase(N_("the record is empty: it starts with a game's id, then "
-                                    "its game ID and its moves (as 'connect4 7x6 4453')")))
+                                    "its game ID and its moves, as 'GAME GAME-ID MOVE MOVE'")))
     known = games if games is not None else all_games()
     name = words[0].lower()
     game = next((g for g in known if name == g.id or name in g.aliases), None)

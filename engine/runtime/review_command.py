@@ -4,7 +4,7 @@
 input; see :mod:`engine.model.records`) prints, on standard output (a contract other
 tools read):
 
-* a header line: ``review`` and the record as read back (``review connect4 7x6 4453``);
+* a header line: ``review`` and the record as read back (``review GAME GAME-ID MOVES``);
 * then one line per move: ``N MOVE BEFORE AFTER CLASS``, where N counts from 1, MOVE is
   in the game's notation, BEFORE is the value of the position for the player about to
   make move N and AFTER the value for that same player after the move, each one of
@@ -41,8 +41,9 @@ def add_review_parser(commands: Any, games: Sequence[Any], seconds: Callable[[st
                     "player making move N, before and after it; CLASS is best, good, "
                     "inaccuracy, mistake, blunder or unknown. Exit 0; a bad record: a "
                     "message on stderr, exit 2.",
-        epilog="Example: review \"connect4 7x6 4453\". A record is a game's id, its game ID "
-               "and its moves in the game's notation (docs/records.md).")
+        epilog="A record is a game's id, its game ID and its moves in the game's notation, "
+               "as one argument: review \"GAME GAME-ID MOVE MOVE\" (docs/records.md has "
+               "each game's notation and examples).")
     parser.add_argument("record", metavar="RECORD",
                         help="the record as one argument, or - to read it from standard input")
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",

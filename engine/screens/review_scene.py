@@ -43,7 +43,7 @@ from engine.ui.widgets import Button, Label, draw_lines, ellipsize, fit_text
 if TYPE_CHECKING:
     from engine.runtime.app import App
 
-# Seconds the whole review may take (the issue: a 42-move Connect Four game in at most 30 s);
+# Seconds the whole review may take (issue 31: a 42-move game in at most 30 s);
 # one position gets at most its game's hint budget.
 REVIEW_LIMIT = 25.0
 GRAPH_H = 150.0  # the value graph
