@@ -154,6 +154,7 @@ class ReviewScene(Scene):
         self._layout: dict[str, FRect] = {}
         self._board_image: tuple[object, pygame.Surface | None] | None = None
         self.view: Any = None  # the game's screen that draws the board (made when needed)
+        self._board_failed = False  # said once
         ui = self.ui
         ui.add(Button(self.place("Back"), N_("← Back"), app.pop, name="Back"))
         ui.add(Label(self.place("title"), lambda: _("Review: {game}").format(
@@ -429,7 +430,17 @@ class ReviewScene(Scene):
         key = (self.selected, vp.window, self.app.theme.palette.name, self.review is None,
                _("W"))
         if self._board_image is None or self._board_image[0] != key:
-            self._board_image = (key, self._render_board(target.size))
+            try:
+                image = self._render_board(target.size)
+            except Exception as exc:  # noqa: BLE001 - the review stays usable without it
+                # A game's screen that cannot draw this position must not take the review
+                # (or the app) down: the list, the graph and the values still stand.
+                image = None
+                if not self._board_failed:
+                    self._board_failed = True
+                    self.app.notify(_("The board could not be drawn here: {error}").format(
+                        error=exc), "warning")
+            self._board_image = (key, image)
         image = self._board_image[1]
         if image is not None:
             surface.blit(image, image.get_rect(center=target.center))

@@ -326,3 +326,16 @@ def test_record_errors_are_said_in_the_players_language(app) -> None:
     assert app.top is review
     text = app.toasts.texts[-1]
     assert "word" not in text and "legal" not in text, text
+
+
+def test_a_board_that_cannot_be_drawn_leaves_the_review_usable(app, monkeypatch) -> None:
+    played(app)
+    review = reviewed(app)
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("no board here")
+    monkeypatch.setattr(TicTacToeScene, "draw_board", broken)
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_DOWN)
+    assert review.selected == 3 and app.top is review
+    assert sum("no board here" in text for text in app.toasts.texts) == 1
