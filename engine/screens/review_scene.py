@@ -284,30 +284,9 @@ class ReviewScene(Scene):
         """Open the record on the clipboard: a game of this game and board is played as a
         new game on its screen (the games there stay in Undo) and reviewed; anything else
         is refused with a notice saying what is wrong and where."""
-        from engine.model.records import RecordError, parse_record
-
-        try:
-            text = pygame.scrap.get_text() or ""
-        except (pygame.error, AttributeError, NotImplementedError):
-            self.app.notify(_("The clipboard is not available here."), "warning")
-            return
-        try:
-            record = parse_record(text)
-        except RecordError as exc:
-            self.app.notify(_("The record could not be opened: {error}").format(
-                error=exc.text()), "warning")
-            return
-        source = self.source
-        if record.game is not self.game or record.params != source.params:
-            spec = record.game.param_spec()
-            board = spec.label(record.params) if spec is not None else ""
-            self.app.notify(_("That record is a game of {game} ({board}): open it there, on "
-                              "that board, and paste it on its review.").format(
-                game=_(record.game.title), board=board), "warning")
-            return
-        source.match.play_from(record.start, record.moves)
-        source._changed()
-        self.app.replace(ReviewScene(self.app, source))
+        record = clipboard_record(self.app)
+        if record is not None:
+            review_record(self.app, self.source, record, replace=True)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
@@ -573,3 +552,61 @@ class ReviewScene(Scene):
         return {"scene": "ReviewScene", "moves": len(self.moves), "selected": self.selected,
                 "busy": self.busy, "reason": self.reason,
                 "grades": [m.grade for m in review.moves] if review else None}
+
+
+# --- records from the clipboard (the review screen and the launcher) ----------------------------
+def clipboard_record(app: App) -> Any:
+    """The record on the clipboard, read (engine.model.records); None, after a notice saying
+    what is wrong and where, when there is none or it cannot be read."""
+    from engine.model.records import RecordError, parse_record
+
+    try:
+        text = pygame.scrap.get_text() or ""
+    except (pygame.error, AttributeError, NotImplementedError):
+        app.notify(_("The clipboard is not available here."), "warning")
+        return None
+    try:
+        return parse_record(text)
+    except RecordError as exc:
+        app.notify(_("The record could not be opened: {error}").format(error=exc.text()),
+                   "warning")
+        return None
+
+
+def review_record(app: App, scene: Any, record: Any, replace: bool = False) -> bool:
+    """Play ``record`` as a new game on ``scene`` (the screen of its game, whose games stay in
+    Undo) and open its review (in place of the screen on top with ``replace``). A record of
+    another game or board changes nothing: a notice says which it is. Whether it opened."""
+    if record.game is not scene.game or record.params != scene.params:
+        spec = record.game.param_spec()
+        board = spec.label(record.params) if spec is not None else ""
+        app.notify(_("That record is a game of {game} ({board}): open it there, on that "
+                     "board, and paste it on its review.").format(
+            game=_(record.game.title), board=board), "warning")
+        return False
+    scene.match.play_from(record.start, record.moves)
+    scene._changed()
+    review = ReviewScene(app, scene)
+    if replace:
+        app.replace(review)
+    else:
+        app.push(review)
+    return True
+
+
+def open_record_from_launcher(app: App) -> None:
+    """Ctrl+V on the launcher: open the pasted record's game as the launcher would (the game
+    left there resumed, nothing of it lost) and review the record there, as a new game. On
+    another board than the game left there, the game opens and a notice says to choose
+    that board first."""
+    record = clipboard_record(app)
+    if record is None:
+        return
+    from engine.storage.saved_games import is_large, open_game
+
+    if is_large(app, record.game):
+        app.notify(_("Open {game} first (its saved game is long), then paste the record on "
+                     "its review.").format(game=_(record.game.title)), "warning")
+        return
+    scene = app.push(open_game(app, record.game))
+    review_record(app, scene, record)
