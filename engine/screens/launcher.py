@@ -394,10 +394,7 @@ class LauncherScene(Scene):
         "opponent; Palette switches between the default colours and a colour-blind-safe "
         "palette; Settings sets sound effects, volume, reduced motion, colours and the "
         "language (saved at once); ? or F1 shows this help; Quit, or closing the window, "
-        "leaves.\n\n"
-        "Ctrl+V opens a game's record from the clipboard (one line of text, as Copy record "
-        "on a review writes it): its game opens and the record is reviewed there, as a new "
-        "game; the game you left there stays in Undo.\n\n"
+        "leaves. Ctrl+V opens a copied game record for review.\n\n"
         "In a game: Esc or ← Back comes back here, F1 or ? shows its rules, Ctrl+Z undoes "
         "and Ctrl+Y redoes a move, N starts a new game."
     )
