@@ -20,7 +20,10 @@ from tests.engine.storage.test_saved_games import open_tile
 START = TicTacToeState.new(MNKConfig())
 
 
-def midend(seats=(Seat(), Seat()), results=None) -> MatchMidend:
+HUMANS = (Seat(), Seat())
+
+
+def midend(seats=HUMANS, results=None) -> MatchMidend:
     return MatchMidend(START, seats, fresh=lambda: START,
                        record=(results.append if results is not None else None))
 
