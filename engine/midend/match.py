@@ -20,8 +20,13 @@ to what the midend tells it (:class:`MatchEvent`).
 * **Hints**: asked once per position (:meth:`MatchMidend.hint_request`); an answer for a
   position no longer shown is dropped (:meth:`MatchMidend.hint_answer`).
 * **Saving**: :meth:`MatchMidend.snapshot` writes the seats and the move log (moves as
-  JSON, a start only where it is not the game's fresh start); :meth:`MatchMidend.restore`
-  checks everything and replays the moves through the rules, changing nothing on error.
+  JSON, a start only where it is not the game's fresh start) and the finished reviews
+  (:mod:`engine.midend.review_data`); :meth:`MatchMidend.restore` checks everything and
+  replays the moves through the rules, changing nothing on error (a review that does not
+  fit is only dropped).
+* **Reviews**: :meth:`MatchMidend.game_record` (the game on screen as start and moves),
+  :meth:`MatchMidend.keep_review` and :meth:`MatchMidend.play_from` (Play from here: a new
+  game in the same log).
 
 No pygame here (and no import of the screen).
 """
@@ -33,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.i18n import N_, Phrase, error_text
+from engine.midend.review_data import MAX_REVIEWS, reviews_from_data, reviews_to_data
 from engine.model.history import History
 from engine.model.levels import MATCH
 from engine.model.rules import GameState, Move, find_move
@@ -138,8 +144,10 @@ class MatchMidend:
         self.hint_extra: Any = None
         self._hint_asked: tuple[int, Any] | None = None
         # Finished reviews of this screen's games (engine.ai.review), by (start, moves): a
-        # review opened again is shown at once. Kept in memory with the move log.
+        # review opened again is shown at once. Saved with the move log
+        # (engine.midend.review_data).
         self.reviews: dict[Any, Any] = {}
+        self.reviews_version = 0  # counts kept reviews (the save's journal follows it)
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -226,6 +234,18 @@ class MatchMidend:
     def can_redo(self) -> bool:
         """Whether an undone step can be replayed."""
         return self.history.can_redo
+
+    def keep_review(self, key: Any, review: Any) -> None:
+        """Keep a finished review of the game ``key`` (its start and moves), the newest
+        :data:`~engine.midend.review_data.MAX_REVIEWS` of them (saved with the game)."""
+        try:
+            self.reviews.pop(key, None)
+            self.reviews[key] = review
+        except TypeError:
+            return  # a position that cannot be a key: the review is simply not kept
+        while len(self.reviews) > MAX_REVIEWS:
+            self.reviews.pop(next(iter(self.reviews)))
+        self.reviews_version += 1
 
     def game_record(self) -> tuple[Any, tuple[Move, ...]]:
         """The game on screen as its start and the moves played since, up to the history
@@ -440,7 +460,9 @@ class MatchMidend:
                 # Perfect player on a board too big to solve): their cards say so after a
                 # resume too, not only once they have thought again (issue 28).
                 "fell_back": [bool(getattr(_player(agent), "fell_back", False))
-                              for agent in self.agents]}
+                              for agent in self.agents],
+                # Finished reviews, kept with the moves they review (optional: a cache).
+                **({"reviews": reviews_to_data(self.reviews, fresh)} if self.reviews else {})}
 
     def restore(self, data: Any, levels: tuple[str, ...] = (),
                 decode_start: Callable[[Any], Any] | None = None) -> None:
@@ -481,8 +503,11 @@ class MatchMidend:
                 player = _player(agent)
                 if flagged is True and hasattr(player, "fell_back"):
                     player.fell_back = True
+        # Optional too, and only a cache: what does not fit this game is dropped.
+        reviews = reviews_from_data(data.get("reviews"), fresh)
         # Everything checked: take it over.
         self.seats, self.agents = seats, agents
+        self.reviews = reviews
         self.history = History.restored(steps, index)
         self.next_serial = next_serial
         self.recorded = recorded

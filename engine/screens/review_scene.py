@@ -10,8 +10,8 @@ to the chosen position and whose hint overlay is given that position's values.
 
 The analysis runs on an :class:`~engine.ai.runner.AIRunner` off the frame loop: the status
 line counts the positions done, Back cancels it, and the finished review is kept with the
-game's record on its midend (:attr:`engine.midend.match.MatchMidend.reviews`), so opening
-the review again shows it at once.
+game's record on its midend (:attr:`engine.midend.match.MatchMidend.reviews`, saved with
+the game), so opening the review again shows it at once, also after a restart.
 """
 
 from __future__ import annotations
@@ -205,10 +205,7 @@ class ReviewScene(Scene):
                 error=result.error), "warning")
             return
         self.review = result.move
-        try:
-            self.source.match.reviews[self._key()] = self.review
-        except TypeError:
-            pass  # a position that cannot be a key: the review is simply not kept
+        self.source.match.keep_review(self._key(), self.review)
         self._board_image = None
         self._select_first_slip()
 

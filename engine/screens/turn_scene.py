@@ -393,7 +393,7 @@ class TurnBasedScene(MatchFront, MoveListView, PlayerCardsView, GameScene):
         journal (engine.storage.journal) writes a line only then, never comparing logs."""
         match = self.match
         return (id(match.history), match.history.version, match.next_serial,
-                len(match.recorded), match.paused, self.show_hints)
+                len(match.recorded), match.paused, self.show_hints, match.reviews_version)
 
     def restore(self, data: Any) -> None:
         """Resume a :meth:`snapshot`: seats, the moves replayed, undo and redo, recorded

@@ -99,3 +99,87 @@ def test_play_from_here_survives_a_kill_and_resumes_with_the_reviewed_game(
     finally:
         again.quit()
         again.stats.close()
+
+
+# --- reviews kept with the game ----------------------------------------------------------------
+def _reviewed_midend() -> tuple[MatchMidend, tuple[int, ...]]:
+    from engine.ai.review import review_game
+    from engine.model.registry import find_game
+
+    match = midend()
+    moves = (4, 1, 0, 8, 2, 6, 3, 5, 7)
+    for move in moves:
+        match.play(move)
+    review = review_game(START, moves, find_game("tictactoe").hint_function())
+    match.keep_review((START, moves), review)
+    return match, moves
+
+
+def test_a_review_is_saved_and_restored_with_the_game() -> None:
+    import json
+
+    match, moves = _reviewed_midend()
+    data = json.loads(json.dumps(match.snapshot()))
+    again = midend()
+    again.restore(data)
+    assert again.reviews[(START, moves)] == match.reviews[(START, moves)]
+
+
+@pytest.mark.parametrize("damage", [
+    lambda r: r.__setitem__("moves", [0, 0]),
+    lambda r: r["review"][0].__setitem__("grade", "brilliant"),
+    lambda r: r["review"][1]["values"].append([99, ["win", 1, True, None]]),
+    lambda r: r["review"][2].__setitem__("before", ["win", -5, True, None]),
+    lambda r: r["review"].pop(),
+    lambda r: r.clear(),
+])
+def test_a_damaged_review_is_dropped_and_the_game_kept(damage) -> None:
+    import json
+
+    match, moves = _reviewed_midend()
+    data = json.loads(json.dumps(match.snapshot()))
+    damage(data["reviews"][0])
+    again = midend()
+    again.restore(data)
+    assert again.reviews == {} and again.game_record() == (START, moves)
+    data["reviews"] = "not a list"
+    again.restore(data)
+    assert again.reviews == {} and again.state.is_terminal()
+
+
+def test_only_the_newest_reviews_are_kept() -> None:
+    from engine.ai.review import Review
+    from engine.midend.review_data import MAX_REVIEWS
+
+    match = midend()
+    for i in range(MAX_REVIEWS + 3):
+        match.keep_review((START, (i,)), Review(()))
+    assert len(match.reviews) == MAX_REVIEWS
+    assert (START, (MAX_REVIEWS + 2,)) in match.reviews and (START, (0,)) not in match.reviews
+
+
+def test_a_review_is_there_at_once_after_a_restart(profile: Path) -> None:
+    import pygame
+
+    from tests.conftest import key
+
+    app = make_app(profile)
+    scene = open_tile(app, "tictactoe")
+    for move in [4, 1, 0, 8, 2, 6, 3, 5, 7]:
+        scene.play_move(move)
+    app.push(ReviewScene(app, scene))
+    review = app.top
+    run_until(app, lambda: review.review is not None, timeout=20)
+    app.step([])
+    key(app, pygame.K_ESCAPE)
+    killed(app)  # the journal has the review
+    app.stats.close()
+    again = make_app(profile)
+    try:
+        resumed = open_tile(again, "tictactoe")
+        again.push(ReviewScene(again, resumed))
+        assert again.top.review is not None and not again.top.busy
+        assert again.top.review == review.review
+    finally:
+        again.quit()
+        again.stats.close()
