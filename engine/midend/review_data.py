@@ -23,7 +23,7 @@ from engine.storage.saved_data import move_from_data, move_to_data
 __all__ = ["MAX_REVIEWS", "MAX_VALUES", "reviews_from_data", "reviews_to_data"]
 
 MAX_REVIEWS = 8
-MAX_VALUES = 20_000
+MAX_VALUES = 6_000  # about 150 KB of JSON: a save with reviews stays small
 
 
 def _value_to_data(value: MoveValue) -> list[Any]:
