@@ -339,3 +339,20 @@ def test_a_board_that_cannot_be_drawn_leaves_the_review_usable(app, monkeypatch)
     key(app, pygame.K_DOWN)
     assert review.selected == 3 and app.top is review
     assert sum("no board here" in text for text in app.toasts.texts) == 1
+
+
+def test_the_screen_bounds_the_whole_review_and_each_position(app, monkeypatch) -> None:
+    """Issue 31: a 42-move game in at most 30 s; a position in at most a hint's time."""
+    import engine.screens.review_scene as module
+
+    asked: dict[str, Any] = {}
+
+    def spy(start: Any, moves: Any, hints: Any, **options: Any) -> Any:
+        asked.update(options)
+        return review_game(start, moves, hints)
+    monkeypatch.setattr(module, "review_game", spy)
+    scene = played(app)
+    review = reviewed(app)
+    assert review.review is not None
+    assert asked["time_limit"] == module.REVIEW_LIMIT <= 30
+    assert asked["move_limit"] == scene.hint_budget
