@@ -47,6 +47,7 @@ class MatchScreen(Protocol):
     def new_game(self) -> None: ...
     def restart(self, params: Any, seats: tuple[Seat, ...]) -> None: ...
     def back(self) -> None: ...
+    def open_review(self) -> None: ...
 
 
 def result_headline(scene: MatchScreen, state: Any) -> tuple[str, str]:
@@ -152,19 +153,15 @@ class ResultOverlay(Overlay):
         self.scene.restart(self.scene.params, self.new_seats)
 
     def review(self) -> None:
-        """Go through the game move by move (or say why this game cannot be reviewed)."""
+        """Go through the game move by move (or say why this game cannot be reviewed: the
+        panel then stays)."""
         from engine.ai.review import unavailable_reason
 
         scene: Any = self.scene
         start, _moves = scene.match.game_record()
-        reason = unavailable_reason(start, scene.game.hint_function())
-        if reason is not None:
-            self.app.notify(reason, "info")
-            return
-        from engine.screens.review_scene import ReviewScene
-
-        self.close()
-        self.app.push(ReviewScene(self.app, scene))
+        if unavailable_reason(start, scene.game.hint_function()) is None:
+            self.close()
+        scene.open_review()
 
     def back(self) -> None:
         """Leave the game for the launcher."""

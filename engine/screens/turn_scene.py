@@ -49,8 +49,8 @@ RESULT_DELAY = SWEEP + 0.05
 SCREEN_HELP = N_("""On screen: the last move is framed in the focus colour (each computer's last
 move too, when several play); the card of the player to move glows and says whose turn it is. When a
 game ends, a panel says who won, with Play again, Swap sides, Review (every move explained, its
-mistakes marked) and Back. Moves (M) lists the moves beside the board, in the game's notation; the
-list is always shown once a game is over. Computer against computer:
+mistakes marked; R on the finished board too) and Back. Moves (M) lists the moves beside the board,
+in the game's notation; the list is always shown once a game is over. Computer against computer:
 Space (or P) pauses and resumes, Step plays one move, Speed sets the pace. Leaving a game keeps
 it, with its undo history: open the game again to carry on. Sound, volume and Reduce motion are
 in the launcher's Settings.""")
@@ -478,6 +478,9 @@ class TurnBasedScene(MatchFront, MoveListView, PlayerCardsView, GameScene):
             if event.key == pygame.K_m:
                 self.toggle_moves()
                 return
+            if event.key == pygame.K_r and self.state.is_terminal():
+                self.open_review()
+                return
             pause_keys = (pygame.K_p, pygame.K_SPACE)
             if (event.key in pause_keys and self.all_computers() and not self.state.is_terminal()
                     and (event.key == pygame.K_p or self.ui.focused is None)):
@@ -487,6 +490,18 @@ class TurnBasedScene(MatchFront, MoveListView, PlayerCardsView, GameScene):
         if self.moves_wheel(event):
             return
         super().handle_event(event)
+
+    def open_review(self) -> None:
+        """Review the game on screen (engine.screens.review_scene), or say why it cannot be."""
+        from engine.ai.review import unavailable_reason
+        from engine.screens.review_scene import ReviewScene
+
+        start, _moves = self.match.game_record()
+        reason = unavailable_reason(start, self.game.hint_function())
+        if reason is not None:
+            self.app.notify(reason, "info")
+            return
+        self.app.push(ReviewScene(self.app, self))
 
     # --- drawing --------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:

@@ -356,3 +356,16 @@ def test_the_screen_bounds_the_whole_review_and_each_position(app, monkeypatch) 
     assert review.review is not None
     assert asked["time_limit"] == module.REVIEW_LIMIT <= 30
     assert asked["move_limit"] == scene.hint_budget
+
+
+def test_r_on_the_finished_board_opens_the_review_too(app) -> None:
+    scene = played(app)
+    key(app, pygame.K_ESCAPE)  # View board: the panel closes
+    assert app.top is scene
+    key(app, pygame.K_r)
+    assert isinstance(app.top, ReviewScene)
+    key(app, pygame.K_ESCAPE)
+    # Not while a game is running: R is nothing there.
+    scene.new_game()
+    key(app, pygame.K_r)
+    assert app.top is scene
