@@ -479,6 +479,15 @@ class ReviewScene(Scene):
             if eb.number == ea.number + 1:
                 pygame.draw.line(surface, p.muted if not (ea.exact and eb.exact) else p.text,
                                  a, b, max(1, vp.px(1)))
+        # The chosen move's value, from the first player's side, written at its line: the
+        # distance a point's height shows, in letters (W5, ~D).
+        chosen = self.review.moves[self.selected].first_player_after()
+        tag = font.render(value_label(chosen), True, p.background)
+        box = tag.get_rect().inflate(vp.px(8), vp.px(2))
+        box.midbottom = (selected_x, plot.bottom)
+        box.clamp_ip(plot)
+        pygame.draw.rect(surface, p.focus, box, border_radius=vp.px(4))
+        surface.blit(tag, tag.get_rect(center=box.center))
         r = max(3, vp.px(4))
         for pos, entry in points:
             colour = outcome_colour(p, entry.first_player_after().outcome)
