@@ -19,7 +19,6 @@ from pygame import FRect
 
 from engine.core.i18n import N_, _
 from engine.ui.game_layout import MARGIN
-from engine.ui.value_overlay import value_label
 from engine.ui.widgets import ellipsize
 
 MOVES_W = 190.0  # the column beside the board
@@ -108,6 +107,8 @@ class MoveListView:
     def move_rows(self) -> list[tuple[str, str, str]]:
         """(move, value change, grade) for each move of the game on screen; the value
         change and grade are empty until the game has been reviewed."""
+        from engine.screens.review_scene import short_value
+
         start, moves = self.match.game_record()
         review = self.match.reviews.get((start, moves)) if moves else None
         rows: list[tuple[str, str, str]] = []
@@ -118,7 +119,7 @@ class MoveListView:
             change = grade = ""
             if review is not None:
                 entry = review.moves[index]
-                change = f"{value_label(entry.before)}→{value_label(entry.after)}"
+                change = f"{short_value(entry.before)}→{short_value(entry.after)}"
                 grade = entry.grade
             rows.append((text, change, grade))
             state = state.play(move)

@@ -34,7 +34,7 @@ from engine.ai.runner import AIRunner
 from engine.core.i18n import N_, _
 from engine.model.history import History
 from engine.model.seats import Seat
-from engine.model.values import MoveValue
+from engine.model.values import INFINITE, MoveValue
 from engine.screens.scene import Scene
 from engine.ui.game_layout import MARGIN, STATUS_H, TOOLBAR_H, Tool, toolbar
 from engine.ui.value_overlay import outcome_colour, value_label
@@ -91,6 +91,23 @@ def review_layout(area: FRect) -> dict[str, FRect]:
              "status_bar": status}
     rects.update(tools)
     return rects
+
+
+def short_value(value: MoveValue) -> str:
+    """A value as the lists show it: its label (``W5``, ``~D``) and, for an impartial game,
+    the nimber in brackets (``L(0)``, ``D(∞)``)."""
+    label = value_label(value)
+    if value.nimber is None:
+        return label
+    return f"{label}({'∞' if value.nimber == INFINITE else value.nimber})"
+
+
+def long_value(value: MoveValue) -> str:
+    """A value as the status line says it: its label, with the Grundy value where known."""
+    if value.nimber is None:
+        return value_label(value)
+    nimber = "∞" if value.nimber == INFINITE else str(value.nimber)
+    return _("{value}, Grundy value {nimber}").format(value=value_label(value), nimber=nimber)
 
 
 def graph_y(value: MoveValue, longest: int) -> float | None:
@@ -368,7 +385,7 @@ class ReviewScene(Scene):
         name = self.source.player_name(entry.mover)
         text = _("Move {number}, {name}: {move}. Before {before}, after {after}: {grade}.") \
             .format(number=entry.number, name=name, move=self.move_text(self.selected),
-                    before=value_label(entry.before), after=value_label(entry.after),
+                    before=long_value(entry.before), after=long_value(entry.after),
                     grade=_(GRADE_WORDS[entry.grade]))
         if entry.best and entry.grade != "best":
             best = ", ".join(self.game.move_text(self.states[self.selected], m)
@@ -542,7 +559,7 @@ class ReviewScene(Scene):
             right = ""
             if self.review is not None:
                 entry = self.review.moves[index]
-                right = (f"{value_label(entry.before)} → {value_label(entry.after)}  "
+                right = (f"{short_value(entry.before)} → {short_value(entry.after)}  "
                          f"{_(GRADE_WORDS[entry.grade])}")
                 if entry.grade in ("mistake", "blunder"):
                     colour = p.bad

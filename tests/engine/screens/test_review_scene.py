@@ -17,7 +17,7 @@ from engine.ai.review import review_game
 from engine.model.registry import find_game
 from engine.model.seats import Seat
 from engine.screens.result_overlay import ResultOverlay
-from engine.screens.review_scene import ReviewScene, graph_y, review_layout
+from engine.screens.review_scene import ReviewScene, graph_y, review_layout, short_value
 from engine.ui.theme import PALETTES
 from games.tictactoe.rules import MNKConfig
 from games.tictactoe.scene import TicTacToeScene
@@ -369,3 +369,23 @@ def test_r_on_the_finished_board_opens_the_review_too(app) -> None:
     scene.new_game()
     key(app, pygame.K_r)
     assert app.top is scene
+
+
+def test_impartial_games_show_their_grundy_values(app) -> None:
+    """A Grundy game's review says each value's nimber: in the list and the status line."""
+    game = find_game("grundy")
+    params = game.param_spec().decode("nim:1.2.3")
+    scene = app.push(game.open_scene(app, params, seats=HUMANS))
+    app.step([])
+    for move in [(2, 3), (1, 1)]:  # take the third heap, then one from the second
+        assert scene.play_move(move)
+    app.step([])
+    app.push(ReviewScene(app, scene))
+    review = app.top
+    run_until(app, lambda: review.review is not None, timeout=20)
+    second = review.review.moves[1]
+    assert second.before.nimber == 3 and second.after.nimber is not None  # 1 ⊕ 2
+    review.select(1)
+    assert "Grundy value 3" in review.status_text()
+    assert short_value(second.before) == "W(3)"
+    assert short_value(second.after) == f"{second.after.label()}({second.after.nimber})"
