@@ -103,11 +103,11 @@ def short_value(value: MoveValue) -> str:
 
 
 def long_value(value: MoveValue) -> str:
-    """A value as the status line says it: its label, with the Grundy value where known."""
+    """A value as the status line says it: its label, with the nimber where known."""
     if value.nimber is None:
         return value_label(value)
     nimber = "∞" if value.nimber == INFINITE else str(value.nimber)
-    return _("{value}, Grundy value {nimber}").format(value=value_label(value), nimber=nimber)
+    return _("{value}, nimber {nimber}").format(value=value_label(value), nimber=nimber)
 
 
 def graph_y(value: MoveValue, longest: int) -> float | None:

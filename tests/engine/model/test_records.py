@@ -58,3 +58,9 @@ def test_a_position_set_by_hand_has_no_record() -> None:
     start = TTT.new_game(params, random.Random(0)).play(4)
     with pytest.raises(ValueError, match="no record"):
         record_text(TTT, params, start, [0])
+
+
+def test_tic_tac_toe_names_cells_past_z_like_a_spreadsheet() -> None:
+    from games.tictactoe.notation import column_name
+
+    assert [column_name(c) for c in (0, 1, 25, 26, 27, 63)] == ["a", "b", "z", "aa", "ab", "bl"]

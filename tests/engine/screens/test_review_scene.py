@@ -386,6 +386,6 @@ def test_impartial_games_show_their_grundy_values(app) -> None:
     second = review.review.moves[1]
     assert second.before.nimber == 3 and second.after.nimber is not None  # 1 ⊕ 2
     review.select(1)
-    assert "Grundy value 3" in review.status_text()
+    assert "nimber 3" in review.status_text()
     assert short_value(second.before) == "W(3)"
     assert short_value(second.after) == f"{second.after.label()}({second.after.nimber})"
