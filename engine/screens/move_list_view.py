@@ -106,11 +106,28 @@ class MoveListView:
 
     def move_rows(self) -> list[tuple[str, str, str]]:
         """(move, value change, grade) for each move of the game on screen; the value
-        change and grade are empty until the game has been reviewed."""
+        change and grade are empty until the game has been reviewed. Worked out again only
+        when the log, the reviews or the language changed (it is drawn every frame)."""
+        from engine.core.i18n import current_language
+
+        match = self.match
+        key = (id(match.history), match.history.version, match.history.index,
+               match.reviews_version, current_language())
+        cached = getattr(self, "_move_rows", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        rows = self._move_rows_now()
+        self._move_rows = (key, rows)
+        return rows
+
+    def _move_rows_now(self) -> list[tuple[str, str, str]]:
         from engine.screens.review_scene import short_value
 
         start, moves = self.match.game_record()
-        review = self.match.reviews.get((start, moves)) if moves else None
+        try:
+            review = self.match.reviews.get((start, moves)) if moves else None
+        except TypeError:  # a position that cannot be a key has no kept review
+            review = None
         rows: list[tuple[str, str, str]] = []
         state = start
         for index, move in enumerate(moves):

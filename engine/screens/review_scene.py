@@ -162,7 +162,10 @@ class ReviewScene(Scene):
         seats = source.seats
         self.humans = [i for i, s in enumerate(seats) if not s.is_computer] or [0, 1]
         self.reason = unavailable_reason(self.start, self.game.hint_function())
-        self.review: Review | None = source.match.reviews.get(self._key())
+        try:
+            self.review: Review | None = source.match.reviews.get(self._key())
+        except TypeError:  # a position that cannot be a key has no kept review
+            self.review = None
         self.progress = (0, len(self.moves))
         self.runner = AIRunner()
         self.selected = 0
