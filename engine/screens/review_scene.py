@@ -621,13 +621,42 @@ def review_record(app: App, scene: Any, record: Any, replace: bool = False) -> b
 
 
 def open_record_from_launcher(app: App) -> None:
-    """Ctrl+V on the launcher: open the pasted record's game as the launcher would (the game
-    left there resumed, nothing of it lost) and review the record there, as a new game. On
-    another board than the game left there, the game opens and a notice says to choose
-    that board first."""
+    """Ctrl+V on the launcher: :func:`open_record` with the record on the clipboard."""
     record = clipboard_record(app)
-    if record is None:
-        return
+    if record is not None:
+        open_record(app, record)
+
+
+def ask_record(app: App) -> None:
+    """Statistics' Open a record: a dialog for a record, typed or pasted (the clipboard's
+    text to start with), checked before it closes (what is wrong and where), then
+    :func:`open_record`."""
+    from engine.model.records import MAX_RECORD, RecordError, parse_record
+    from engine.screens.overlays import TextEntryDialog
+
+    def problem(text: str) -> str | None:
+        try:
+            parse_record(text)
+        except RecordError as exc:
+            return exc.text()
+        return None
+
+    try:
+        initial = pygame.scrap.get_text() or ""
+    except (pygame.error, AttributeError, NotImplementedError):
+        initial = ""
+    if problem(initial) is not None:
+        initial = ""  # only a record is offered, never other copied text
+    app.push(TextEntryDialog(app, _("A game's record, as Copy record on a review writes it "
+                                    "(its game opens and the record is reviewed there):"),
+                             lambda text: open_record(app, parse_record(text)),
+                             validate=problem, initial=initial, max_length=MAX_RECORD))
+
+
+def open_record(app: App, record: Any) -> None:
+    """Open ``record``'s game as the launcher would (the game left there resumed, nothing of
+    it lost) and review the record there, as a new game. On another board than the game
+    left there, the game opens and a notice says to choose that board first."""
     from engine.storage.saved_games import is_large, open_game
 
     if is_large(app, record.game):

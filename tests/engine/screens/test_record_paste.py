@@ -64,3 +64,30 @@ def test_a_record_of_another_board_opens_the_game_and_says_so(app) -> None:
     scene = app.top
     assert isinstance(scene, TicTacToeScene) and len(scene.history.entries) == 1
     assert any("That record is a game of Tic-tac-toe" in text for text in app.toasts.texts)
+
+
+def test_statistics_opens_a_typed_or_pasted_record_for_review(app) -> None:
+    from engine.screens.overlays import TextEntryDialog
+    from engine.screens.stats_scene import StatsScene
+    from tests.conftest import click_widget, type_text
+
+    hot_seat(app)
+    app.push(StatsScene(app))
+    app.step([])
+    pygame.scrap.put_text("not a record at all")
+    click_widget(app, "Open a record")
+    dialog = app.top
+    assert isinstance(dialog, TextEntryDialog) and dialog.text == ""  # only records offered
+    type_text(app, "tictactoe 3x3:k3 b2 b2")
+    click_widget(app, "OK")
+    assert app.top is dialog and "word 4" in (dialog.error or "")
+    key(app, pygame.K_ESCAPE)
+    pygame.scrap.put_text("tictactoe 3x3:k3 b2 a1")
+    click_widget(app, "Open a record")
+    assert app.top.text == "tictactoe 3x3:k3 b2 a1"  # the clipboard's record, ready
+    click_widget(app, "OK")
+    review = app.top
+    assert isinstance(review, ReviewScene) and review.moves == (4, 6)
+    key(app, pygame.K_ESCAPE)
+    key(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, StatsScene)
