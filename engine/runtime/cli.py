@@ -291,6 +291,11 @@ def build_parser(family: GameDescriptor | None = None) -> ArgumentParser:
                                  epilog=NUMBERS_RULE)
         groups["analyze"] = analyze.add_subparsers(dest="analysis", metavar="WHAT",
                                                    required=True)
+    reviewed = [g for g in families if g.kind == "two-player" and g.hints is not None]
+    if reviewed:
+        from engine.runtime.review_command import add_review_parser
+
+        add_review_parser(sub, reviewed, positive_seconds, SECONDS_RANGE, read_stdin)
     for each in families:
         each.add_cli(sub, groups)  # each family adds its own commands
     _remember_command_parsers(parser)
