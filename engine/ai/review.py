@@ -46,7 +46,7 @@ from typing import Any
 from engine.ai.agent import Cancelled
 from engine.core.i18n import N_, Nn_, _, ngettext
 from engine.model.rules import GameState, IllegalMove, Move
-from engine.model.values import INFINITE, MoveValue, best_moves
+from engine.model.values import MoveValue, Nimber, best_moves
 
 __all__ = ["GRADES", "INACCURACY_STEPS", "MoveReview", "Review", "SeatSummary",
            "review_game", "seat_summaries", "summary_text", "unavailable_reason",
@@ -160,7 +160,7 @@ def _after_value(value: MoveValue) -> MoveValue:
 
 
 def _review_move(number: int, state: GameState, move: Move,
-                 values: Mapping[Move, MoveValue], nimber: int | None) -> MoveReview:
+                 values: Mapping[Move, MoveValue], nimber: Nimber | None) -> MoveReview:
     mover = state.current_player()
     played = values.get(move)
     if played is None or not values:
@@ -232,8 +232,8 @@ def review_game(start: GameState, moves: Sequence[Move], hints: HintFunction, *,
         nimber = None
         if index > 0:
             prior = found.get(index - 1, {}).get(moves[index - 1])
-            if prior is not None and prior.nimber is not None and prior.nimber != INFINITE:
-                nimber = prior.nimber
+            if prior is not None:
+                nimber = prior.nimber  # (∞ with its K too: the theory's label)
         reviews.append(_review_move(index + 1, states[index], move, values, nimber))
     return Review(tuple(reviews), complete)
 

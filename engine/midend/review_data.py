@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.ai.review import GRADES, MoveReview, Review
-from engine.model.values import OUTCOMES, MoveValue
+from engine.model.values import OUTCOMES, Infinite, MoveValue
 from engine.storage.saved_data import move_from_data, move_to_data
 
 __all__ = ["MAX_REVIEWS", "MAX_VALUES", "reviews_from_data", "reviews_to_data"]
@@ -27,7 +27,10 @@ MAX_VALUES = 6_000  # about 150 KB of JSON: a save with reviews stays small
 
 
 def _value_to_data(value: MoveValue) -> list[Any]:
-    return [value.outcome, value.remoteness, value.exact, value.nimber]
+    nimber: Any = value.nimber
+    if isinstance(nimber, Infinite):  # ∞(K) as {"K": [...]} (JSON has no such number)
+        nimber = {"K": sorted(nimber.k)}
+    return [value.outcome, value.remoteness, value.exact, nimber]
 
 
 def _value_from_data(data: object) -> MoveValue:
@@ -36,11 +39,24 @@ def _value_from_data(data: object) -> MoveValue:
     outcome, remoteness, exact, nimber = data
     if outcome not in OUTCOMES or not isinstance(exact, bool):
         raise ValueError("not a value")
-    for number in (remoteness, nimber):
-        if number is not None and (isinstance(number, bool) or not isinstance(number, int)
-                                   or not -1 <= number <= 1_000_000):
+    if isinstance(nimber, dict):
+        members = nimber.get("K")
+        if set(nimber) != {"K"} or not isinstance(members, list) or len(members) > 1_000:
             raise ValueError("not a value")
+        _check_numbers(members, 0)
+        nimber = Infinite(members)
+    else:
+        _check_numbers([nimber], 0)
+    _check_numbers([remoteness], -1)
     return MoveValue(outcome, remoteness, exact, nimber)
+
+
+def _check_numbers(numbers: list[Any], lowest: int) -> None:
+    """ValueError unless each is None or a whole number from ``lowest`` to a million."""
+    for number in numbers:
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)
+                                   or not lowest <= number <= 1_000_000):
+            raise ValueError("not a value")
 
 
 def reviews_to_data(reviews: Mapping[Any, Review], fresh: Any) -> list[dict[str, Any]]:

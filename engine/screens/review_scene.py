@@ -34,7 +34,7 @@ from engine.ai.runner import AIRunner
 from engine.core.i18n import N_, _
 from engine.model.history import History
 from engine.model.seats import Seat
-from engine.model.values import INFINITE, MoveValue
+from engine.model.values import MoveValue, nimber_text
 from engine.screens.scene import Scene
 from engine.ui.game_layout import MARGIN, STATUS_H, TOOLBAR_H, Tool, toolbar
 from engine.ui.value_overlay import outcome_colour, value_label
@@ -99,14 +99,14 @@ def short_value(value: MoveValue) -> str:
     label = value_label(value)
     if value.nimber is None:
         return label
-    return f"{label}({'∞' if value.nimber == INFINITE else value.nimber})"
+    return f"{label}({nimber_text(value.nimber, short=True)})"
 
 
 def long_value(value: MoveValue) -> str:
     """A value as the status line says it: its label, with the nimber where known."""
     if value.nimber is None:
         return value_label(value)
-    nimber = "∞" if value.nimber == INFINITE else str(value.nimber)
+    nimber = nimber_text(value.nimber)
     return _("{value}, nimber {nimber}").format(value=value_label(value), nimber=nimber)
 
 

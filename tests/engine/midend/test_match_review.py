@@ -4,6 +4,7 @@ reviewed, survives saving, a kill and resuming, and is never recorded again."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,22 @@ def test_a_review_is_there_at_once_after_a_restart(profile: Path) -> None:
     finally:
         again.quit()
         again.stats.close()
+
+
+def test_a_kept_review_keeps_infinite_labels_with_their_k() -> None:
+    """Issue 33 through the review: a move into an ∞(K) node keeps its label, K and all,
+    when the review is saved and read back, and is written in Smith's notation."""
+    from engine.midend.review_data import _value_from_data, _value_to_data
+    from engine.model.values import Infinite, MoveValue
+    from engine.screens.review_scene import long_value, short_value
+
+    for nimber in (Infinite({0, 2}), Infinite(), 3, None):
+        value = MoveValue("loss" if nimber == Infinite({0, 2}) else "draw", None, True,
+                          nimber=nimber)
+        data = json.loads(json.dumps(_value_to_data(value)))
+        assert _value_from_data(data) == value
+    value = MoveValue("loss", None, True, nimber=Infinite({0, 2}))
+    assert short_value(value).endswith("(∞)") and "∞₀,₂" in long_value(value)
+    for bad in ({"K": [-1]}, {"K": "0"}, {"K": [0], "x": 1}, True):
+        with pytest.raises(ValueError):
+            _value_from_data(["draw", None, True, bad])
