@@ -39,6 +39,7 @@ import pytest
 from engine.storage import settings as settings_module
 from engine.storage.settings import DEFAULTS, SettingsStore
 from engine.storage.stats import GameSummary, PuzzleSummary, StatsStore
+from engine.storage.stats_health import KNOWN_VERSIONS
 
 # Fuzz: thousands of damaged settings files and databases take half a minute or more,
 # so the quick run (python -m pytest -m "not slow") leaves it out; the full suite runs it.
@@ -647,7 +648,7 @@ def readable_records(path: Path, work: Path) -> dict[str, list[tuple]] | None:
     conn = sqlite3.connect(copy_path, isolation_level=None)
     conn.text_factory = lenient
     try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] != 1:
+        if conn.execute("PRAGMA user_version").fetchone()[0] not in KNOWN_VERSIONS:
             return None
         for table, columns in TABLES.items():
             found = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
@@ -834,7 +835,7 @@ def structural_case(rng: random.Random, path: Path, base: bytes) -> str:
 
 
 def newer_version(rng: random.Random, conn: sqlite3.Connection) -> None:
-    conn.execute(f"PRAGMA user_version = {rng.choice([2, 3, 99, 2**31 - 1, 0, -1])}")
+    conn.execute(f"PRAGMA user_version = {rng.choice([3, 4, 99, 2**31 - 1, 0, -1])}")
 
 
 def drop_table(rng: random.Random, conn: sqlite3.Connection) -> None:
