@@ -198,12 +198,12 @@ class StatsStore:
         """
         self.check_game(game, variant, mode, opponent, outcome)
         at = now()
-        rows: list[tuple[str, tuple[object, ...]]] = [
-            ("games", (at, game, variant, mode, opponent, outcome))]
-        if record is not None:
-            _require_text("record", record)
-            rows.append(("records", (at, game, variant, mode, opponent, outcome, record, 0)))
-        return self._write(*rows)
+        result = ("games", (at, game, variant, mode, opponent, outcome))
+        if record is None:
+            return self._write(result)
+        _require_text("record", record)
+        kept = ("records", (at, game, variant, mode, opponent, outcome, record, 0))
+        return self._write(result, kept)
 
     @staticmethod
     def check_game(game: str, variant: str, mode: str, opponent: str, outcome: str) -> None:
