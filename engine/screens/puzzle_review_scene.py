@@ -13,7 +13,7 @@ changed: its solved position, history and clock stay as they were.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 from pygame import FRect
@@ -26,8 +26,23 @@ from engine.ui.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
 from engine.ui.widgets import Button, Label
 
 if TYPE_CHECKING:
+    from engine.model.rules import Move
     from engine.runtime.app import App
-    from engine.screens.puzzle_scene import PuzzleScene
+
+
+class ReviewedPuzzle(Protocol):
+    """What the review needs of a puzzle's screen (engine.screens.puzzle_scene.PuzzleScene
+    has it all; not imported here: that module opens this one)."""
+
+    puzzle: Any
+    game: Any
+
+    def count_moves(self, count: int) -> str: ...
+    def move_name(self, state: Any, move: Move) -> str: ...
+    def draw_position(self, surface: pygame.Surface, state: Any, rect: pygame.Rect,
+                      last: Move | None, upcoming: Move | None) -> None: ...
+    def review_solution(self, start: Any, cancel: Any, progress: Callable[[float], None]
+                        ) -> tuple[list[Move] | None, bool]: ...
 
 #: Seconds between the moves of a replay.
 REPLAY_SECONDS = 0.45
@@ -65,7 +80,7 @@ class PuzzleReviewScene(Scene):
         "framed. Esc or Back returns to the puzzle."
     )
 
-    def __init__(self, app: App, scene: PuzzleScene) -> None:
+    def __init__(self, app: App, scene: ReviewedPuzzle) -> None:
         super().__init__(app)
         self.scene = scene
         start, moves, skipped = scene.puzzle.attempt_moves()
