@@ -159,7 +159,7 @@ class StatsStore:
     def _spill_unsaved(self) -> str | None:
         """Write the results that never reached the file beside it (see close)."""
         rows = self._unsaved()
-        count = sum(len(table_rows) for table_rows in rows.values())
+        count = sum(len(rows[table]) for table in recovery.RESULT_TABLES)
         if not count or not (self.persistent or self._spill):
             return None
         try:

@@ -285,7 +285,8 @@ class StatsOpener:
                     conn.execute("INSERT OR REPLACE INTO recovered_files VALUES (?, ?, ?, ?)",
                                  (aside.name, seen, added, now()))
                 if lost:
-                    damaged.append((aside, sum(len(table) for table in rows.values()), lost))
+                    damaged.append((aside, sum(len(rows.get(table, ()))
+                                                    for table in recovery.RESULT_TABLES), lost))
                 elif added:
                     sources.append((aside, added))
             with transaction(conn):

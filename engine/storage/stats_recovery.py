@@ -48,6 +48,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "puzzles": ("played_at", "game", "variant", "moves", "seconds", "helped"),
     "records": ("played_at", "game", "variant", "seats", "levels", "outcome", "record", "kept"),
 }
+# The tables of results: what the notices count (a record goes with its game's result and
+# is not counted again).
+RESULT_TABLES = ("games", "puzzles")
 # The columns that tell one result from another when merging: all but a mark the player
 # can change (a record kept since it was set aside is the same record).
 IDENTITY: dict[str, int] = {"records": 7}
@@ -156,7 +159,7 @@ def salvage_aside(path: Path) -> tuple[Rows, int] | None:
                 rows[table] = read_rows(conn, tables=(table,))[table]
             except (sqlite3.Error, UnicodeDecodeError):
                 rows[table], missing = salvage_table(conn, table)
-                lost += missing
+                lost += missing if table in RESULT_TABLES else 0
         return rows, lost
     except (sqlite3.Error, UnicodeDecodeError):
         return None
@@ -264,7 +267,8 @@ def _index_ids(conn: sqlite3.Connection, table: str) -> tuple[set[int], bool]:
 
 
 def merge_rows(conn: sqlite3.Connection, rows: Rows) -> int:
-    """Add the rows of ``rows`` the live tables lack (as a multiset); return how many.
+    """Add the rows of ``rows`` the live tables lack (as a multiset); return how many
+    results (records are added too, not counted).
 
     Runs inside the caller's transaction. A row breaking the tables' constraints
     (a damaged value) is skipped, as a rebuild skips it.
@@ -291,7 +295,8 @@ def merge_rows(conn: sqlite3.Connection, rows: Rows) -> int:
             before = conn.total_changes
             conn.execute(f"INSERT OR IGNORE INTO main.{table} ({', '.join(names)}) "
                          f"VALUES ({', '.join('?' * len(names))})", key)
-            added += conn.total_changes - before
+            if table in RESULT_TABLES:
+                added += conn.total_changes - before
     return added
 
 

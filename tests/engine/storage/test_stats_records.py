@@ -172,7 +172,9 @@ def test_records_of_a_busy_session_are_kept_beside_the_file_and_merged_back(
         assert store.recent_records() == []  # not readable while held (the screen says so)
         assert store.read_error is not None
         message = store.close()
+        # Counted as one result: its record goes with it.
         assert message is not None and "added at the next start" in message
+        assert message.startswith("1 result of this session"), message
     finally:
         assert holder.stdin is not None
         holder.stdin.write("\n")
@@ -181,6 +183,8 @@ def test_records_of_a_busy_session_are_kept_beside_the_file_and_merged_back(
     assert len(recovery.pending_files(db_path)) == 1
     store = open_store(db_path)
     merged = store.recent_records()
+    assert any(w.startswith("1 result kept aside earlier") for w in store.warnings), \
+        store.warnings
     store.close()
     assert [(r.record, r.kept, r.key[0]) for r in merged] == [(LINE, False, 0)]
     assert recovery.pending_files(db_path) == []
@@ -210,7 +214,8 @@ def test_records_survive_a_rebuild(db_path: Path) -> None:
     data[18] = 3
     db_path.write_bytes(bytes(data))
     store = open_store(db_path)
-    assert any("new file was made" in w for w in store.warnings), store.warnings
+    assert any("new file was made from its 1 result" in w for w in store.warnings), \
+        store.warnings
     assert [(r.record, r.kept) for r in store.recent_records()] == [
         ("tictactoe 3x3:k3 b2", True)]
     store.close()
