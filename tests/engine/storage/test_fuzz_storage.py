@@ -984,11 +984,13 @@ def small_db(path: Path, game: str = "alpha") -> dict[str, list[tuple]]:
         conn.close()
 
 
-def patch(path: Path, old: bytes, new: bytes) -> bytes:
-    """Replace the one occurrence of ``old`` in the file; return the new bytes."""
+def patch(path: Path, old: bytes, new: bytes, count: int = 1) -> bytes:
+    """Replace the first occurrence of ``old`` in the file, which has ``count`` of them
+    (the games table's CHECK comes first: the records table of version 2 has one too);
+    return the new bytes."""
     raw = path.read_bytes()
-    assert raw.count(old) == 1 and len(old) == len(new)
-    raw = raw.replace(old, new)
+    assert raw.count(old) == count and len(old) == len(new)
+    raw = raw.replace(old, new, 1)
     path.write_bytes(raw)
     return raw
 
@@ -1071,7 +1073,7 @@ def test_damaged_check_constraint_is_rebuilt(tmp_path: Path) -> None:
     """A flipped bit in the stored CHECK made every new result fail to save."""
     path = tmp_path / "statistics.sqlite3"
     rows = small_db(path)
-    raw = patch(path, b"('won','lost','drawn')", b"('wXn','lost','drawn')")
+    raw = patch(path, b"('won','lost','drawn')", b"('wXn','lost','drawn')", count=2)
     assert_rebuilt_with_everything(path, raw, rows, "refuse new results")
 
 

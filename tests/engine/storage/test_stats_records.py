@@ -254,3 +254,23 @@ def test_a_merged_copy_marked_to_keep_keeps_the_mark(db_path: Path) -> None:
     conn.execute("COMMIT")
     assert conn.execute("SELECT COUNT(*), MAX(kept) FROM records").fetchone() == (1, 1)
     conn.close()
+
+
+def test_a_damaged_check_in_the_records_table_gets_the_file_rebuilt(db_path: Path) -> None:
+    """A flipped bit in the records table's CHECK would make every game's write fail
+    (result and record are one transaction): the probe finds it, the file is rebuilt
+    with every result and record."""
+    store = open_store(db_path)
+    store.record_game("connect4", "7x6", "human-human", "", "won", LINE)
+    store.close()
+    raw = db_path.read_bytes()
+    old = b"('won','lost','drawn')"
+    assert raw.count(old) == 2
+    second = raw.index(old, raw.index(old) + 1)  # the records table's
+    db_path.write_bytes(raw[:second] + b"('wXn','lost','drawn')" + raw[second + len(old):])
+    store = open_store(db_path)
+    assert any("refuse new results" in w for w in store.warnings), store.warnings
+    assert lines(store) == [LINE]
+    assert store.record_game("connect4", "7x6", "human-human", "", "won", LINE) is None
+    assert len(store.recent_records()) == 2
+    store.close()
