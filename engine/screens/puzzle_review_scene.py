@@ -282,8 +282,8 @@ class PuzzleReviewScene(Scene):
     def _control(self, i: int) -> Callable[[], tuple[float, float, float, float]]:
         def place() -> tuple[float, float, float, float]:
             panel = self.layout()["panel"]
-            small = (panel.w - 4 * 6) / 6
-            widths = (small, small, 2 * small, small, small)
+            small = (panel.w - 4 * 6) / 7
+            widths = (small, small, 3 * small, small, small)  # Replay's word is the longest
             x = panel.x + sum(widths[:i]) + 6 * i
             return (x, panel.y + 3 * ROW_H + 56, widths[i], 38)
         return place

@@ -124,3 +124,26 @@ def test_a_busy_file_never_freezes_a_frame_of_recording_or_listing(
     finally:
         app.quit()
         app.stats.close()
+
+
+def test_the_frame_loop_never_uses_the_statistics_connection(app, monkeypatch) -> None:
+    """Finishing a game (its record line made), listing, marking and reviewing: every use
+    of the statistics connection is on the worker, none on the frame loop's thread."""
+    import threading
+
+    uses: list[str] = []
+    original = StatsStore._require_open
+
+    def watched(store: StatsStore):
+        if threading.current_thread() is threading.main_thread():
+            uses.append(type(app.top).__name__)
+        return original(store)
+    monkeypatch.setattr(StatsStore, "_require_open", watched)
+    played(app)
+    recent = recent_games(app)
+    click_widget(app, "Keep 1")
+    run_until(app, lambda: recent._marking is None and recent._pending is None)
+    assert recent.records[0].kept and recent.records[0].record == RECORD
+    click_widget(app, "Review 1")
+    assert isinstance(app.top, ReviewScene)
+    assert uses == []
