@@ -253,6 +253,17 @@ class PuzzleMidend(Generic[S]):
         """
         return self._attempt.puzzle.helped
 
+    def attempt_moves(self) -> tuple[S, tuple[Move, ...], int]:
+        """The current attempt as ``(start, moves, skipped)``: the position it starts from,
+        the moves played since up to the position shown (what its review replays), and
+        how many earlier moves of it a very long history let go (``start`` is then where
+        they led; 0 otherwise)."""
+        history, attempt = self._history, self._attempt
+        entries = history.entries
+        start = entries[attempt.base].state  # an attempt's first step keeps its position
+        moves = tuple(step.move for step in entries[attempt.base + 1:history.index + 1])
+        return start, moves, attempt.offset
+
     @property
     def can_undo(self) -> bool:
         """Whether there is a step to undo."""

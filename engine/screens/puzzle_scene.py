@@ -95,9 +95,13 @@ class WinOverlay(Overlay):
                           role="accent", align="center", fit_lines=1, min_size=20))
         self.ui.add(Label(self._at(24, 80, -48, 130), "\n\n".join(filter(None, lines)),
                           size=18, align="center", fit_lines=5, min_size=12))
-        for i, (label, action) in enumerate(((N_("Play again"), self._play_again),
-                                             (game.new_game_label, self._new),
-                                             (N_("Close"), self.close))):
+        actions = [(N_("Play again"), self._play_again), (game.new_game_label, self._new),
+                   (N_("Close"), self.close)]
+        if game.can_review:
+            # The solve beside the fewest moves (engine.screens.puzzle_review_scene).
+            actions.insert(2, (N_("Review"), self.review))
+        self._count = len(actions)
+        for i, (label, action) in enumerate(actions):
             self.ui.add(Button(self._button(i), label, action, name=label))
         self.ui.focus_index = 0
 
@@ -122,12 +126,25 @@ class WinOverlay(Overlay):
         return place
 
     def _button(self, i: int) -> Callable[[], tuple[float, float, float, float]]:
-        """The place of the ``i``-th of the three buttons along the panel's foot."""
+        """The place of the ``i``-th of the buttons along the panel's foot."""
         def place() -> tuple[float, float, float, float]:
             x, y, w, h = self.panel
-            width = (w - 48 - 2 * 10) / 3
+            count = self._count
+            width = (w - 48 - (count - 1) * 10) / count
             return (x + 24 + i * (width + 10), y + h - 70, width, 46)
         return place
+
+    def review(self) -> None:
+        """The solve's review: its moves beside the fewest, either replayed."""
+        self.close()
+        self.game.open_review()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """R opens the review (where the game has one), as on a game's result panel."""
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_r and self.game.can_review:
+            self.review()
+            return
+        super().handle_event(event)
 
     def _play_again(self) -> None:
         self.close()
@@ -367,6 +384,42 @@ class PuzzleScene(GameScene):
         self._playing = None
         if self.helper is not None and self.helper.moves_wanted:
             self.helper.cancel()
+
+    # --- the review (engine.screens.puzzle_review_scene) ---------------------------------
+    @property
+    def can_review(self) -> bool:
+        """Whether a solve can be reviewed here: the game draws positions for it
+        (:meth:`draw_position`) and has a solve hook for the fewest moves."""
+        return (type(self).draw_position is not PuzzleScene.draw_position
+                and self.game.solve is not None)
+
+    def draw_position(self, surface: pygame.Surface, state: Any, rect: pygame.Rect,
+                      last: Move | None, upcoming: Move | None) -> None:
+        """Draw ``state`` filling ``rect`` (screen pixels) for the review, the move that
+        led there (``last``) and the next one of the line (``upcoming``) marked. A game
+        that draws none has no review."""
+        raise NotImplementedError
+
+    def move_name(self, state: Any, move: Move) -> str:
+        """``move`` (of ``state``) as the review lists it (default: the game's notation)."""
+        return self.game.move_text(state, move)
+
+    def review_solution(self, start: Any, cancel: Any, progress: Callable[[float], None]
+                        ) -> tuple[list[Move] | None, bool]:
+        """The fewest moves that solve ``start`` and whether that they are the fewest is
+        proven (on a worker thread). Default: the descriptor's ``solve`` hook, not claimed
+        fewest; a game whose solver proves it says so."""
+        assert self.game.solve is not None
+        moves = load(self.game.solve)(start, cancel, progress)
+        return (None if moves is None else list(moves)), False
+
+    def open_review(self) -> None:
+        """Review the attempt on screen: its moves beside the fewest, either replayed."""
+        from engine.screens.puzzle_review_scene import PuzzleReviewScene
+
+        if not self.can_review:
+            return
+        self.app.push(PuzzleReviewScene(self.app, self))
 
     # --- the win ------------------------------------------------------------------------
     def _won(self, solved: Solved) -> None:

@@ -24,6 +24,7 @@ from engine.midend.match import MatchEvent, MatchFront, MatchMidend, MatchResult
 from engine.model.descriptor import GameDescriptor
 from engine.model.game_settings import load_seats, remember
 from engine.model.levels import MATCH
+from engine.model.records import record_text
 from engine.model.rules import GameState
 from engine.model.seats import Seat, mode_name
 from engine.screens.game_scene import GameScene
@@ -265,10 +266,17 @@ class TurnBasedScene(MatchFront, MoveListView, PlayerCardsView, GameScene):
     def _record(self, result: MatchResult) -> None:
         """The midend's statistics port: a game ended for the first time."""
         computers = [s.level_tag() for s in result.seats if s.is_computer]
+        # The game as its record line (engine.model.records), written on the statistics
+        # worker: the start and moves are taken now (immutable), the text made off the loop.
+        game, params = self.game, self.params
+        start, moves = self.match.game_record()
+
+        def line() -> str | None:
+            return record_text(game, params, start, moves)
         # Queued: written off the frame loop; a warning comes back as a notice (App.step).
         self.app.stats.record_game_later(self.game_id, self.variant_id(),
                                          mode_name(result.seats), " vs ".join(computers),
-                                         result.outcome)
+                                         result.outcome, record=line)
 
     # --- computer ------------------------------------------------------------------------
     def update(self, dt: float) -> None:

@@ -32,10 +32,10 @@ from engine.core.phrase import N_, Nn_, Phrase
 from . import stats_recovery as recovery
 from .stats_health import brief
 from .stats_opening import StatsOpener
-from .stats_schema import OUTCOMES, file_inode, now, transaction
-from .stats_summaries import GameSummary, PuzzleSummary, StatsSummaries
+from .stats_schema import OUTCOMES, file_inode, now, transaction, trim_records
+from .stats_summaries import GameRecord, GameSummary, PuzzleSummary, StatsSummaries
 
-__all__ = ["OUTCOMES", "GameSummary", "PuzzleSummary", "StatsStore"]
+__all__ = ["OUTCOMES", "GameRecord", "GameSummary", "PuzzleSummary", "StatsStore"]
 
 
 def _require_text(name: str, value: object, *, allow_empty: bool = True) -> str:
@@ -159,7 +159,7 @@ class StatsStore:
     def _spill_unsaved(self) -> str | None:
         """Write the results that never reached the file beside it (see close)."""
         rows = self._unsaved()
-        count = sum(len(table_rows) for table_rows in rows.values())
+        count = sum(len(rows[table]) for table in recovery.RESULT_TABLES)
         if not count or not (self.persistent or self._spill):
             return None
         try:
@@ -184,16 +184,26 @@ class StatsStore:
         return self._conn
 
     def record_game(
-        self, game: str, variant: str, mode: str, opponent: str, outcome: str
+        self, game: str, variant: str, mode: str, opponent: str, outcome: str,
+        record: str | None = None,
     ) -> str | None:
         """Record one finished game; return a warning if it could not be saved.
 
         ``mode`` is e.g. ``"human-computer"``; ``opponent`` is the AI level's
         name or ``""``; ``outcome`` is ``"won"``, ``"lost"`` or ``"drawn"`` for
-        the first human seat. Raises ValueError for invalid arguments.
+        the first human seat. ``record``: the game as its record line
+        (engine.model.records; ``""`` for a game that has none), kept in the
+        records table with the result, in the same transaction; None keeps no
+        record. Raises ValueError for invalid arguments.
         """
         self.check_game(game, variant, mode, opponent, outcome)
-        return self._write("games", (now(), game, variant, mode, opponent, outcome))
+        at = now()
+        result = ("games", (at, game, variant, mode, opponent, outcome))
+        if record is None:
+            return self._write(result)
+        _require_text("record", record)
+        kept = ("records", (at, game, variant, mode, opponent, outcome, record, 0))
+        return self._write(result, kept)
 
     @staticmethod
     def check_game(game: str, variant: str, mode: str, opponent: str, outcome: str) -> None:
@@ -227,18 +237,29 @@ class StatsStore:
             raise ValueError(f"seconds must be a finite number of at least 0, not {seconds!r}")
         if not isinstance(helped, int) or helped < 0:
             raise ValueError(f"helped must be true/false or a hint count, not {helped!r}")
-        return self._write("puzzles", (now(), game, variant, moves, float(seconds), int(helped)))
+        return self._write(("puzzles",
+                            (now(), game, variant, moves, float(seconds), int(helped))))
 
-    def _write(self, table: str, row: tuple[object, ...]) -> str | None:
-        """Record one result: kept in the session at once, then written to the file
-        with any results still waiting. Returns a warning (once per cause) when the
-        file does not take them now; they stay shown and are tried again at the next
-        result and when the game closes."""
+    def _write(self, *rows: tuple[str, tuple[object, ...]]) -> str | None:
+        """Record one result (its ``(table, row)`` pairs): kept in the session at once,
+        then written to the file with any results still waiting. Returns a warning (once
+        per cause) when the file does not take them now; they stay shown and are tried
+        again at the next result and when the game closes."""
         conn = self._require_open()
-        names = recovery.COLUMNS[table]
         try:
-            conn.execute(f"INSERT INTO temp.unsaved_{table} ({', '.join(names)}) "
-                         f"VALUES ({', '.join('?' * len(names))})", row)
+            # A deferred transaction on the temp tables only: no lock on the file (a busy
+            # file never refuses a result), and a result's rows wait together.
+            conn.execute("BEGIN")
+            try:
+                for table, row in rows:
+                    names = recovery.COLUMNS[table]
+                    conn.execute(f"INSERT INTO temp.unsaved_{table} ({', '.join(names)}) "
+                                 f"VALUES ({', '.join('?' * len(names))})", row)
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
         except (sqlite3.Error, UnicodeDecodeError) as exc:  # pragma: no cover - memory only
             return Phrase(N_("Could not keep this result ({reason}); it was not recorded."),
                           reason=brief(exc))
@@ -283,6 +304,7 @@ class StatsStore:
                     conn.execute(f"INSERT INTO main.{table} ({columns}) "
                                  f"SELECT {columns} FROM temp.unsaved_{table} ORDER BY seq")
                     conn.execute(f"DELETE FROM temp.unsaved_{table}")
+                trim_records(conn)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
             if isinstance(exc, UnicodeDecodeError):
                 return sqlite3.DatabaseError(str(exc))
@@ -343,6 +365,31 @@ class StatsStore:
     def best_puzzle(self, game: str, variant: str) -> tuple[int, float] | None:
         """Best unhelped solution as ``(moves, seconds)``: fewest moves, then fastest."""
         return self._summaries().best_puzzle(game, variant)
+
+    def recent_records(self, limit: int = 200) -> list[GameRecord]:
+        """The newest ``limit`` records of finished games (every game), newest first;
+        ``[]`` on a read error (reported in :attr:`warnings` and :attr:`read_error`)."""
+        return self._summaries().recent_records(limit)
+
+    def set_kept(self, key: tuple[int, int], kept: bool) -> str | None:
+        """Mark the record ``key`` (:attr:`GameRecord.key`) to keep beyond the newest of
+        its game, or unmark it (one transaction); a warning when the file does not take
+        the mark now (it is then unchanged: the player may try again). Unmarking a record
+        older than its game's newest removes it at the next write."""
+        conn = self._require_open()
+        src, order = key
+        try:
+            if src == 1:  # still waiting for the file: marked where it waits
+                conn.execute("UPDATE temp.unsaved_records SET kept = ? WHERE seq = ?",
+                             (int(kept), order))
+                return None
+            with transaction(conn):
+                conn.execute("UPDATE main.records SET kept = ? WHERE rowid = ?",
+                             (int(kept), order))
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            return Phrase(N_("Could not change the mark in {path} now ({reason}); try again "
+                             "in a moment."), path=self.path, reason=brief(exc))
+        return None
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple]:
         conn = self._require_open()

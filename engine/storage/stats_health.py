@@ -17,7 +17,10 @@ import sqlite3
 
 from engine.core.phrase import N_, Phrase
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: The versions a file may have and still be opened: older ones are upgraded in place
+#: (engine.storage.stats_schema.migrate). Version 2 added the ``records`` table.
+KNOWN_VERSIONS = (1, 2)
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HEADER_SIZE = 100
@@ -51,7 +54,11 @@ _HARMLESS_PROBLEMS = ("NULL value in ", "CHECK constraint failed in ")
 EXPECTED_COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("id", "played_at", "game", "variant", "mode", "opponent", "outcome"),
     "puzzles": ("id", "played_at", "game", "variant", "moves", "seconds", "helped"),
+    "records": ("id", "played_at", "game", "variant", "seats", "levels", "outcome", "record",
+                "kept"),
 }
+# The tables a file of each version has (a file of an older version is upgraded on open).
+VERSION_TABLES = {1: ("games", "puzzles"), 2: ("games", "puzzles", "records")}
 
 
 class Unusable(Exception):
@@ -126,9 +133,10 @@ def code_of(exc: BaseException) -> int | None:
 def check(conn: sqlite3.Connection) -> str:
     """Say what the database needs before use.
 
-    Returns ``"ok"`` for a healthy version-1 database, ``"empty"`` for an
-    empty one, ``"missing:<table>"`` when one of our two tables is missing
-    but the other is intact, and ``"rebuild:<why>"`` for a version-1
+    Returns ``"ok"`` for a healthy database of a version we know (an older one
+    is upgraded by the caller), ``"empty"`` for an
+    empty one, ``"missing:<table>"`` when one of our tables is missing
+    but games or puzzles is intact, and ``"rebuild:<why>"`` for a
     database with our tables that is damaged: its rows are then copied
     into a new file (if they can all be read). Raises Unusable if the file
     is beyond that, not ours, or from a newer version, and sqlite3.Error
@@ -162,13 +170,14 @@ def check(conn: sqlite3.Connection) -> str:
             problems = [str(exc)]
         serious = [p for p in problems if p != "ok" and not p.startswith(_HARMLESS_PROBLEMS)
                    and not any(kind in p for kind in _INDEX_PROBLEMS)]
-        if serious and version != SCHEMA_VERSION:
+        if serious and version not in KNOWN_VERSIONS:
             raise Unusable(Phrase(N_("it is damaged: {problems}"), problems=describe(serious)))
-        if version != SCHEMA_VERSION:
+        if version not in KNOWN_VERSIONS:
             raise Unusable(Phrase(N_("it is not a statistics database (version {version})"),
                                   version=version))
         missing_tables = []
-        for table, wanted in EXPECTED_COLUMNS.items():
+        for table in VERSION_TABLES[version]:
+            wanted = EXPECTED_COLUMNS[table]
             # SQLite knows a table by the CREATE statement it parses, not
             # by the name column (which a flipped bit can spoil), so ask it.
             # Lower case: SQL column names ignore case too ("outcoMe" is outcome).
@@ -184,7 +193,7 @@ def check(conn: sqlite3.Connection) -> str:
             if missing:
                 raise Unusable(Phrase(N_("table {table} lacks columns {columns}"),
                                       table=table, columns=", ".join(missing)))
-        if len(missing_tables) == len(EXPECTED_COLUMNS):
+        if {"games", "puzzles"} <= set(missing_tables):
             raise Unusable(Phrase(N_("it has neither a games nor a puzzles table")))
         if serious:
             # Its rows may all still be readable; _rebuild finds out.
@@ -224,6 +233,7 @@ def refuses_rows(conn: sqlite3.Connection, missing: str) -> str | None:
     except sqlite3.Error:
         return None
     try:
+        has_records = conn.execute("PRAGMA table_info(records)").fetchone() is not None
         if missing != "games":
             conn.execute(
                 "INSERT INTO games (played_at, game, variant, mode, opponent, outcome) "
@@ -233,6 +243,11 @@ def refuses_rows(conn: sqlite3.Connection, missing: str) -> str | None:
             conn.execute(
                 "INSERT INTO puzzles (played_at, game, variant, moves, seconds, helped) "
                 "VALUES ('', 'probe', '', 0, 0.0, 0)"
+            )
+        if missing != "records" and has_records:
+            conn.execute(
+                "INSERT INTO records (played_at, game, variant, seats, levels, outcome, "
+                "record, kept) VALUES ('', 'probe', '', 'probe', '', 'won', '', 0)"
             )
     except sqlite3.Error as exc:
         code = getattr(exc, "sqlite_errorcode", None)

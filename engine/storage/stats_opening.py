@@ -44,8 +44,10 @@ from .stats_schema import (
     create_schema,
     file_inode,
     memory_database,
+    migrate,
     now,
     transaction,
+    trim_records,
 )
 
 
@@ -166,6 +168,10 @@ class StatsOpener:
                     if state.startswith("missing:"):
                         self._add_table(conn, state.removeprefix("missing:"))
                         state = "ok"
+                    if state == "ok":
+                        upgraded = self._upgrade(conn)
+                        if upgraded is not None:
+                            return upgraded, False
                 except Unusable as exc:
                     conn.close()
                     self._set_aside(error_text(exc))
@@ -279,9 +285,12 @@ class StatsOpener:
                     conn.execute("INSERT OR REPLACE INTO recovered_files VALUES (?, ?, ?, ?)",
                                  (aside.name, seen, added, now()))
                 if lost:
-                    damaged.append((aside, sum(len(table) for table in rows.values()), lost))
+                    damaged.append((aside, sum(len(rows.get(table, ()))
+                                                    for table in recovery.RESULT_TABLES), lost))
                 elif added:
                     sources.append((aside, added))
+            with transaction(conn):
+                trim_records(conn)  # merged records count towards each game's newest
         except (sqlite3.Error, OSError, UnicodeDecodeError):
             pass  # a full disk or a busy file: the sources stay and the next start tries again
         for aside, kept, lost in damaged:
@@ -317,6 +326,37 @@ class StatsOpener:
             N_("Statistics file {path} had no {table} table; an empty one was added and the "
                "other results were kept."), path=self.path, table=table))
 
+    def _upgrade(self, conn: sqlite3.Connection) -> sqlite3.Connection | None:
+        """Upgrade a file of an older schema version in place (stats_schema.migrate).
+
+        None when the file is current now. A file that is busy or on a full disk raises
+        (the session goes on in memory and its results are written beside the file, for
+        the next start to upgrade and merge); one that cannot be written returns an
+        in-memory copy with the current schema (shown, not saved), as a read-only file.
+        """
+        try:
+            migrate(conn)
+        except sqlite3.Error as exc:
+            if code_of(exc) in TRANSIENT:
+                raise
+            return self._read_only_copy(conn, exc)
+        return None
+
+    def _read_only_copy(self, conn: sqlite3.Connection, exc: sqlite3.Error) -> sqlite3.Connection:
+        """An in-memory copy of the file at ``conn`` (closed), with the current schema, and
+        the warning that this session's results are shown but not saved."""
+        memory = memory_database()
+        try:
+            conn.backup(memory)
+        finally:
+            conn.close()
+        create_schema(memory)  # a copy of an older version gets the tables it lacks
+        self.warnings.append(Phrase(
+            N_("Statistics file {path} can be read but not written ({reason}); results "
+               "of this session will be shown but not saved."),
+            path=self.path, reason=brief(exc)))
+        return memory
+
     def _ensure_writable(self, conn: sqlite3.Connection) -> tuple[sqlite3.Connection, bool]:
         """Return ``(conn, True)`` if writes work, else an in-memory copy and False."""
         try:
@@ -341,16 +381,7 @@ class StatsOpener:
                 # Another copy is writing right now: the file is writable; results
                 # that meet the lock wait in the session and are written later.
                 return conn, True
-            memory = memory_database()
-            try:
-                conn.backup(memory)
-            finally:
-                conn.close()
-            self.warnings.append(Phrase(
-                N_("Statistics file {path} can be read but not written ({reason}); results "
-                   "of this session will be shown but not saved."),
-                path=self.path, reason=brief(exc)))
-            return memory, False
+            return self._read_only_copy(conn, exc), False
         return conn, True
 
     def _set_aside(self, reason: str) -> None:

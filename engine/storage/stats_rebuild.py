@@ -94,7 +94,7 @@ def rebuild_file(conn: sqlite3.Connection, path: Path, why: str, timeout: float)
                     os.unlink(leftover)
         raise CannotRepair(_reason(exc)) from exc
     _fsync_folder(path.parent)
-    skipped = sum(len(table_rows) for table_rows in rows.values()) - copied
+    skipped = sum(len(rows.get(table, ())) for table in recovery.RESULT_TABLES) - copied
     if skipped:
         return Phrase(
             N_("Statistics file {path} could not be used as it was ({why}); a new file "
@@ -109,7 +109,7 @@ def rebuild_file(conn: sqlite3.Connection, path: Path, why: str, timeout: float)
 
 def copy_rows(new: sqlite3.Connection, rows: recovery.Rows) -> int:
     """Insert ``rows`` (each led by its id) into the fresh database ``new``;
-    return how many it took.
+    return how many results it took (records are copied too, not counted).
 
     OR IGNORE: a row breaking our constraints (a NULL name, an unknown
     outcome) stays only in the kept original.
@@ -122,7 +122,8 @@ def copy_rows(new: sqlite3.Connection, rows: recovery.Rows) -> int:
             new.executemany(
                 f"INSERT OR IGNORE INTO main.{table} ({', '.join(names)}) "
                 f"VALUES ({', '.join('?' * len(names))})", table_rows)
-            copied += new.total_changes - before
+            if table in recovery.RESULT_TABLES:  # records go with results, uncounted
+                copied += new.total_changes - before
     return copied
 
 

@@ -39,13 +39,21 @@ from typing import Any
 from engine.core.phrase import N_, Phrase, joined
 
 from .atomic import CORRUPT_MARKER, atomic_write_text
+from .stats_health import KNOWN_VERSIONS
 
 PENDING_MARKER = ".pending-"
 # Result columns of each table, without the id (an id is the live file's to give).
 COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("played_at", "game", "variant", "mode", "opponent", "outcome"),
     "puzzles": ("played_at", "game", "variant", "moves", "seconds", "helped"),
+    "records": ("played_at", "game", "variant", "seats", "levels", "outcome", "record", "kept"),
 }
+# The tables of results: what the notices count (a record goes with its game's result and
+# is not counted again).
+RESULT_TABLES = ("games", "puzzles")
+# The columns that tell one result from another when merging: all but a mark the player
+# can change (a record kept since it was set aside is the same record).
+IDENTITY: dict[str, int] = {"records": 7}
 # Which set-aside files have been merged, and as what file (size, time, inode).
 RECOVERED_TABLE = """CREATE TABLE IF NOT EXISTS recovered_files (
     name TEXT PRIMARY KEY,
@@ -114,7 +122,7 @@ def read_rows(conn: sqlite3.Connection, with_id: bool = False,
 def read_aside(path: Path) -> Rows | None:
     """The rows of a set-aside database, or None when it holds none we can take.
 
-    None for a file that is not a version-1 statistics database (a newer
+    None for a file that is not a statistics database of a version we know (a newer
     version's file waits for that version) or whose tables cannot be read at all.
     Damaged pages cost only their own rows (see :func:`salvage_aside`). The file
     is opened read-only and never changed.
@@ -137,7 +145,7 @@ def salvage_aside(path: Path) -> tuple[Rows, int] | None:
         return None
     conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
     try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] != 1:
+        if conn.execute("PRAGMA user_version").fetchone()[0] not in KNOWN_VERSIONS:
             return None
         rows: Rows = {}
         lost = 0
@@ -151,7 +159,7 @@ def salvage_aside(path: Path) -> tuple[Rows, int] | None:
                 rows[table] = read_rows(conn, tables=(table,))[table]
             except (sqlite3.Error, UnicodeDecodeError):
                 rows[table], missing = salvage_table(conn, table)
-                lost += missing
+                lost += missing if table in RESULT_TABLES else 0
         return rows, lost
     except (sqlite3.Error, UnicodeDecodeError):
         return None
@@ -200,7 +208,9 @@ def salvage_table(conn: sqlite3.Connection, table: str) -> tuple[list[tuple[Any,
     known = index_ids | found.keys()
     if index_whole:
         lost = len(index_ids - kept.keys())
-    elif known:
+    elif known and table != "records":
+        # (Records are trimmed to the newest of each game, so their ids have gaps: with
+        # no whole index, how many were lost cannot be told, and none are counted.)
         first, last = max(min(known), 1), max(known)
         lost = max(0, min(last - first + 1, len(known) + _PROBE_SPAN) - len(
             [rowid for rowid in kept if first <= rowid <= last]))
@@ -257,7 +267,8 @@ def _index_ids(conn: sqlite3.Connection, table: str) -> tuple[set[int], bool]:
 
 
 def merge_rows(conn: sqlite3.Connection, rows: Rows) -> int:
-    """Add the rows of ``rows`` the live tables lack (as a multiset); return how many.
+    """Add the rows of ``rows`` the live tables lack (as a multiset); return how many
+    results (records are added too, not counted).
 
     Runs inside the caller's transaction. A row breaking the tables' constraints
     (a damaged value) is skipped, as a rebuild skips it.
@@ -267,17 +278,25 @@ def merge_rows(conn: sqlite3.Connection, rows: Rows) -> int:
         if not incoming:
             continue
         names = COLUMNS[table]
-        have = Counter(tuple(row) for row in conn.execute(
+        size = IDENTITY.get(table, len(names))
+        have = Counter(tuple(row)[:size] for row in conn.execute(
             f"SELECT {', '.join(names)} FROM main.{table}"))
         for row in incoming:
             key = tuple(row)
-            if have[key] > 0:
-                have[key] -= 1
+            if have[key[:size]] > 0:
+                have[key[:size]] -= 1
+                if table == "records" and key[-1] == 1:
+                    # The same record, marked to keep in the copy: the mark is kept too.
+                    conn.execute("UPDATE main.records SET kept = 1 WHERE id = (SELECT id "
+                                 "FROM main.records WHERE played_at = ? AND game = ? AND "
+                                 "variant = ? AND seats = ? AND levels = ? AND outcome = ? "
+                                 "AND record = ? LIMIT 1)", key[:size])
                 continue
             before = conn.total_changes
             conn.execute(f"INSERT OR IGNORE INTO main.{table} ({', '.join(names)}) "
                          f"VALUES ({', '.join('?' * len(names))})", key)
-            added += conn.total_changes - before
+            if table in RESULT_TABLES:
+                added += conn.total_changes - before
     return added
 
 
@@ -322,6 +341,9 @@ def _plausible(table: str, row: object) -> bool:
         return False
     if table == "games":
         return all(isinstance(value, str) for value in row)
+    if table == "records":
+        return all(isinstance(value, str) for value in row[:-1]) and row[-1] in (0, 1) \
+            and type(row[-1]) is int and row[5] in ("won", "lost", "drawn")
     played_at, game, variant, moves, seconds, helped = row
     return (all(isinstance(value, str) for value in (played_at, game, variant))
             and all(type(value) is int for value in (moves, helped))

@@ -17,6 +17,9 @@ from pathlib import Path
 from . import stats_recovery as recovery
 from .stats_health import SCHEMA_VERSION
 
+#: Records kept per game besides those the player marks to keep (the newest).
+RECORDS_PER_GAME = 500
+
 OUTCOMES = ("won", "lost", "drawn")
 
 # Side files SQLite may keep next to the database; they belong to it and must
@@ -45,12 +48,34 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS games_by_key ON games(game, variant, mode, opponent)",
     "CREATE INDEX IF NOT EXISTS puzzles_by_key ON puzzles(game, variant, helped, moves, seconds)",
     recovery.RECOVERED_TABLE,
+    # Version 2: every finished two-player game as its record line (docs/records.md).
+    # ``seats`` and ``levels`` are the games table's mode and opponent; ``record`` is ''
+    # for a game with no record (a position set by hand); ``kept``: marked by the player
+    # to keep beyond the newest RECORDS_PER_GAME of its game.
+    """CREATE TABLE IF NOT EXISTS records (
+        id INTEGER PRIMARY KEY,
+        played_at TEXT NOT NULL,
+        game TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        levels TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK(outcome IN ('won','lost','drawn')),
+        record TEXT NOT NULL,
+        kept INTEGER NOT NULL DEFAULT 0 CHECK(kept IN (0, 1))
+    )""",
+    "CREATE INDEX IF NOT EXISTS records_by_game ON records(game, kept)",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 # The statements that create each table and its index (for a missing table).
 TABLE_SCHEMA = {
     "games": (SCHEMA[0], SCHEMA[2]),
     "puzzles": (SCHEMA[1], SCHEMA[3]),
+    "records": (SCHEMA[5], SCHEMA[6]),
+}
+# What upgrades a file of each older version to the next, run in one transaction with
+# the new user_version: a kill in between leaves the file as it was, upgraded next time.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: TABLE_SCHEMA["records"],
 }
 
 
@@ -110,6 +135,38 @@ def create_schema(conn: sqlite3.Connection) -> None:
     with transaction(conn):
         for statement in SCHEMA:
             conn.execute(statement)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The file's ``user_version``."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Upgrade a file of an older schema version in place, one transaction per step
+    (each adds what its version lacks and sets the new version); return the version it
+    had. Raises sqlite3.Error when the file does not take the upgrade (busy, read-only,
+    full): the file is then as it was."""
+    old = version = schema_version(conn)
+    while version < SCHEMA_VERSION:
+        with transaction(conn):
+            for statement in MIGRATIONS[version]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+        version += 1
+    return old
+
+
+def trim_records(conn: sqlite3.Connection, schema: str = "main") -> int:
+    """Remove the records beyond the newest :data:`RECORDS_PER_GAME` of each game that the
+    player did not mark to keep; return how many. Inside the caller's transaction."""
+    before = conn.total_changes
+    conn.execute(
+        f"DELETE FROM {schema}.records WHERE kept = 0 AND id IN ("
+        "SELECT id FROM (SELECT id, ROW_NUMBER() OVER "
+        f"(PARTITION BY game ORDER BY id DESC) AS newer FROM {schema}.records) "
+        "WHERE newer > ?)", (RECORDS_PER_GAME,))
+    return conn.total_changes - before
 
 
 def memory_database() -> sqlite3.Connection:

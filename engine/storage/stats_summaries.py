@@ -48,6 +48,26 @@ class PuzzleSummary:
     best_seconds: float | None
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """One kept record of a finished game (the records table), newest first as listed.
+
+    ``key``: ``(src, ord)`` — 0 and its id for a record in the file, 1 and its place in
+    the session for one still waiting for the file (what :meth:`StatsStore.set_kept`
+    takes). ``record`` is ``""`` for a game with no record line.
+    """
+
+    key: tuple[int, int]
+    played_at: str
+    game: str
+    variant: str
+    seats: str
+    levels: str
+    outcome: str
+    record: str
+    kept: bool
+
+
 class StatsSummaries:
     """The summaries of the results, each one or two queries through ``read``."""
 
@@ -135,3 +155,14 @@ class StatsSummaries:
             (game, variant),
         )
         return (int(rows[0][0]), float(rows[0][1])) if rows else None
+
+    def recent_records(self, limit: int) -> list[GameRecord]:
+        """The newest ``limit`` kept records of every game, newest first (the order
+        recorded, not the clock's)."""
+        rows = self._read(
+            "SELECT src, ord, CAST(played_at AS TEXT), CAST(game AS TEXT), "
+            "CAST(variant AS TEXT), CAST(seats AS TEXT), CAST(levels AS TEXT), "
+            "CAST(outcome AS TEXT), CAST(record AS TEXT), kept FROM all_records "
+            "WHERE game IS NOT NULL ORDER BY src DESC, ord DESC LIMIT ?", (limit,))
+        return [GameRecord((src, order), *(text or "" for text in texts), bool(kept))
+                for src, order, *texts, kept in rows]

@@ -66,6 +66,22 @@ def busy_notice(path: object) -> str:
                      "as it lets go; new results are kept until then."), path=path)
 
 
+#: A record line, or a function that writes one (None: the game has none).
+Record = str | Callable[[], str | None]
+
+
+def _record_line(record: Record | None) -> str | None:
+    """The record line to keep: ``record`` itself, or what it writes (``""`` for a game
+    whose record cannot be written: its result is kept all the same)."""
+    if record is None or isinstance(record, str):
+        return record
+    try:
+        line = record()
+    except Exception:  # a record is a bonus: never lose the result for it
+        return ""
+    return line if isinstance(line, str) else ""
+
+
 def _is_match(mode: str, opponent: str) -> bool:
     """A game against "Match me" (as :meth:`StatsStore.match_outcomes` selects them)."""
     return mode == "human-computer" and (opponent == "match" or opponent.startswith("match@"))
@@ -183,13 +199,17 @@ class StatsWorker:
 
     # --- results ----------------------------------------------------------------------
     def record_game_later(self, game: str, variant: str, mode: str, opponent: str,
-                          outcome: str) -> None:
+                          outcome: str, record: Record | None = None) -> None:
         """Queue one finished game (see :meth:`StatsStore.record_game`); a warning comes
-        back through :meth:`notices`. Raises ValueError at once for invalid arguments."""
-        self._queue_game(game, variant, mode, opponent, outcome, tell=True)
+        back through :meth:`notices`. Raises ValueError at once for invalid arguments.
+
+        ``record``: its record line, or a function that writes it (called on the worker,
+        off the frame loop; it returns None, or raises ValueError, for a game with no
+        record line, which is kept with ``""``)."""
+        self._queue_game(game, variant, mode, opponent, outcome, tell=True, record=record)
 
     def _queue_game(self, game: str, variant: str, mode: str, opponent: str, outcome: str,
-                    tell: bool) -> Pending:
+                    tell: bool, record: Record | None = None) -> Pending:
         """Queue one game; "Match me" counts it at once (see :meth:`match_outcomes_now`).
         ``tell``: its warning goes to :meth:`notices` (else only to the Pending)."""
         StatsStore.check_game(game, variant, mode, opponent, outcome)
@@ -200,7 +220,8 @@ class StatsWorker:
                 self._local.append((number, game, outcome))
 
         def work(store: StatsStore) -> str | None:
-            warning = store.record_game(game, variant, mode, opponent, outcome)
+            warning = store.record_game(game, variant, mode, opponent, outcome,
+                                        _record_line(record))
             with self._lock:
                 self._written = number
                 if warning and tell:
@@ -309,9 +330,10 @@ class StatsWorker:
 
     # --- the blocking API (command line, tests) -----------------------------------------
     def record_game(self, game: str, variant: str, mode: str, opponent: str,
-                    outcome: str) -> str | None:
+                    outcome: str, record: Record | None = None) -> str | None:
         """:meth:`StatsStore.record_game`, waiting for the worker."""
-        pending = self._queue_game(game, variant, mode, opponent, outcome, tell=False)
+        pending = self._queue_game(game, variant, mode, opponent, outcome, tell=False,
+                                   record=record)
         pending.ready.wait()
         return pending.value
 

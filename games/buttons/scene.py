@@ -25,6 +25,7 @@ from engine.model.game_settings import load_params, remember
 from engine.model.history import History
 from engine.screens.overlays import TextEntryDialog
 from engine.screens.puzzle_scene import PuzzleScene
+from engine.ui.board.draw import outline_cell
 from engine.ui.board.geometry import BoardGeometry, Cell
 from engine.ui.board.pointer import GridPointer
 from engine.ui.stepper import Stepper
@@ -36,6 +37,8 @@ from games.buttons.board_view import (
     RIPPLE_TRACK,
     VECTOR_LIMIT,
     ButtonsView,
+    draw_last_marker,
+    marker_rect,
 )
 from games.buttons.codes import CODE_INLINE_MAX_N, BoardCodes, canonical_code
 from games.buttons.descriptor import GAME
@@ -481,6 +484,63 @@ class ButtonMadnessScene(ButtonsView, PuzzleScene):
                                                           method=localize(solution.method))
         return text
 
+
+    def count_moves(self, count: int) -> str:
+        """A count of moves in this puzzle's words: presses."""
+        return count_presses(count)
+
+    # --- the review (engine.screens.puzzle_review_scene) -----------------------------------
+    def draw_position(self, surface: pygame.Surface, state: Board, rect: pygame.Rect,
+                      last: Any, upcoming: Any) -> None:
+        """A board of the review filling ``rect``: buttons as on the board (a ring on
+        green) up to :data:`VECTOR_LIMIT` a side, else one pixel per button scaled (made
+        once per position shown); the last press framed, the next one outlined."""
+        p = self.app.theme.palette
+        geom = BoardGeometry(state.n, state.n, rect)
+        pygame.draw.rect(surface, p.board, geom.rect)
+        if state.n <= VECTOR_LIMIT:
+            inset = max(1, round(geom.cell_size * 0.08))
+            radius = max(2, round(geom.cell_size * 0.18))
+            for r in range(state.n):
+                for c in range(state.n):
+                    cell = geom.cell_rect(r, c).inflate(-2 * inset, -2 * inset)
+                    red = state.red(r, c)
+                    pygame.draw.rect(surface, p.bad if red else p.good, cell,
+                                     border_radius=radius)
+                    if not red:  # not told by hue alone
+                        pygame.draw.circle(surface, p.background, cell.center,
+                                           cell.width * 0.22, max(1, round(cell.width / 14)))
+        else:
+            key = (id(state), geom.rect.size)
+            cached = getattr(self, "_review_picture", None)
+            if cached is None or cached[0] != key or cached[1] is not state:
+                colours = np.where(state.to_grid().T[..., None], np.array(p.bad),
+                                   np.array(p.good)).astype(np.uint8)
+                picture = pygame.transform.scale(pygame.surfarray.make_surface(colours),
+                                                 geom.rect.size)
+                cached = (key, state, picture)
+                self._review_picture = cached
+            surface.blit(cached[2], geom.rect)
+        if upcoming is not None:
+            outline_cell(surface, geom, upcoming, p.accent,
+                         max(2, round(geom.cell_size / 10)))
+        if last is not None:
+            draw_last_marker(surface, marker_rect(geom.cell_rect(*last)), p.focus,
+                             p.background)
+
+    def move_name(self, state: Board, move: Any) -> str:
+        """A press as the review lists it: its row and column, counted from 1."""
+        row, col = move
+        return _("row {row}, column {col}").format(row=row + 1, col=col + 1)
+
+    def review_solution(self, start: Board, cancel: threading.Event,
+                        progress: Callable[[float], None]) -> tuple[list[Any] | None, bool]:
+        """The fewest presses solving ``start``, and whether that is proven (the solver
+        proves it unless its search ran out of time on a huge board)."""
+        from games.buttons.solver import solve
+
+        found = solve(start, cancel, progress)
+        return (None if found.presses is None else list(found.presses)), found.minimal
 
     def win_lines(self, solved: Solved, recorded: Recorded) -> list[str]:
         """The win screen's lines: all red (in this palette's words) in presses and time."""

@@ -39,6 +39,7 @@ import pytest
 from engine.storage import settings as settings_module
 from engine.storage.settings import DEFAULTS, SettingsStore
 from engine.storage.stats import GameSummary, PuzzleSummary, StatsStore
+from engine.storage.stats_health import KNOWN_VERSIONS
 
 # Fuzz: thousands of damaged settings files and databases take half a minute or more,
 # so the quick run (python -m pytest -m "not slow") leaves it out; the full suite runs it.
@@ -647,7 +648,7 @@ def readable_records(path: Path, work: Path) -> dict[str, list[tuple]] | None:
     conn = sqlite3.connect(copy_path, isolation_level=None)
     conn.text_factory = lenient
     try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] != 1:
+        if conn.execute("PRAGMA user_version").fetchone()[0] not in KNOWN_VERSIONS:
             return None
         for table, columns in TABLES.items():
             found = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
@@ -834,7 +835,7 @@ def structural_case(rng: random.Random, path: Path, base: bytes) -> str:
 
 
 def newer_version(rng: random.Random, conn: sqlite3.Connection) -> None:
-    conn.execute(f"PRAGMA user_version = {rng.choice([2, 3, 99, 2**31 - 1, 0, -1])}")
+    conn.execute(f"PRAGMA user_version = {rng.choice([3, 4, 99, 2**31 - 1, 0, -1])}")
 
 
 def drop_table(rng: random.Random, conn: sqlite3.Connection) -> None:
@@ -983,11 +984,13 @@ def small_db(path: Path, game: str = "alpha") -> dict[str, list[tuple]]:
         conn.close()
 
 
-def patch(path: Path, old: bytes, new: bytes) -> bytes:
-    """Replace the one occurrence of ``old`` in the file; return the new bytes."""
+def patch(path: Path, old: bytes, new: bytes, count: int = 1) -> bytes:
+    """Replace the first occurrence of ``old`` in the file, which has ``count`` of them
+    (the games table's CHECK comes first: the records table of version 2 has one too);
+    return the new bytes."""
     raw = path.read_bytes()
-    assert raw.count(old) == 1 and len(old) == len(new)
-    raw = raw.replace(old, new)
+    assert raw.count(old) == count and len(old) == len(new)
+    raw = raw.replace(old, new, 1)
     path.write_bytes(raw)
     return raw
 
@@ -1070,7 +1073,7 @@ def test_damaged_check_constraint_is_rebuilt(tmp_path: Path) -> None:
     """A flipped bit in the stored CHECK made every new result fail to save."""
     path = tmp_path / "statistics.sqlite3"
     rows = small_db(path)
-    raw = patch(path, b"('won','lost','drawn')", b"('wXn','lost','drawn')")
+    raw = patch(path, b"('won','lost','drawn')", b"('wXn','lost','drawn')", count=2)
     assert_rebuilt_with_everything(path, raw, rows, "refuse new results")
 
 

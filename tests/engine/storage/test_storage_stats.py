@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.storage.stats import GameSummary, StatsStore
+from engine.storage.stats_health import SCHEMA_VERSION
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
@@ -77,7 +78,7 @@ def test_new_database_is_created_with_folders(db_path: Path) -> None:
     s.close()
     assert db_path.is_file()
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"games", "puzzles"} <= tables
 
@@ -270,7 +271,7 @@ def test_missing_column_is_kept_aside(db_path: Path) -> None:
 def test_newer_version_is_kept_aside(db_path: Path) -> None:
     make_real_db(db_path, games=5)
     with sqlite3.connect(db_path) as conn:
-        conn.execute("PRAGMA user_version = 2")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.close()
     original = db_path.read_bytes()
     s = StatsStore(db_path)

@@ -380,7 +380,7 @@ def test_the_win_screen_fits_every_window(sized, size: tuple[int, int]) -> None:
     assert all(inside(rect, panel) for rect in rects.values())
     check_placed(app, rects)
     assert [w.name for w in overlay.ui.widgets if isinstance(w, Button)] == [
-        "Play again", "Generate", "Close"]
+        "Play again", "Generate", "Review", "Close"]
     click_widget(app, "Play again")  # still works where it now is
     assert app.top is scene and scene.board == ONE_AWAY
 
