@@ -16,7 +16,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from engine.core.phrase import N_, Phrase
+from engine.core.phrase import N_, Nn_, Phrase
 
 from . import stats_recovery as recovery
 from .atomic import _fsync_folder, move_aside
@@ -97,14 +97,22 @@ def rebuild_file(conn: sqlite3.Connection, path: Path, why: str, timeout: float)
     skipped = sum(len(rows.get(table, ())) for table in recovery.RESULT_TABLES) - copied
     if skipped:
         return Phrase(
-            N_("Statistics file {path} could not be used as it was ({why}); a new file "
-               "was made from its {copied} results ({skipped} with invalid values were "
-               "left out), and the original file was kept as {kept}."),
-            path=path, why=brief(why), copied=copied, skipped=skipped, kept=kept)
+            Nn_("Statistics file {path} could not be used as it was ({why}); a new file "
+                "was made from its {copied} result ({skipped} with invalid values were "
+                "left out), and the original file was kept as {kept}.",
+                "Statistics file {path} could not be used as it was ({why}); a new file "
+                "was made from its {copied} results ({skipped} with invalid values were "
+                "left out), and the original file was kept as {kept}."),
+            count_key="copied", path=path, why=brief(why), copied=copied, skipped=skipped,
+            kept=kept)
     return Phrase(
-        N_("Statistics file {path} could not be used as it was ({why}); a new file "
-           "was made from its {copied} results, and the original file was kept as "
-           "{kept}."), path=path, why=brief(why), copied=copied, kept=kept)
+        Nn_("Statistics file {path} could not be used as it was ({why}); a new file "
+            "was made from its {copied} result, and the original file was kept as "
+            "{kept}.",
+            "Statistics file {path} could not be used as it was ({why}); a new file "
+            "was made from its {copied} results, and the original file was kept as "
+            "{kept}."), count_key="copied", path=path, why=brief(why), copied=copied,
+        kept=kept)
 
 
 def copy_rows(new: sqlite3.Connection, rows: recovery.Rows) -> int:
