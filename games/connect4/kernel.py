@@ -36,6 +36,8 @@ __all__ = [
     "BudgetExceeded",
     "Kernel",
     "available",
+    "disabled",
+    "enabled",
     "kernel_for",
     "supports",
 ]
@@ -54,6 +56,9 @@ _NO_CLAMP = 1000
 class BudgetExceeded(SearchTimeout):
     """The search used up its node budget before it finished."""
 
+
+# Set by :func:`disabled`: kernel_for answers None (the pure-Python search runs).
+_off = 0
 
 _lib_lock = threading.Lock()
 _lib: ctypes.CDLL | None = None
@@ -191,11 +196,28 @@ class Kernel:
             watcher.join()
 
 
+@contextmanager
+def disabled() -> Iterator[None]:
+    """Within the block, :func:`kernel_for` gives None everywhere: the pure-Python search
+    runs (the tests of the fallback and the benchmark's side-by-side use it)."""
+    global _off
+    _off += 1
+    try:
+        yield
+    finally:
+        _off -= 1
+
+
+def enabled() -> bool:
+    """False within :func:`disabled`."""
+    return not _off
+
+
 def kernel_for(cols: int, rows: int, k: int = 4,
                table_bytes: int = DEFAULT_TABLE_BYTES) -> Kernel | None:
     """A new :class:`Kernel` for the board, or None (board not supported, no library, or
     no memory for the table): the caller then uses the pure-Python search."""
-    if not supports(cols, rows, k):
+    if _off or not supports(cols, rows, k):
         return None
     lib = _library()
     if lib is None:

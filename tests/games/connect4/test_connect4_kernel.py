@@ -1,0 +1,247 @@
+"""The compiled kernel (games/connect4/c4kernel.c) against the pure-Python search and the
+brute force, its limits (node budget, deadline, cancel from another thread), the loader
+(engine/core/native.py), the opening book's format and its generator, and the honest
+labels when there is no kernel.
+
+The kernel is compiled once per machine into the user cache (a C compiler is part of
+the README's set-up); without one these tests are skipped, and the rest of the suite
+runs on the pure-Python search.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.ai.agent import Cancelled
+from engine.ai.negamax import SearchTimeout
+from engine.core import native
+from games.connect4 import kernel
+from games.connect4.book import (
+    LOSS_UNKNOWN_DISTANCE,
+    WIN_UNKNOWN_DISTANCE,
+    BookFormatError,
+    mirror_key,
+    read_book,
+    write_book,
+)
+from games.connect4.geometry import geometry
+from games.connect4.rules import Connect4Config
+from games.connect4.score_search import ScoreSearch
+from games.connect4.solver import C4Search, exact_values, move_values
+from tests.support.oracles import as_pair, brute_move_values, random_positions
+
+ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))
+
+import make_connect4_book  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not kernel.available(), reason="no C compiler here")
+
+# (cols, rows, lowest discs, highest discs): where the pure-Python search answers fast.
+SHAPES = ((4, 4, 0, 14), (5, 4, 0, 18), (6, 5, 10, 28), (7, 6, 22, 40), (8, 7, 36, 54),
+          (9, 6, 34, 52), (4, 8, 8, 30))
+
+
+def _random_search(cols: int, rows: int, discs: int, rng: random.Random) -> C4Search:
+    while True:
+        s = C4Search.new(cols, rows)
+        for _ in range(discs):
+            if s.is_terminal():
+                break
+            s = s.play(rng.choice(s.legal_moves()))
+        if not s.is_terminal():
+            return s
+
+
+@pytest.mark.parametrize(("cols", "rows", "low", "high"), SHAPES)
+def test_kernel_scores_equal_the_pure_python_search(cols: int, rows: int, low: int,
+                                                    high: int) -> None:
+    rng = random.Random(cols * 100 + rows)
+    k = kernel.kernel_for(cols, rows, table_bytes=1 << 20)
+    assert k is not None
+    oracle = ScoreSearch(geometry(cols, rows, 4), 100_003)
+    for discs in range(low, high + 1, 2):
+        for _ in range(2):
+            s = _random_search(cols, rows, discs, rng)
+            for lowest, highest in ((None, None), (-1, 1), (None, -1), (1, None), (0, 0)):
+                expected = oracle.solve(s.cur, s.mask, s.n, lowest, highest)
+                assert k.solve(s.cur, s.mask, s.n, lowest, highest) == expected, (s, lowest)
+
+
+def test_kernel_values_equal_the_brute_force() -> None:
+    for cfg, low, high in ((Connect4Config(4, 4), 2, 10), (Connect4Config(5, 4), 8, 14)):
+        for state in random_positions(cfg, low, high, 6, seed=3):
+            got = exact_values(state)  # through the kernel
+            assert {c: as_pair(v) for c, v in got.items()} == brute_move_values(state), state
+
+
+def test_a_tiny_kernel_table_changes_nothing() -> None:
+    k = kernel.kernel_for(6, 5, table_bytes=16)  # the smallest table: 1031 slots
+    assert k is not None
+    oracle = ScoreSearch(geometry(6, 5, 4), 100_003)
+    rng = random.Random(2)
+    for discs in (12, 16, 20):
+        s = _random_search(6, 5, discs, rng)
+        assert k.solve(s.cur, s.mask, s.n) == oracle.solve(s.cur, s.mask, s.n)
+
+
+def test_unsupported_boards_get_no_kernel() -> None:
+    assert kernel.kernel_for(9, 7) is None  # 8 × 9 = 72 bits
+    assert kernel.kernel_for(7, 6, 5) is None  # five in a row
+    assert kernel.supports(8, 7, 4) and not kernel.supports(9, 7, 4)
+    with kernel.disabled():
+        assert kernel.kernel_for(7, 6) is None
+    assert kernel.kernel_for(7, 6, table_bytes=1 << 16) is not None
+
+
+def test_a_node_budget_and_a_deadline_stop_the_search() -> None:
+    k = kernel.kernel_for(7, 6, table_bytes=1 << 20)
+    assert k is not None
+    with pytest.raises(kernel.BudgetExceeded):
+        k.solve(0, 0, 0, budget=10_000)
+    with pytest.raises(SearchTimeout):
+        k.solve(0, 0, 0, deadline=time.monotonic() + 0.05)
+    with pytest.raises(SearchTimeout):
+        k.solve(0, 0, 0, deadline=time.monotonic() - 1)
+    # A stopped search stored nothing wrong: a later full answer is still exact.
+    s = _random_search(7, 6, 30, random.Random(1))
+    oracle = ScoreSearch(geometry(7, 6, 4), 100_003)
+    assert k.solve(s.cur, s.mask, s.n) == oracle.solve(s.cur, s.mask, s.n)
+
+
+def test_cancel_from_another_thread_stops_the_search() -> None:
+    k = kernel.kernel_for(7, 6, table_bytes=1 << 20)
+    assert k is not None
+    cancel = threading.Event()
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            k.solve(0, 0, 0, cancel=cancel)  # the empty board: far longer than this test
+        except BaseException as exc:  # noqa: BLE001 - the test reads what was raised
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(0.1)
+    cancel.set()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    assert len(outcome) == 1 and isinstance(outcome[0], Cancelled)
+    with pytest.raises(Cancelled):
+        k.solve(0, 0, 0, cancel=cancel)  # already set: never starts
+
+
+def test_bad_positions_are_refused() -> None:
+    k = kernel.kernel_for(7, 6, table_bytes=1 << 16)
+    assert k is not None
+    with pytest.raises(ValueError):
+        k.solve(1, 0, 0)  # a disc of the mover's outside the mask
+    with pytest.raises(ValueError):
+        k.solve(0, 1, 0)  # one disc, but "no disc played"
+
+
+def test_without_the_kernel_the_hints_say_what_is_an_estimate() -> None:
+    state = C4Search.new(7, 6)
+    with kernel.disabled():
+        values = move_values(state, time_limit=0.3)
+    assert set(values) == set(range(7))
+    assert all(not v.exact for v in values.values())
+
+
+def test_late_hints_are_exact_with_their_distance() -> None:
+    rng = random.Random(4)
+    for _ in range(3):
+        s = _random_search(7, 6, 24, rng)
+        values = move_values(s, time_limit=30)
+        assert values and all(v.exact for v in values.values())
+        assert all(v.remoteness is not None for v in values.values())
+        assert values == exact_values(s)
+
+
+# --- the loader ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_loader_compiles_into_the_cache_atomically(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "cache"))
+    source = tmp_path / "adder.c"
+    source.write_text("int add(int a, int b) { return a + b; }\n")
+    lib = native.load_library(source)
+    assert lib is not None and lib.add(2, 3) == 5
+    built = list((tmp_path / "cache").iterdir())
+    assert len(built) == 1 and built[0].suffix == native.library_suffix()  # no temp file left
+    assert native.load_library(source) is lib  # once per run
+
+
+@pytest.mark.slow
+def test_no_compiler_means_no_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(native, "compiler", lambda: None)
+    source = tmp_path / "nothing.c"
+    source.write_text("int nothing(void) { return 0; }\n")
+    assert native.load_library(source) is None
+    broken = tmp_path / "broken.c"
+    broken.write_text("this is not C\n")
+    monkeypatch.undo()
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "cache"))
+    assert native.load_library(broken) is None
+    monkeypatch.setenv(native.NO_NATIVE_ENV, "1")
+    assert native.load_library(tmp_path / "other.c") is None
+
+
+# --- the opening book ---------------------------------------------------------------------
+
+
+def test_a_made_book_holds_every_position_with_its_exact_value(tmp_path: Path) -> None:
+    out = tmp_path / "book.bin"
+    assert make_connect4_book.main(["--cols", "5", "--rows", "4", "--depth", "3",
+                                    "--table-mb", "8", "--out", str(out)]) == 0
+    book = read_book(out)
+    assert (book.cols, book.rows, book.depth) == (5, 4, 3)
+    k = kernel.kernel_for(5, 4, table_bytes=1 << 20)
+    assert k is not None
+    levels = make_connect4_book.positions(5, 4, 3)
+    assert len(book) == sum(len(level) for level in levels)
+    for n, level in enumerate(levels):
+        for cur, mask in level.values():
+            assert book.value(cur, mask) == k.solve(cur, mask, n)
+            # Mirror images read the same entry.
+            assert book.value(mirror_key(cur, 5, 4), mirror_key(mask, 5, 4)) == \
+                book.value(cur, mask)
+
+
+def test_a_win_loss_book_backs_up_outcomes(tmp_path: Path) -> None:
+    out = tmp_path / "wdl.bin"
+    assert make_connect4_book.main(["--cols", "5", "--rows", "4", "--depth", "3", "--wdl",
+                                    "--table-mb", "8", "--out", str(out)]) == 0
+    book = read_book(out)
+    k = kernel.kernel_for(5, 4, table_bytes=1 << 20)
+    assert k is not None
+    for n, level in enumerate(make_connect4_book.positions(5, 4, 3)):
+        for cur, mask in level.values():
+            value = book.value(cur, mask)
+            exact = k.solve(cur, mask, n)
+            assert value is not None and (value > 0) - (value < 0) == (exact > 0) - (exact < 0)
+            assert value in (0, WIN_UNKNOWN_DISTANCE, LOSS_UNKNOWN_DISTANCE, exact)
+
+
+def test_a_damaged_book_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "b.bin"
+    write_book(path, 5, 4, 1, {3: 1, 1: -2})
+    assert read_book(path).value(0, 0) is None
+    data = path.read_bytes()
+    path.write_bytes(data[:-1])
+    with pytest.raises(BookFormatError):
+        read_book(path)
+    path.write_bytes(b"XXXX" + data[4:])
+    with pytest.raises(BookFormatError):
+        read_book(path)
