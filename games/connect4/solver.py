@@ -66,6 +66,7 @@ __all__ = [
     "HINT_LIMIT",
     "C4Search",
     "ExactSolver",
+    "column_values",
     "Geometry",
     "estimate_values",
     "exact_values",
@@ -600,6 +601,29 @@ class ExactSolver:
         if len(proven) < len(search.legal_moves()):
             raise SearchTimeout
         return _values(search, proven)
+
+
+def column_values(state: Connect4State | C4Search, time_limit: float | None = DEFAULT_SOLVE_LIMIT,
+                  max_entries: int = DEFAULT_TABLE_CAP,
+                  cancel: threading.Event | None = None) -> dict[int, MoveValue]:
+    """Every legal column's proven value (``solve connect4 --scores``), within ``time_limit``.
+
+    Every outcome is proven or SearchTimeout is raised; a distance not worked out
+    within the limit is left unknown (remoteness None). The book, then the kernel
+    (its table ``max_entries`` 16-byte slots), else the pure-Python search.
+    """
+    search = search_state(state)
+    if search.is_terminal():
+        return {}
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    g = search.g
+    kernel = kernel_for(g.cols, g.rows, g.k, table_bytes=max_entries * 16)
+    scorer = None if kernel is not None else ScoreSearch(g, max_entries)
+    searcher = _Searcher(g, kernel, scorer, cancel, deadline)
+    proven = _proven_columns(search, searcher, partial=True)
+    if len(proven) < len(search.legal_moves()):
+        raise SearchTimeout
+    return _values(search, proven)
 
 
 def move_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,
