@@ -510,13 +510,23 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool) -> dic
                 out[col] = (-known[0], None if known[1] is None else -known[1])
             else:
                 children[col] = child
+    # On a board that is its own mirror image (the empty board), column c and its mirror
+    # image have one value: search one of each pair.
+    symmetric = search.cur + search.mask == search.mcur + search.mmask
+    twins = {col: g.mirror[col] for col in children
+             if symmetric and g.mirror[col] in children and g.mirror[col] != col}
     try:
         for col, (c, m) in children.items():
+            if col in twins and twins[col] in out:
+                out[col] = out[twins[col]]
+                continue
             sign = -searcher.solve(c, m, n + 1, -1, 1)
             out[col] = (sign, 0 if sign == 0 else None)
         for col, (c, m) in children.items():
             sign, score = out[col]
-            if score is None:
+            if col in twins and out[twins[col]][1] is not None:
+                out[col] = out[twins[col]]
+            elif score is None:
                 if sign > 0:
                     out[col] = (sign, -searcher.solve(c, m, n + 1, None, -1))
                 else:

@@ -45,8 +45,8 @@ import make_connect4_book  # noqa: E402
 pytestmark = pytest.mark.skipif(not kernel.available(), reason="no C compiler here")
 
 # (cols, rows, lowest discs, highest discs): where the pure-Python search answers fast.
-SHAPES = ((4, 4, 0, 14), (5, 4, 0, 18), (6, 5, 10, 28), (7, 6, 22, 40), (8, 7, 36, 54),
-          (9, 6, 34, 52), (4, 8, 8, 30))
+SHAPES = ((4, 4, 0, 14), (5, 4, 0, 18), (6, 5, 10, 28), (7, 6, 22, 40), (8, 7, 44, 54),
+          (9, 6, 34, 52), (4, 8, 14, 30))
 
 
 def _random_search(cols: int, rows: int, discs: int, rng: random.Random) -> C4Search:
