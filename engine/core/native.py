@@ -5,7 +5,7 @@ A game may ship a C source file for a hot loop (a solver's search) and load it w
 the frame loop). :func:`load_library` finds it, in this order:
 
 1. **A prebuilt library bundled with the executable** (``native/<name>.so`` /
-   ``.dylib`` / ``.dll`` under the bundle folder: build/build.py compiles it). The
+   ``.dylib`` / ``.dll`` under the bundle folder: build/arcade.spec compiles it). The
    frozen app never compiles anything, so its start time does not depend on a compiler.
 2. **A library already compiled into the user cache**, named after the SHA-256 of the
    source (a changed source is a new name, so a stale library is never loaded).
@@ -114,8 +114,8 @@ def compile_library(source: Path, target: Path, cc: str | None = None,
     os.close(fd)
     tmp = Path(tmp_name)
     flags = ["-O2", "-shared", "-std=c99"]
-    if sys.platform != "win32":
-        flags.append("-fPIC")
+    # MinGW's gcc on Windows: libgcc linked in, so the DLL needs no other DLL beside it.
+    flags.append("-static-libgcc" if sys.platform == "win32" else "-fPIC")
     try:
         done = subprocess.run([cc, *flags, "-o", str(tmp), str(source)],
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -158,7 +158,9 @@ def _find(source: Path, name: str) -> ctypes.CDLL | None:
     bundled = bundled_library(name)
     if bundled is not None:
         candidates.append(bundled)
-    if source.is_file():
+    # A frozen executable never compiles (its start must not wait for a compiler, and its
+    # players need none): the bundled library or nothing.
+    if source.is_file() and not getattr(sys, "frozen", False):
         target = cache_dir() / f"{name}-{_digest(source)}{library_suffix()}"
         if not target.is_file():
             compile_library(source, target)
