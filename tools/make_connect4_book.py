@@ -10,7 +10,7 @@ answer is appended to the progress file (``tools/book-progress/connect4-<cols>x<
 that is stopped loses at most the position being solved: run the same command
 again to go on. Once every position is solved, the shallower positions are backed
 up by minimax from their children (exact: a parent's value is its best child's)
-and the book is written to ``assets/books/connect4-<cols>x<rows>.bin``; then run
+and the book is written to ``assets/books/gravity-<cols>x<rows>-k4.bin``; then run
 ``python tools/make_digests.py``.
 
 ``--wdl`` solves only win/draw/loss at the deepest level (far cheaper); the book
@@ -97,6 +97,16 @@ def read_progress(path: Path) -> dict[int, int]:
     return done
 
 
+def _drop_torn_line(path: Path) -> None:
+    """Cut a last line left unfinished by a killed run (the next append would join it)."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as handle:
+            handle.truncate(data.rfind(b"\n") + 1)
+
+
 def back_up(cols: int, rows: int, levels: list[dict[int, tuple[int, int]]],
             values: dict[int, int], depth: int) -> dict[int, int]:
     """Every position's value from its children's (``values``: the deepest level's)."""
@@ -151,15 +161,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="stop after this many positions")
     parser.add_argument("--status", action="store_true", help="say how far it is and exit")
     parser.add_argument("--out", type=Path, default=None, help="book file (default: assets)")
+    parser.add_argument("--progress", type=Path, default=None,
+                        help="progress file (default: tools/book-progress/...)")
     args = parser.parse_args(argv)
     cols, rows, depth = args.cols, args.rows, args.depth
-    progress = progress_path(cols, rows, depth, args.wdl)
+    progress = args.progress or progress_path(cols, rows, depth, args.wdl)
     levels = positions(cols, rows, depth)
     leaves = levels[depth]
     done = read_progress(progress)
     todo = [key for key in leaves if key not in done]
     print(f"{cols}x{rows} depth {depth}: {len(leaves)} positions to solve, {len(done)} done, "
-          f"{len(todo)} left ({progress.relative_to(ROOT)})", flush=True)
+          f"{len(todo)} left ({progress})", flush=True)
     if args.status:
         return 0
     if todo:
@@ -168,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
             print("no compiled kernel for this board (is there a C compiler?)", file=sys.stderr)
             return 1
         progress.parent.mkdir(parents=True, exist_ok=True)
+        _drop_torn_line(progress)
         start = time.monotonic()
         last_sync = start
         with open(progress, "a", encoding="ascii") as handle:

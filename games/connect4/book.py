@@ -10,7 +10,7 @@ is always 0). ``tools/make_connect4_book.py`` makes it with the compiled
 kernel: it solves every position at the book's depth and backs the values up
 to the empty board by minimax (resumable; see docs/connect4-solver.md).
 
-The file (``assets/books/connect4-<cols>x<rows>.bin``) is little-endian::
+The file (``assets/books/gravity-<cols>x<rows>-k4.bin``) is little-endian::
 
     b"C4BK", version (u8 = 1), cols (u8), rows (u8), depth (u8), count (u32),
     count keys (u64, ascending), count values (i8)
@@ -128,7 +128,7 @@ def read_book(path: Path) -> Book:
 
 def book_path(cols: int, rows: int) -> Path:
     """Where the shipped book of a board shape lives (it may not exist)."""
-    return project_root() / "assets" / "books" / f"connect4-{cols}x{rows}.bin"
+    return project_root() / "assets" / "books" / f"gravity-{cols}x{rows}-k4.bin"
 
 
 _lock = threading.Lock()

@@ -415,9 +415,9 @@ def kernel_hints(per_count: int, budget: float) -> None:
 
 def kernel_main(quick: bool) -> None:
     """The three tables of ``--kernel``."""
-    kernel_speed(2 if quick else 5)
-    empty_boards(20.0 if quick else 120.0)
-    kernel_hints(5 if quick else 20, HINT_BUDGET)
+    kernel_speed(2 if quick else 4)
+    empty_boards(20.0 if quick else 60.0)
+    kernel_hints(4 if quick else 10, HINT_BUDGET)
 
 
 def main() -> None:

@@ -204,7 +204,8 @@ def test_no_compiler_means_no_library(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_a_made_book_holds_every_position_with_its_exact_value(tmp_path: Path) -> None:
     out = tmp_path / "book.bin"
     assert make_connect4_book.main(["--cols", "5", "--rows", "4", "--depth", "3",
-                                    "--table-mb", "8", "--out", str(out)]) == 0
+                                    "--table-mb", "8", "--out", str(out),
+                                    "--progress", str(tmp_path / "progress.txt")]) == 0
     book = read_book(out)
     assert (book.cols, book.rows, book.depth) == (5, 4, 3)
     k = kernel.kernel_for(5, 4, table_bytes=1 << 20)
@@ -222,7 +223,8 @@ def test_a_made_book_holds_every_position_with_its_exact_value(tmp_path: Path) -
 def test_a_win_loss_book_backs_up_outcomes(tmp_path: Path) -> None:
     out = tmp_path / "wdl.bin"
     assert make_connect4_book.main(["--cols", "5", "--rows", "4", "--depth", "3", "--wdl",
-                                    "--table-mb", "8", "--out", str(out)]) == 0
+                                    "--table-mb", "8", "--out", str(out),
+                                    "--progress", str(tmp_path / "progress.txt")]) == 0
     book = read_book(out)
     k = kernel.kernel_for(5, 4, table_bytes=1 << 20)
     assert k is not None
@@ -245,3 +247,83 @@ def test_a_damaged_book_file_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"XXXX" + data[4:])
     with pytest.raises(BookFormatError):
         read_book(path)
+
+
+def _decode(key: int, cols: int, rows: int) -> tuple[int, int]:
+    """(cur, mask) of a position key ``cur + mask``: each column reads as its discs plus
+    one bit above them."""
+    h1 = rows + 1
+    cur = mask = 0
+    for c in range(cols):
+        column = (key >> (c * h1)) & ((1 << h1) - 1)
+        height = (column + 1).bit_length() - 1
+        filled = (1 << height) - 1
+        mask |= filled << (c * h1)
+        cur |= (column - filled) << (c * h1)
+    return cur, mask
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+@pytest.mark.slow
+def test_shipped_books_re_prove_a_sample() -> None:
+    """Every shipped Connect Four book passes its digest check, and a random sample of its
+    entries is proven again: the deepest ones by the kernel (where that takes seconds, not
+    hours: 7×6 from 8 discs), every sampled shallower one against its children's entries
+    by one step of minimax (which is how the generator made it)."""
+    from games.connect4.book import book_for
+
+    paths = sorted((ROOT / "assets" / "books").glob("gravity-*-k4.bin"))
+    assert paths, "the 6×5 and 5×4 books are shipped"
+    rng = random.Random(11)
+    for path in paths:
+        cols, rows = (int(x) for x in path.stem.split("-")[1].split("x"))
+        book = book_for(cols, rows)
+        assert book is not None, f"{path.name} refused (digest or structure)"
+        g = geometry(cols, rows, 4)
+        k = kernel.kernel_for(cols, rows, table_bytes=64 << 20)
+        assert k is not None
+        for i in rng.sample(range(len(book)), min(60, len(book))):
+            cur, mask = _decode(book.keys[i], cols, rows)
+            n = mask.bit_count()
+            value = book.values[i]
+            assert book.value(cur, mask) == value
+            if n == book.depth and (cols * rows <= 30 or n >= 8):
+                proven = k.solve(cur, mask, n, deadline=time.monotonic() + 120)
+                assert (value == proven if abs(value) != WIN_UNKNOWN_DISTANCE
+                        else _sign(value) == _sign(proven)), (path.name, cur, mask)
+            elif n < book.depth:
+                possible = (mask + g.bottom) & g.board
+                children = []
+                for c in range(cols):
+                    bit = possible & g.col_mask[c]
+                    if not bit:
+                        continue
+                    if g.aligned(cur | bit):
+                        children = [(cols * rows + 1 - n) // 2]
+                        break
+                    child = book.value(cur ^ mask, mask | bit)
+                    assert child is not None
+                    children.append(-child)
+                best = max(children, key=lambda v: (_sign(v), v))
+                assert _sign(value) == _sign(best), (path.name, cur, mask)
+                if abs(value) != WIN_UNKNOWN_DISTANCE and len(children) > 1:
+                    assert value == max(v for v in children if _sign(v) == _sign(value))
+
+
+def test_the_generator_resumes_where_it_stopped(tmp_path: Path) -> None:
+    progress = tmp_path / "progress.txt"
+    out = tmp_path / "book.bin"
+    args = ["--cols", "5", "--rows", "4", "--depth", "3", "--table-mb", "8", "--out", str(out),
+            "--progress", str(progress)]
+    assert make_connect4_book.main([*args, "--limit", "5"]) == 0
+    assert not out.exists() and len(progress.read_text().splitlines()) == 5
+    with open(progress, "a", encoding="ascii") as handle:
+        handle.write("123")  # a line torn by a kill: ignored, solved again
+    assert make_connect4_book.main(args) == 0
+    fresh = tmp_path / "fresh.bin"
+    assert make_connect4_book.main([*args[:-4], "--out", str(fresh), "--progress",
+                                    str(tmp_path / "other.txt")]) == 0
+    assert out.read_bytes() == fresh.read_bytes()
