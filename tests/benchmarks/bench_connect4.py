@@ -29,14 +29,15 @@ and the ratio. The reference gives up at a cap ("> cap").
     python tests/benchmarks/bench_connect4.py --per-disc # only the table per disc count
     python tests/benchmarks/bench_connect4.py --kernel --json FILE  # the compiled kernel
 
-``--kernel`` measures the compiled kernel (games/connect4/c4kernel.c) instead, three
+``--kernel`` measures the compiled kernel (games/connect4/c4kernel.c) instead, four
 tables: positions per second against the pure-Python score search on the same
 positions in the same run, with the ratio; the empty boards (7×6 by the opening book
 where one is shipped, and by the kernel alone up to a cap); and the hint as the game
 asks for it (``move_values``, book + kernel, 2 s budget) p50 / p95 / max over random
-7×6 positions at each disc count from 0 to 30, with how many came out exact. Its
-tables (kernel_speed, empty_board, kernel_hints) go into docs/results/bench_connect4.json
-beside the others.
+7×6 positions at each disc count from 0 to 30, with how many came out exact; and the
+kernel alone solving 7×6 positions of 4 to 12 discs weakly and strongly. Its tables
+(kernel_speed, empty_board, kernel_hints, solve_times) go into
+docs/results/bench_connect4.json beside the others.
 """
 
 from __future__ import annotations
@@ -392,6 +393,41 @@ def empty_boards(cap: float) -> None:
         print(f"| {cols}×{rows} | {result} | {booked} | {cells[0]} | {cells[1]} |", flush=True)
 
 
+def solve_times(per_count: int, cap: float) -> None:
+    """Time to solve 7×6 positions weakly (win/draw/loss) and strongly (exact score) by the
+    kernel alone (no book), by number of discs; a fresh table for each."""
+    from games.connect4.kernel import kernel_for
+
+    print(f"\n## 7×6: the kernel alone, per number of discs ({per_count} random positions "
+          f"each, cap {cap:g} s)\n")
+    print("| discs | weakly (win/draw/loss) p50 / max | strongly (exact score) p50 / max |")
+    print("| --- | --- | --- |")
+    rng = random.Random(12)
+    for discs in (4, 6, 8, 10, 12):
+        weak: list[float | None] = []
+        strong: list[float | None] = []
+        for _ in range(per_count):
+            while True:
+                s = C4Search.new(7, 6)
+                for _ in range(discs):
+                    if s.is_terminal():
+                        break
+                    s = s.play(rng.choice(s.legal_moves()))
+                if not s.is_terminal() and s.forced_outcome() is None:
+                    break
+            for times, window in ((weak, (-1, 1)), (strong, (None, None))):
+                kernel = kernel_for(7, 6, table_bytes=256 << 20)
+                assert kernel is not None
+                start = time.perf_counter()
+                try:
+                    kernel.solve(s.cur, s.mask, s.n, *window, deadline=time.monotonic() + cap)
+                    times.append(time.perf_counter() - start)
+                except SearchTimeout:
+                    times.append(None)
+        print(f"| {discs} | {pct(weak, 0.5, cap)} / {pct(weak, 1.0, cap)} | "
+              f"{pct(strong, 0.5, cap)} / {pct(strong, 1.0, cap)} |", flush=True)
+
+
 def kernel_hints(per_count: int, budget: float) -> None:
     """The hint as the game asks for it, per number of discs 0..30."""
     from games.connect4.solver import move_values
@@ -420,13 +456,14 @@ def kernel_main(quick: bool) -> None:
     kernel_speed(2 if quick else 4)
     empty_boards(20.0 if quick else 60.0)
     kernel_hints(4 if quick else 10, HINT_BUDGET)
+    solve_times(2 if quick else 4, 20.0 if quick else 60.0)
 
 
 def main() -> None:
     """``--kernel`` writes its own result file; the rest as before."""
     if "--kernel" in sys.argv[1:]:
         sys.argv.remove("--kernel")
-        records("kernel_speed", "empty_board", "kernel_hints")(_kernel_entry)()
+        records("kernel_speed", "empty_board", "kernel_hints", "solve_times")(_kernel_entry)()
     else:
         records("positions")(_main)()
 
