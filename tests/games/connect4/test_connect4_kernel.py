@@ -60,19 +60,31 @@ def _random_search(cols: int, rows: int, discs: int, rng: random.Random) -> C4Se
             return s
 
 
-@pytest.mark.parametrize(("cols", "rows", "low", "high"), SHAPES)
-def test_kernel_scores_equal_the_pure_python_search(cols: int, rows: int, low: int,
-                                                    high: int) -> None:
-    rng = random.Random(cols * 100 + rows)
+def _compare_with_the_oracle(cols: int, rows: int, low: int, high: int, per_count: int,
+                             seed: int) -> None:
+    rng = random.Random(seed)
     k = kernel.kernel_for(cols, rows, table_bytes=1 << 20)
     assert k is not None
     oracle = ScoreSearch(geometry(cols, rows, 4), 100_003)
     for discs in range(low, high + 1, 2):
-        for _ in range(2):
+        for _ in range(per_count):
             s = _random_search(cols, rows, discs, rng)
             for lowest, highest in ((None, None), (-1, 1), (None, -1), (1, None), (0, 0)):
                 expected = oracle.solve(s.cur, s.mask, s.n, lowest, highest)
                 assert k.solve(s.cur, s.mask, s.n, lowest, highest) == expected, (s, lowest)
+
+
+@pytest.mark.parametrize(("cols", "rows", "low", "high"), SHAPES)
+def test_kernel_scores_equal_the_pure_python_search(cols: int, rows: int, low: int,
+                                                    high: int) -> None:
+    _compare_with_the_oracle(cols, rows, low, high, 1, seed=cols * 100 + rows)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("cols", "rows", "low", "high"), SHAPES)
+def test_kernel_scores_equal_the_pure_python_search_on_many(cols: int, rows: int, low: int,
+                                                            high: int) -> None:
+    _compare_with_the_oracle(cols, rows, low, high, 6, seed=cols * 1000 + rows)
 
 
 def test_kernel_values_equal_the_brute_force() -> None:
