@@ -339,3 +339,28 @@ def test_the_generator_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert make_connect4_book.main([*args[:-4], "--out", str(fresh), "--progress",
                                     str(tmp_path / "other.txt")]) == 0
     assert out.read_bytes() == fresh.read_bytes()
+
+
+def test_a_kernel_search_lets_other_threads_run() -> None:
+    """ctypes releases the GIL for the whole search: a frame loop in another thread keeps
+    running while a hint is worked out (counted against the same loop running alone)."""
+    k = kernel.kernel_for(7, 6, table_bytes=1 << 20)
+    assert k is not None
+
+    def spin(seconds: float) -> int:
+        count = 0
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            count += 1
+        return count
+
+    alone = spin(0.2)
+    counted: list[int] = []
+    worker = threading.Thread(target=lambda: counted.append(spin(0.2)))
+    worker.start()
+    with pytest.raises(SearchTimeout):
+        k.solve(0, 0, 0, deadline=time.monotonic() + 0.4)  # the empty board: never in time
+    worker.join()
+    # With the GIL held for the search the loop would barely have run (a few switches);
+    # wide margin for a busy machine.
+    assert counted[0] > alone // 20
