@@ -20,8 +20,13 @@ to what the midend tells it (:class:`MatchEvent`).
 * **Hints**: asked once per position (:meth:`MatchMidend.hint_request`); an answer for a
   position no longer shown is dropped (:meth:`MatchMidend.hint_answer`).
 * **Saving**: :meth:`MatchMidend.snapshot` writes the seats and the move log (moves as
-  JSON, a start only where it is not the game's fresh start); :meth:`MatchMidend.restore`
-  checks everything and replays the moves through the rules, changing nothing on error.
+  JSON, a start only where it is not the game's fresh start) and the finished reviews
+  (:mod:`engine.midend.review_data`); :meth:`MatchMidend.restore` checks everything and
+  replays the moves through the rules, changing nothing on error (a review that does not
+  fit is only dropped).
+* **Reviews**: :meth:`MatchMidend.game_record` (the game on screen as start and moves),
+  :meth:`MatchMidend.keep_review` and :meth:`MatchMidend.play_from` (Play from here: a new
+  game in the same log).
 
 No pygame here (and no import of the screen).
 """
@@ -33,18 +38,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.i18n import N_, Phrase, error_text
+from engine.midend.review_data import MAX_REVIEWS, reviews_from_data, reviews_to_data
 from engine.model.history import History
 from engine.model.levels import MATCH
 from engine.model.rules import GameState, Move, find_move
 from engine.model.seats import Seat
 from engine.storage.saved_data import (
+    MAX_HISTORY,
     MAX_SAVED_ENTRIES,
     MAX_SERIAL,
+    PROGRESS_EVERY,
     fields,
     flag,
     items,
     move_from_data,
     move_to_data,
+    replayed,
     seat_from_data,
     seat_to_data,
     show,
@@ -137,6 +146,11 @@ class MatchMidend:
         self.hints: dict[Any, Any] = {}
         self.hint_extra: Any = None
         self._hint_asked: tuple[int, Any] | None = None
+        # Finished reviews of this screen's games (engine.ai.review), by (start, moves): a
+        # review opened again is shown at once. Saved with the move log
+        # (engine.midend.review_data).
+        self.reviews: dict[Any, Any] = {}
+        self.reviews_version = 0  # counts kept reviews (the save's journal follows it)
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -224,6 +238,33 @@ class MatchMidend:
         """Whether an undone step can be replayed."""
         return self.history.can_redo
 
+    def keep_review(self, key: Any, review: Any) -> None:
+        """Keep a finished review of the game ``key`` (its start and moves), the newest
+        :data:`~engine.midend.review_data.MAX_REVIEWS` of them (saved with the game)."""
+        try:
+            self.reviews.pop(key, None)
+            self.reviews[key] = review
+        except TypeError:
+            return  # a position that cannot be a key: the review is simply not kept
+        while len(self.reviews) > MAX_REVIEWS:
+            self.reviews.pop(next(iter(self.reviews)))
+        self.reviews_version += 1
+
+    def game_record(self) -> tuple[Any, tuple[Move, ...]]:
+        """The game on screen as its start and the moves played since, up to the history
+        cursor (what a review analyses, and what Play from here replays)."""
+        entries = self.history.entries
+        first = self.history.index
+        while first > 0 and entries[first - 1].serial == entries[first].serial:
+            first -= 1
+        moves: list[Move] = []
+        for step in entries[first + 1:self.history.index + 1]:
+            if step.move is None:  # a position set by hand: the record starts there
+                moves, first = [], entries.index(step)
+                continue
+            moves.append(step.move)
+        return entries[first].state, tuple(moves)
+
     # --- changing ------------------------------------------------------------------------------
     def add_listener(self, listener: Callable[[MatchEvent], None]) -> None:
         """Call ``listener(event)`` after every change (see :class:`MatchEvent`)."""
@@ -257,6 +298,29 @@ class MatchMidend:
         serial, self.next_serial = self.next_serial, self.next_serial + 1
         self._push(Step(serial, start), False)
         return True
+
+    def play_from(self, start: Any, moves: Sequence[Move]) -> Any:
+        """Start a new game (undoable, so the game it came from stays in the log) at
+        ``start`` and replay ``moves`` in it, each checked legal first: the position of a
+        reviewed game, to play on from (Play from here). Returns the position reached;
+        IllegalMove (changing nothing) if a move is not legal there. Nothing is recorded:
+        only a game that then ends is, once, as any other."""
+        states = [start]
+        for move in moves:
+            if states[-1].is_terminal() or move not in states[-1].legal_moves():
+                from engine.model.rules import IllegalMove
+
+                raise IllegalMove(f"move {len(states)} ({move!r}) is not legal there")
+            states.append(states[-1].play(move))
+        serial, self.next_serial = self.next_serial, self.next_serial + 1
+        self.history.push(Step(serial, start))
+        for move, state in zip(moves, states[1:], strict=True):
+            self.history.push(Step(serial, state, move))
+        if states[-1].is_terminal():
+            self.recorded.add(serial)  # a finished position replayed: never a new result
+        self.paused = self.all_computers()  # a game the computer plays alone waits for Step
+        self._emit(MatchEvent("changed"))
+        return states[-1]
 
     def undo(self) -> bool:
         """Take back a step: to the human's previous turn against the computer; one step
@@ -299,6 +363,22 @@ class MatchMidend:
         self.next_serial = max(self.next_serial, steps[-1].serial + 1)
         self._forget_hints()
 
+    def _trim(self) -> None:
+        """Let the oldest games go while the history holds more than
+        :data:`~engine.storage.saved_data.MAX_HISTORY` entries (never the game on screen):
+        saving, journalling and resuming stay bounded however long a session runs."""
+        history = self.history
+        if len(history) <= MAX_HISTORY:
+            return
+        entries = history.entries
+        current = entries[history.index].serial
+        drop = 0
+        while len(entries) - drop > MAX_HISTORY and entries[drop].serial != current:
+            serial = entries[drop].serial
+            while drop < len(entries) and entries[drop].serial == serial:
+                drop += 1
+        history.drop_oldest(drop)
+
     def toggle_pause(self) -> bool:
         """Pause or resume a game the computer plays alone; whether it is now paused."""
         self.paused = not self.paused
@@ -307,6 +387,7 @@ class MatchMidend:
     def _push(self, step: Step, by_computer: bool) -> None:
         before = self.state
         self.history.push(step)
+        self._trim()
         self._forget_hints()
         self._emit(MatchEvent("move", before, step.state, by_computer))
         state = step.state
@@ -399,7 +480,9 @@ class MatchMidend:
                 # Perfect player on a board too big to solve): their cards say so after a
                 # resume too, not only once they have thought again (issue 28).
                 "fell_back": [bool(getattr(_player(agent), "fell_back", False))
-                              for agent in self.agents]}
+                              for agent in self.agents],
+                # Finished reviews, kept with the moves they review (optional: a cache).
+                **({"reviews": reviews_to_data(self.reviews, fresh)} if self.reviews else {})}
 
     def restore(self, data: Any, levels: tuple[str, ...] = (),
                 decode_start: Callable[[Any], Any] | None = None) -> None:
@@ -440,9 +523,13 @@ class MatchMidend:
                 player = _player(agent)
                 if flagged is True and hasattr(player, "fell_back"):
                     player.fell_back = True
+        # Optional too, and only a cache: what does not fit this game is dropped.
+        reviews = reviews_from_data(data.get("reviews"), fresh)
         # Everything checked: take it over.
         self.seats, self.agents = seats, agents
+        self.reviews = reviews
         self.history = History.restored(steps, index)
+        self._trim()  # (a save of an earlier version may hold more)
         self.next_serial = next_serial
         self.recorded = recorded
         self.paused = paused
@@ -559,7 +646,10 @@ def replay_log(raw: Any, fresh: Any, decode_start: Callable[[Any], Any] | None =
     replayed through the rules from ``fresh`` (or a saved start); ValueError, saying
     which item is wrong, for anything that does not replay."""
     steps: list[Step] = []
-    for i, item in enumerate(items(raw, Phrase(N_("the move log")), 1, MAX_SAVED_ENTRIES)):
+    log = items(raw, Phrase(N_("the move log")), 1, MAX_SAVED_ENTRIES)
+    for i, item in enumerate(log):
+        if i % PROGRESS_EVERY == 0:
+            replayed(i, len(log))
         what = Phrase(N_("history entry {number}"), number=i + 1)
         parts = items(item, what, 1, 3)
         serial = whole(parts[0], Phrase(N_("history entry {number}'s game number"),

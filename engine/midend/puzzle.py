@@ -43,12 +43,16 @@ from engine.core.i18n import N_, Phrase, _, error_text
 from engine.model.history import History
 from engine.model.rules import GameState, Move
 from engine.storage.saved_data import (
+    MAX_HISTORY,
+    MAX_SAVED_ENTRIES,
+    PROGRESS_EVERY,
     fields,
     flag,
     items,
     move_from_data,
     move_to_data,
     number,
+    replayed,
     show,
     whole,
 )
@@ -57,6 +61,8 @@ S = TypeVar("S", bound=GameState)
 Sol = TypeVar("Sol")
 
 ProgressFn = Callable[[float], None]
+# A saved attempt's count of moves let go (see PuzzleMidend._trim) is below this.
+MAX_MOVES = 10**12
 # A saved attempt's clock longer than this (about 31 years) is not a real one.
 MAX_SECONDS = 1e9
 
@@ -129,11 +135,16 @@ class _Puzzle:
 class _Attempt:
     """One go at a puzzle, from its start (or a Restart): its clock and whether it was won."""
 
-    __slots__ = ("base", "elapsed", "puzzle", "reported", "since", "started")
+    __slots__ = ("base", "begin", "elapsed", "offset", "puzzle", "reported", "since",
+                 "started")
 
     def __init__(self, puzzle: _Puzzle, base: int) -> None:
         self.puzzle = puzzle
         self.base = base  # history index of the step that started it
+        # Its first moves let go of (a history past MAX_HISTORY steps): how many, and the
+        # position they reached, where its kept steps start (None: the puzzle's start).
+        self.offset = 0
+        self.begin: Any = None
         self.started = False  # the first move starts the clock
         self.elapsed = 0.0  # seconds timed before ``since``
         self.since: float | None = None  # clock reading when it last started running
@@ -207,7 +218,8 @@ class PuzzleMidend(Generic[S]):
     @property
     def moves(self) -> int:
         """Moves in the current attempt, up to the position shown."""
-        return self._history.index - self._attempt.base
+        attempt = self._attempt
+        return self._history.index - attempt.base + attempt.offset
 
     @property
     def elapsed(self) -> float:
@@ -269,6 +281,7 @@ class PuzzleMidend(Generic[S]):
         self._history.push(_Step(attempt, move, None if self._inverse else after))
         self._state = after
         attempt.started = True
+        self._trim()
         self._changed(Change("play", move))
         if attempt.reported or not after.is_terminal():
             return None
@@ -300,7 +313,36 @@ class PuzzleMidend(Generic[S]):
         attempt = _Attempt(puzzle, self._history.index + 1)
         self._history.push(_Step(attempt, None, puzzle.start, self._state))
         self._state = puzzle.start
+        self._trim()
         self._changed(change)
+
+    def _trim(self) -> None:
+        """Past :data:`~engine.storage.saved_data.MAX_HISTORY` steps, let the oldest quarter
+        go: the first step kept becomes the start of its attempt, at the position it
+        reached, and the attempt counts the moves let go (undo stops there). Saving,
+        journalling and resuming then stay bounded however long a puzzle is played."""
+        history = self._history
+        if len(history) <= MAX_HISTORY:
+            return
+        cut = min(history.index, len(history) - MAX_HISTORY * 3 // 4)
+        entries = history.entries
+        # The position at the cut: from the start of its attempt, forward.
+        start = cut
+        while entries[start].move is not None:
+            start -= 1
+        state = entries[start].state
+        for step in entries[start + 1:cut + 1]:
+            state = step.state if step.state is not None else state.play(step.move)
+        attempt = entries[cut].attempt
+        attempt.offset += cut - attempt.base
+        attempt.begin = state
+        attempt.base = cut  # its start is now the step at the cut (0 once shifted below)
+        seen: set[int] = set()
+        for step in entries[cut:]:
+            if id(step.attempt) not in seen:
+                seen.add(id(step.attempt))
+                step.attempt.base -= cut
+        history.drop_oldest(cut, _Step(attempt, None, state))
 
     def undo(self) -> bool:
         """Take back the last step (a move, a Restart or a new puzzle); whether there was one."""
@@ -375,6 +417,9 @@ class PuzzleMidend(Generic[S]):
                 attempt_data.append({"puzzle": puzzles[id(puzzle)], "started": attempt.started,
                                      "elapsed": round(attempt.elapsed + running, 3),
                                      "won": attempt.reported})
+                if attempt.offset:  # its first moves were let go (see _trim)
+                    attempt_data[-1].update(moves_before=attempt.offset,
+                                            begin=save_state(attempt.begin))
             move = None if step.move is None else move_to_data(step.move)
             step_data.append([attempts[id(attempt)], move])
         return {"puzzles": puzzle_data, "attempts": attempt_data, "steps": step_data,
@@ -411,13 +456,24 @@ class PuzzleMidend(Generic[S]):
                                                               number=i + 1), 0, MAX_SECONDS)
             attempt.reported = flag(entry["won"], Phrase(N_("attempt {number}'s won flag"),
                                                          number=i + 1))
+            if "moves_before" in entry:  # its first moves were let go (see _trim)
+                attempt.offset = whole(entry["moves_before"], Phrase(
+                    N_("attempt {number}'s earlier moves"), number=i + 1), 1, MAX_MOVES)
+                try:
+                    attempt.begin = load_state(fields(entry, Phrase(
+                        N_("attempt {number}"), number=i + 1), ("begin",))["begin"])
+                except ValueError as exc:
+                    raise ValueError(Phrase(N_("attempt {number}: {error}"), number=i + 1,
+                                            error=error_text(exc))) from None
             attempts.append(attempt)
-        raw_steps = items(record["steps"], Phrase(N_("the steps")), 1)
+        raw_steps = items(record["steps"], Phrase(N_("the steps")), 1, MAX_SAVED_ENTRIES)
         index = whole(record["index"], Phrase(N_("the step shown")), 0, len(raw_steps) - 1)
         steps: list[_Step] = []
         state: Any = None
         shown: Any = None
         for i, item in enumerate(raw_steps):
+            if i % PROGRESS_EVERY == 0:
+                replayed(i, len(raw_steps))
             which, raw_move = items(item, Phrase(N_("step {number}"), number=i + 1), 2, 2)
             attempt = attempts[whole(which, Phrase(N_("step {number}'s attempt"), number=i + 1),
                                      0, len(attempts) - 1)]
@@ -426,8 +482,9 @@ class PuzzleMidend(Generic[S]):
                     raise ValueError(Phrase(N_("step {number} starts attempt {attempt} a second "
                                                "time"), number=i + 1, attempt=which + 1))
                 attempt.base = i
-                step = _Step(attempt, None, attempt.puzzle.start, state)
-                state = attempt.puzzle.start
+                begin = attempt.puzzle.start if attempt.begin is None else attempt.begin
+                step = _Step(attempt, None, begin, state)
+                state = begin
             else:
                 if not steps or attempt is not steps[-1].attempt:
                     raise ValueError(Phrase(N_("step {number} is a move outside its attempt"),
@@ -454,6 +511,7 @@ class PuzzleMidend(Generic[S]):
             running.since = None
         self._history, self._state = history, shown
         self._paused, self._running = True, None
+        self._trim()  # (a save of an earlier version may hold more)
         self._changed(Change("new"))
 
     # --- plumbing -------------------------------------------------------------------------

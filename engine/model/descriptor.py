@@ -157,11 +157,11 @@ class DescriptorError(ValueError):
 # A game id (and an alias) as typed on the command line and used as a settings key.
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 # Names a game id may not take because the engine already uses them in the same place:
-# ``build/build.py --family all`` builds every game; ``play``, ``solve`` and ``analyze``
-# are the command line's own commands (a game's ``cli`` may add a command named after its
-# id); ``--smoke`` lists what it opened by game id beside ``launcher`` and ``statistics``.
+# ``build/build.py --family all`` builds every game; ``play``, ``solve``, ``analyze`` and
+# ``review`` are the command line's own commands (a game's ``cli`` may add a command named
+# after its id); ``--smoke`` lists what it opened by game id beside ``launcher`` and ``statistics``.
 # (A sound's name is no such place: ids and sound names never meet.)
-RESERVED_IDS = ("all", "play", "solve", "analyze", "launcher", "statistics")
+RESERVED_IDS = ("all", "play", "solve", "analyze", "review", "launcher", "statistics")
 # ``package.module:attribute`` (the fields that name an object) and ``package.module``.
 _DOTTED = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 OBJECT_PATH = re.compile(_DOTTED + r":[A-Za-z_][A-Za-z0-9_]*")
@@ -169,7 +169,7 @@ MODULE_PATH = re.compile(_DOTTED)
 # The fields that name an object by import path; ``cli`` names a module. (A field listed
 # here that a version of the descriptor lacks is simply not checked.)
 OBJECT_FIELDS = ("preview", "scene", "params", "rules", "agents", "hints", "help", "smoke",
-                 "solve")
+                 "solve", "notation")
 REQUIRED_FIELDS = ("id", "title", "blurb", "scene")
 SEAT_KINDS = ("human", "computer")
 
@@ -211,6 +211,9 @@ class GameDescriptor:
       is set), ``progress`` takes fractions 0..1. It is :class:`engine.midend.puzzle.PuzzleHelp`'s
       solver for the shared puzzle screen's Hint and Solve, and the conformance suite
       replays its moves on every small variant.
+    * ``notation``: ``move_text(state, move) -> str``, a move of ``state`` in the game's own
+      notation (a grid's cell ``b2``), for the move list and the review; None: the move's
+      plain text (:meth:`move_text`).
 
     Every game is saved when left and resumed (:mod:`engine.storage.saved_games`): its scene's
     ``snapshot(compact)`` and ``restore(data)`` write and replay the move log, so a game
@@ -231,6 +234,7 @@ class GameDescriptor:
     smoke: str | None = None
     cli: str | None = None
     solve: str | None = None
+    notation: str | None = None
     aliases: tuple[str, ...] = ()
     # Seats: their keys in settings, and the kinds and level of a first game. No
     # default_kinds: human against the computer where the game has agents, else humans.
@@ -426,6 +430,15 @@ class GameDescriptor:
     def hint_function(self) -> Any:
         """``hint_values(state, cancel, time_limit)``, or None where the game has no hints."""
         return load(self.hints) if self.hints else None
+
+    def move_text(self, state: Any, move: Any) -> str:
+        """``move`` (legal in ``state``) in the game's notation; the move's plain text where
+        the game declares none."""
+        if self.notation:
+            return str(load(self.notation)(state, move))
+        if isinstance(move, tuple):
+            return ".".join(str(part) for part in move)
+        return str(move)
 
     def variant_title(self, variant_id: str) -> str | None:
         """A player's name for the recorded variant ``variant_id`` (``"Classic 8×8"``), or None

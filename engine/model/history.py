@@ -69,6 +69,21 @@ class History(Generic[T]):
         self._index += 1
         self.version += 1
 
+    def drop_oldest(self, count: int, first: T | None = None) -> None:
+        """Forget the ``count`` oldest states (undo then stops at what is left first), the
+        cursor staying on the same state; ``first`` replaces the new oldest state (a
+        midend that keeps moves, not states, puts the position reached there). Keeps a
+        long history's cost bounded: every save and journal line is made from it."""
+        if not 0 <= count <= self._index:
+            raise ValueError(f"cannot drop {count} states before the cursor at {self._index}")
+        if count == 0:
+            return
+        del self._states[:count]
+        if first is not None:
+            self._states[0] = first
+        self._index -= count
+        self.version += 1
+
     def undo(self, until: Callable[[T], bool] | None = None) -> bool:
         """Step back once, or back to the nearest earlier state satisfying ``until``.
 

@@ -291,6 +291,11 @@ def build_parser(family: GameDescriptor | None = None) -> ArgumentParser:
                                  epilog=NUMBERS_RULE)
         groups["analyze"] = analyze.add_subparsers(dest="analysis", metavar="WHAT",
                                                    required=True)
+    reviewed = [g for g in families if g.kind == "two-player" and g.hints is not None]
+    if reviewed:
+        from engine.runtime.review_command import add_review_parser
+
+        add_review_parser(sub, reviewed, positive_seconds, SECONDS_RANGE, read_stdin)
     for each in families:
         each.add_cli(sub, groups)  # each family adds its own commands
     _remember_command_parsers(parser)
@@ -483,11 +488,16 @@ def _reserve_standard_fds() -> None:
 # --- running ----------------------------------------------------------------------------
 
 
-def _open_stores(profile: str | None) -> tuple[object, object, list[str]]:
+def _open_stores(profile: str | None, stats_later: bool = False
+                 ) -> tuple[object, object, list[str]]:
     """The settings and statistics stores of ``profile`` (None: ARCADE_PROFILE, then the
     per-user folders) and the notices the app shows: where the profile is when that is
     surprising, then what was found opening the stores. Raises ProfileError for an
-    ARCADE_PROFILE that cannot be used."""
+    ARCADE_PROFILE that cannot be used.
+
+    ``stats_later``: the statistics store is returned unopened, for the app's statistics
+    worker to open off the frame loop (another program holding the file must not delay
+    the window); what the opening finds comes through the worker's notices."""
     from engine.storage.paths import resolve_profile
     from engine.storage.settings import SettingsStore
     from engine.storage.stats import StatsStore
@@ -497,7 +507,8 @@ def _open_stores(profile: str | None) -> tuple[object, object, list[str]]:
     settings = SettingsStore(paths.settings_file)
     notices += settings.load()
     stats = StatsStore(paths.stats_file)
-    notices += stats.open()
+    if not stats_later:
+        notices += stats.open()
     return settings, stats, notices
 
 
@@ -549,7 +560,7 @@ def run_app(args: argparse.Namespace, family: GameDescriptor | None = None) -> i
     from engine.storage.paths import PROFILE_ENV, ProfileError
 
     try:
-        settings, stats, notices = _open_stores(args.profile)
+        settings, stats, notices = _open_stores(args.profile, stats_later=True)
     except ProfileError as exc:  # --profile was checked by the parser: this is the variable
         say(f"{PROG}: error: {PROFILE_ENV}: {exc}")
         return 2

@@ -61,6 +61,10 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
             for name in family.smoke_variants(app, lambda n: _frames(app, n)):
                 assert app.top is launcher, f"{family.id} {name} did not return to the launcher"
                 opened.append(f"{family.id}/{name}")
+            if family.kind == "two-player" and family.hints is not None:
+                _smoke_review(app, family, frames)
+                assert app.top is launcher, f"{family.id} review did not return to the launcher"
+                opened.append(f"{family.id}/review")
         app.push(StatsScene(app))
         _frames(app, frames)
         app.pop()
@@ -73,6 +77,30 @@ def smoke_all(settings: Any, stats: Any, notices: list[str], frames: int = 5,
         app.quit()
         pygame.quit()
     return opened
+
+
+def _smoke_review(app: Any, family: GameDescriptor, frames: int) -> None:
+    """A game played to its end (each first legal move), reviewed: the review screen (its
+    board drawn by the game's own screen, its graph and lists) and the move list drawn for
+    a few frames, the analysis left running and cancelled by leaving. The game is replayed
+    with Play from here's ``play_from``, which records no result: a smoke run on a player's
+    profile adds nothing to their statistics."""
+    from engine.model.seats import Seat
+    from engine.screens.review_scene import ReviewScene
+
+    scene = app.push(family.open_scene(app, None, seats=(Seat(),) * 4))
+    start = state = scene.state
+    moves = []
+    while not state.is_terminal() and len(moves) < 400:
+        moves.append(state.legal_moves()[0])
+        state = state.play(moves[-1])
+    scene.match.play_from(start, moves)
+    scene._changed()
+    _frames(app, frames)
+    app.push(ReviewScene(app, scene))
+    _frames(app, frames)
+    app.pop()
+    app.pop()
 
 
 def _check_sounds(app: Any, family: GameDescriptor) -> None:

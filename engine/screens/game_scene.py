@@ -94,7 +94,7 @@ class GameScene(Scene):
     def layout(self) -> dict[str, FRect]:
         """Named design-space rectangles for the current window, worked out once per size."""
         vp = self.app.viewport
-        key = (vp.window, self.layout_key())
+        key = (vp.window, self.layout_key(), self.own_layout_key())
         if key != self._layout_key:
             area = vp.area
             top, body, status = bars(area)
@@ -103,7 +103,7 @@ class GameScene(Scene):
                          status=FRect(status.x + 24, status.y + 8, status.w - 48 - BADGE_W, 40),
                          status_wide=FRect(status.x + 24, status.y + 8, status.w - 48, 40),
                          badge=FRect(status.right - 16 - BADGE_W, status.y + 12, BADGE_W, 32))
-            rects.update(self.layout_body(body))
+            rects.update(self.arrange_body(body))
             self._layout, self._layout_key = rects, key
         return self._layout
 
@@ -116,6 +116,17 @@ class GameScene(Scene):
     def layout_key(self) -> object:
         """What else the layout depends on (override when it changes with the game)."""
         return None
+
+    def own_layout_key(self) -> object:
+        """What :meth:`arrange_body` adds to the layout's dependencies (the engine's screens
+        override both; games override :meth:`layout_key`)."""
+        return None
+
+    def arrange_body(self, body: FRect) -> dict[str, FRect]:
+        """The body's rectangles: the game's (:meth:`layout_body`), and any the engine's
+        screen places itself (the move list of
+        :class:`engine.screens.turn_scene.TurnBasedScene`)."""
+        return self.layout_body(body)
 
     def layout_body(self, body: FRect) -> dict[str, FRect]:
         """Named rectangles inside the body; the default is one "board" filling it."""

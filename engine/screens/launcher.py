@@ -394,7 +394,7 @@ class LauncherScene(Scene):
         "opponent; Palette switches between the default colours and a colour-blind-safe "
         "palette; Settings sets sound effects, volume, reduced motion, colours and the "
         "language (saved at once); ? or F1 shows this help; Quit, or closing the window, "
-        "leaves.\n\n"
+        "leaves. Ctrl+V opens a copied game record for review.\n\n"
         "In a game: Esc or ← Back comes back here, F1 or ? shows its rules, Ctrl+Z undoes "
         "and Ctrl+Y redoes a move, N starts a new game."
     )
@@ -637,6 +637,13 @@ class LauncherScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         """Grid keys and the mouse wheel here; everything else as any scene does."""
         self._layout()  # a resize earlier in this frame moves the tiles the click aims at
+        if (event.type == pygame.KEYDOWN and event.key == pygame.K_v
+                and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)):
+            # A game's record pasted: its game opens, reviewing it (engine.model.records).
+            from engine.screens.review_scene import open_record_from_launcher
+
+            open_record_from_launcher(self.app)
+            return
         if event.type == pygame.KEYDOWN and self._navigate(event.key):
             return
         if event.type == pygame.MOUSEWHEEL and self._paged():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core.i18n import N_, _
+from engine.core.i18n import N_, _, number_text
 from engine.model.descriptor import GameDescriptor
 from engine.screens.scene import Scene
 from engine.storage.saved_games import Opening
@@ -50,6 +50,11 @@ class LoadingScene(Scene):
     def _progress(self) -> str:
         seconds = int(self.elapsed)
         dots = "." * (1 + int(self.elapsed * 2) % 3)
+        progress = self.opening.progress
+        if progress.total:
+            return _("Replaying its moves: {done} of {total} ({seconds} s){dots}").format(
+                done=number_text(progress.done), total=number_text(progress.total),
+                seconds=seconds, dots=dots)
         return _("Replaying its moves ({seconds} s){dots}").format(seconds=seconds, dots=dots)
 
     def update(self, dt: float) -> None:

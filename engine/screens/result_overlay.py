@@ -4,8 +4,9 @@ Shown once per game by :class:`engine.screens.turn_scene.TurnBasedScene`, a mome
 the last move (so the winning line can sweep in), over the finished board: the
 headline said from the first human's side ("You win", "The computer wins",
 "Draw"; "X wins" between humans; the winning computer named when the computer
-plays itself), the number of moves, and Play again, Swap sides, View board and
-Back. Esc or View board closes it to look at the board (Undo still works there).
+plays itself), the number of moves, and Play again, Swap sides, Review, View board and
+Back (Review opens :class:`engine.screens.review_scene.ReviewScene`). Esc or View board
+closes it to look at the board (Undo still works there).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from engine.runtime.app import App
 
 # Design size of the panel, and of its buttons.
-PANEL_W, PANEL_H = 440.0, 262.0
+PANEL_W, PANEL_H = 440.0, 318.0
 BUTTON_W, BUTTON_H, GAP, PAD = 196.0, 44.0, 12.0, 24.0
 # How dark the backdrop is: lighter than other dialogs, so the final board shows through.
 SHADE_ALPHA = 110
@@ -46,6 +47,7 @@ class MatchScreen(Protocol):
     def new_game(self) -> None: ...
     def restart(self, params: Any, seats: tuple[Seat, ...]) -> None: ...
     def back(self) -> None: ...
+    def open_review(self) -> None: ...
 
 
 def result_headline(scene: MatchScreen, state: Any) -> tuple[str, str]:
@@ -88,14 +90,16 @@ def swapped(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
 class ResultOverlay(Overlay):
     """Modal result panel over a finished game (see the module docstring).
 
-    Keys: Enter plays again (the focused button), N plays again, Esc views the board.
+    Keys: Enter plays again (the focused button), N plays again, R reviews, Esc views the board.
     """
 
     help_title = N_("Game over")
     help_text = N_("The game is over. Play again starts a new game with the same players; "
                    "Swap sides starts one with the players moved round one seat (who went "
-                   "second goes first); View board (or Esc) closes this to look at the final "
-                   "position, where Undo still takes moves back; Back returns to the games.")
+                   "second goes first); Review (R) goes through the game move by move with "
+                   "every move's value, its mistakes marked; View board (or Esc) closes this "
+                   "to look at the final position, where Undo still takes moves back; Back "
+                   "returns to the games.")
 
     def __init__(self, app: App, scene: MatchScreen) -> None:
         super().__init__(app)
@@ -109,8 +113,9 @@ class ResultOverlay(Overlay):
         ui.add(Button(self._place(0, 0), N_("Play again"), self.play_again, name="Play again"))
         ui.add(Button(self._place(1, 0), N_("Swap sides"), self.swap_sides, name="Swap sides",
                       enabled=self.new_seats != seats))
-        ui.add(Button(self._place(0, 1), N_("View board"), self.close, name="View board"))
-        ui.add(Button(self._place(1, 1), N_("← Back"), self.back, name="Back"))
+        ui.add(Button(self._place(0, 1), N_("Review"), self.review, name="Review"))
+        ui.add(Button(self._place(1, 1), N_("View board"), self.close, name="View board"))
+        ui.add(Button(self._place(0, 2), N_("← Back"), self.back, name="Back"))
         ui.focus_index = 0  # Enter plays again
 
     # --- layout -----------------------------------------------------------------------
@@ -131,7 +136,7 @@ class ResultOverlay(Overlay):
         def rect() -> tuple[float, float, float, float]:
             panel = self.panel_rect()
             w = (panel.w - 2 * PAD - GAP) / 2
-            bottom = panel.bottom - PAD - (1 - row) * (BUTTON_H + GAP)
+            bottom = panel.bottom - PAD - (2 - row) * (BUTTON_H + GAP)
             return (panel.x + PAD + col * (w + GAP), bottom - BUTTON_H, w, BUTTON_H)
         return rect
 
@@ -147,15 +152,26 @@ class ResultOverlay(Overlay):
         self.close()
         self.scene.restart(self.scene.params, self.new_seats)
 
+    def review(self) -> None:
+        """Go through the game move by move (or say why this game cannot be reviewed: the
+        panel then stays)."""
+        from engine.ai.review import unavailable_reason
+
+        scene: Any = self.scene
+        start, _moves = scene.match.game_record()
+        if unavailable_reason(start, scene.game.hint_function()) is None:
+            self.close()
+        scene.open_review()
+
     def back(self) -> None:
         """Leave the game for the launcher."""
         self.close()
         self.scene.back()
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if (event.type == pygame.KEYDOWN and event.key == pygame.K_n
+        if (event.type == pygame.KEYDOWN and event.key in (pygame.K_n, pygame.K_r)
                 and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)):
-            self.play_again()
+            (self.play_again if event.key == pygame.K_n else self.review)()
             return
         super().handle_event(event)
 

@@ -51,8 +51,9 @@ MAX_SLOTS = 120  # table rows drawn at most (more scroll)
 
 def stats_layout(area: FRect, games: int) -> dict[str, FRect]:
     """Named design rectangles of the statistics screen in ``area``: "toolbar", "Back",
-    "title", "?", "chart" and "table"."""
-    tools, title = toolbar(area, [Tool("Back", 110)], [Tool("?", 54)])
+    "title", "Open a record", "?", "chart" and "table"."""
+    tools, title = toolbar(area, [Tool("Back", 110)], [Tool("Open a record", 170),
+                                                       Tool("?", 54)])
     top = area.y + TOOLBAR_H
     body = FRect(area.x + MARGIN, top + MARGIN / 2, area.w - 2 * MARGIN,
                  area.bottom - MARGIN - top - MARGIN / 2)
@@ -139,7 +140,9 @@ class StatsScene(Scene):
         "1st and 2nd are the wins of the first and second seat). Puzzles show your best "
         "result without help. A line too long for its column ends with \"…\"; rest the "
         "pointer on it to read it whole. Scroll the table with the mouse wheel, the arrow "
-        "keys, Page Up / Page Down or Home / End. Esc or Back returns to the launcher."
+        "keys, Page Up / Page Down or Home / End. Open a record opens a game's record, as "
+        "Copy record on a review writes it, for review in its game. Esc or Back returns to "
+        "the launcher."
     )
 
     def __init__(self, app: App) -> None:
@@ -160,6 +163,8 @@ class StatsScene(Scene):
         ui.add(Button(self.place("Back"), N_("← Back"), app.pop, name="Back"))
         ui.add(Label(self.place("title"), N_("Statistics"), size=30, bold=True, align="center",
                      role="accent", fit_lines=1, min_size=20))
+        ui.add(Button(self.place("Open a record"), N_("Open a record"), self.open_record,
+                      name="Open a record"))
         ui.add(Button(self.place("?"), "?", app.help, name="?"))
         ui.add(Label(self._heading_rect, N_("Results per game"), size=20, bold=True, fit_lines=1,
                      min_size=16))
@@ -243,6 +248,12 @@ class StatsScene(Scene):
 
     def resume(self) -> None:
         self.refresh()
+
+    def open_record(self) -> None:
+        """Open a game's record (typed or pasted) for review (engine.screens.review_scene)."""
+        from engine.screens.review_scene import ask_record
+
+        ask_record(self.app)
 
     def _summary(self, game: str) -> str:
         played, won, lost, drawn = self.totals.get(game, (0, 0, 0, 0))

@@ -27,6 +27,7 @@ from engine.model.levels import MATCH
 from engine.model.rules import GameState
 from engine.model.seats import Seat, mode_name
 from engine.screens.game_scene import GameScene
+from engine.screens.move_list_view import MOVES_LABEL, MoveListView
 from engine.screens.player_cards_view import CVC_DELAYS, PlayerCardsView
 from engine.screens.result_overlay import ResultOverlay
 from engine.screens.scene import Scene
@@ -47,13 +48,15 @@ RESULT_DELAY = SWEEP + 0.05
 # What every turn-based screen adds to its game's rules in the help.
 SCREEN_HELP = N_("""On screen: the last move is framed in the focus colour (each computer's last
 move too, when several play); the card of the player to move glows and says whose turn it is. When a
-game ends, a panel says who won, with Play again, Swap sides and Back. Computer against computer:
+game ends, a panel says who won, with Play again, Swap sides, Review (every move explained, its
+mistakes marked; R on the finished board too) and Back. Moves (M) lists the moves beside the board,
+in the game's notation; the list is always shown once a game is over. Computer against computer:
 Space (or P) pauses and resumes, Step plays one move, Speed sets the pace. Leaving a game keeps
 it, with its undo history: open the game again to carry on. Sound, volume and Reduce motion are
 in the launcher's Settings.""")
 
 
-class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
+class TurnBasedScene(MatchFront, MoveListView, PlayerCardsView, GameScene):
     """The screen of a turn-based game: input, layout and drawing around a
     :class:`~engine.midend.match.MatchMidend` (``self.match``), which holds the seats, agents,
     move log, results and hints (read through :class:`~engine.midend.match.MatchFront`).
@@ -100,6 +103,11 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
         self.add_tool(Button(self.place("Setup"), N_("Setup"), self.open_setup, name="Setup"), 84)
         self.add_tool(Button(self.place("Hint"), self.hint_label, self.toggle_hints, name="Hint",
                              enabled=self.hints_available, selected=lambda: self.show_hints), 80)
+        # The move list beside the board (engine.screens.move_list_view): a toggle, and
+        # always shown once the game is over.
+        self.show_moves = bool(app.settings.get("show_moves"))
+        self.add_tool(Button(self.place("Moves"), MOVES_LABEL, self.toggle_moves, name="Moves",
+                             selected=lambda: self.show_moves), 84)
         self.add_cvc_controls()
         self.add_card_labels()
 
@@ -385,7 +393,7 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
         journal (engine.storage.journal) writes a line only then, never comparing logs."""
         match = self.match
         return (id(match.history), match.history.version, match.next_serial,
-                len(match.recorded), match.paused, self.show_hints)
+                len(match.recorded), match.paused, self.show_hints, match.reviews_version)
 
     def restore(self, data: Any) -> None:
         """Resume a :meth:`snapshot`: seats, the moves replayed, undo and redo, recorded
@@ -467,15 +475,39 @@ class TurnBasedScene(MatchFront, PlayerCardsView, GameScene):
             if event.key == pygame.K_s:
                 self.open_setup()
                 return
+            if event.key == pygame.K_m:
+                self.toggle_moves()
+                return
+            if event.key == pygame.K_r and self.state.is_terminal():
+                self.open_review()
+                return
             pause_keys = (pygame.K_p, pygame.K_SPACE)
             if (event.key in pause_keys and self.all_computers() and not self.state.is_terminal()
                     and (event.key == pygame.K_p or self.ui.focused is None)):
                 # Space pauses and resumes unless it is pressing a focused button.
                 self.toggle_pause()
                 return
+        if self.moves_wheel(event):
+            return
         super().handle_event(event)
 
+    def open_review(self) -> None:
+        """Review the game on screen (engine.screens.review_scene), or say why it cannot be."""
+        from engine.ai.review import unavailable_reason
+        from engine.screens.review_scene import ReviewScene
+
+        start, _moves = self.match.game_record()
+        reason = unavailable_reason(start, self.game.hint_function())
+        if reason is not None:
+            self.app.notify(reason, "info")
+            return
+        self.app.push(ReviewScene(self.app, self))
+
     # --- drawing --------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        self.draw_move_list(surface)
+
     def debug_state(self) -> dict[str, Any]:
         return {"scene": type(self).__name__, "status": self.status_text(),
                 "variant": self.variant_id(), "seats": [s.describe() for s in self.seats],

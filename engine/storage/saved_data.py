@@ -16,9 +16,11 @@ No pygame here: rules modules use these checks for their own positions.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine.core.phrase import N_, Number, Phrase
@@ -29,6 +31,14 @@ from engine.storage.settings import show_value as show
 # numbered below MAX_SERIAL: far more than anyone plays, small enough to check quickly.
 MAX_SAVED_ENTRIES = 100_000
 MAX_SERIAL = 10**9
+# A game's history in play keeps at most this many steps (the oldest games, then the
+# oldest moves of a long puzzle attempt, are let go): every save, journal line and replay
+# is made from it, so their work stays bounded whatever the board (a move on a
+# 1000×1000 board costs ~50 µs to replay). Saves of earlier versions up to
+# MAX_SAVED_ENTRIES still load (and are trimmed once open).
+MAX_HISTORY = 20_000
+# Replay loops report their progress every this many entries.
+PROGRESS_EVERY = 512
 # Moves are small values (a cell, a column, a (heap, take) pair); deeper data is not a move.
 MOVE_MAX_DEPTH = 4
 MOVE_MAX_ITEMS = 16
@@ -38,6 +48,50 @@ _KINDS: dict[type, Phrase] = {
     bool: Phrase(N_("true/false")), int: Phrase(N_("a number")), float: Phrase(N_("a number")),
     str: Phrase(N_("text")), list: Phrase(N_("a list")), dict: Phrase(N_("an object")),
     type(None): Phrase(N_("null"))}
+
+
+class ReplayCancelled(Exception):
+    """The player gave up waiting for a saved game's replay (Back while loading)."""
+
+
+class ReplayProgress:
+    """How far the replay of a saved game's moves has come (read by the loading screen
+    on the frame loop; written by the thread replaying). :meth:`cancel` stops the replay
+    at its next report."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.total = 0
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        """Stop the replay (it raises :class:`ReplayCancelled` at its next report)."""
+        self.cancelled = True
+
+
+_tracked = threading.local()
+
+
+@contextlib.contextmanager
+def tracking(progress: ReplayProgress) -> Iterator[ReplayProgress]:
+    """Report replays run on this thread, inside the block, to ``progress``."""
+    before = getattr(_tracked, "progress", None)
+    _tracked.progress = progress
+    try:
+        yield progress
+    finally:
+        _tracked.progress = before
+
+
+def replayed(done: int, total: int) -> None:
+    """A replay loop's report: ``done`` of ``total`` entries replayed. Raises
+    :class:`ReplayCancelled` when the replay was given up."""
+    progress: ReplayProgress | None = getattr(_tracked, "progress", None)
+    if progress is None:
+        return
+    progress.done, progress.total = done, total
+    if progress.cancelled:
+        raise ReplayCancelled
 
 
 def _kind(value: object) -> str:

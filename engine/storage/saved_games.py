@@ -83,7 +83,7 @@ from engine.storage.journal import (
     text_digest,
 )
 from engine.storage.lock import folder_lock, let_go, try_hold
-from engine.storage.saved_data import fields, show, text
+from engine.storage.saved_data import ReplayProgress, fields, show, text, tracking
 
 SAVED_FOLDER = "saved"
 SAVE_FORMAT = "arcade-of-strategy saved game"
@@ -842,6 +842,8 @@ class Opening:
         self.scene: Any = None
         self.done = False
         self.cancelled = False
+        #: How far the replay has come (the loading screen shows it); cancelled with it.
+        self.progress = ReplayProgress()
         self._steps = _opening(app, game, options)
         self._result: tuple[Any, BaseException | None] | None = None
         self._advance(None, None)
@@ -858,7 +860,8 @@ class Opening:
 
         def work() -> None:
             try:
-                result: tuple[Any, BaseException | None] = (function(*arguments), None)
+                with tracking(self.progress):
+                    result: tuple[Any, BaseException | None] = (function(*arguments), None)
             except Exception as exc:  # noqa: BLE001 - handed back to the step that asked
                 result = (None, exc)
             self._result = result
@@ -879,6 +882,7 @@ class Opening:
         if self.done or self.cancelled:
             return
         self.cancelled = True
+        self.progress.cancel()  # the replay stops at its next report
         self._steps.close()
         if not any(getattr(scene, "game", None) is self.game for scene in self.app.scenes):
             self.app.game_saves.release(self.game.id)

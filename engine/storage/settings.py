@@ -80,6 +80,7 @@ DEFAULTS: dict[str, Any] = {
     "seats": {},
     "ai_levels": {},
     "show_hints": False,
+    "show_moves": False,
     "variants": {},
     "sound": True,
     "volume": 70,
@@ -299,6 +300,7 @@ _VALIDATORS: dict[str, Callable[[object], Any]] = {
     "seats": _check_seats,
     "ai_levels": _check_ai_levels,
     "show_hints": _check_bool,
+    "show_moves": _check_bool,  # the move list beside a two-player game's board
     "variants": _check_variants,  # {game_id: {name: text or number}}: last chosen variant
     "sound": _check_bool,  # sound effects on or off
     "volume": _check_volume,  # effects volume in percent

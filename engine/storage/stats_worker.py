@@ -10,7 +10,10 @@ worker thread (which owns the connection while it runs), in the order asked:
 * results are queued (:meth:`StatsWorker.record_game_later`): the frame never waits, and
   what the store says about them comes back through :meth:`StatsWorker.notices`;
 * "Match me" reads its results from a copy kept up to date off the loop
-  (:meth:`StatsWorker.match_outcomes_now`), with this session's queued results added.
+  (:meth:`StatsWorker.match_outcomes_now`), with this session's queued results added;
+* a store not opened yet is opened by the worker, as its first job: the window opens at
+  once even while another program holds the file (what the opening found comes back
+  through :meth:`StatsWorker.notices`).
 
 The blocking methods of :class:`StatsStore` stay available here (they wait for the
 worker) for the command line and tests; the frame loop uses none of them. No pygame here.
@@ -69,7 +72,8 @@ def _is_match(mode: str, opponent: str) -> bool:
 
 
 class StatsWorker:
-    """Runs a :class:`StatsStore` (opened already) on a worker thread; see the module."""
+    """Runs a :class:`StatsStore` on a worker thread; see the module. A store not opened
+    yet is opened there first."""
 
     def __init__(self, store: StatsStore) -> None:
         self.store = store
@@ -94,8 +98,24 @@ class StatsWorker:
         self._best_asked: dict[tuple[str, str], float] = {}
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="statistics", daemon=True)
+        #: Set once the store is open (at once for a store opened by its owner).
+        self.opened = threading.Event()
+        if store.closed:
+            self.submit(self._open, read=False)
+        else:
+            self.opened.set()
         self._thread.start()
         self._refresh_match()
+
+    def _open(self, store: StatsStore) -> None:
+        """The first job for a store not opened yet: open it; tell what opening found."""
+        try:
+            warnings = store.open()
+        finally:
+            self.opened.set()
+        with self._lock:
+            self._notices.extend(message for message in warnings
+                                 if message not in self._notices)
 
     # --- the worker thread ------------------------------------------------------------
     def _run(self) -> None:
@@ -104,7 +124,7 @@ class StatsWorker:
                 job = self._jobs.get(timeout=RETRY_SECONDS)
             except queue.Empty:
                 # Idle: a "Match me" copy that could not be read is tried again.
-                if self.store.closed:
+                if self.store.closed and self.opened.is_set():
                     return  # closed by its owner: nothing more to do here
                 with self._lock:
                     again = self._match is None and not self._match_queued and not self._closed

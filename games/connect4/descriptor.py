@@ -15,6 +15,7 @@ GAME = GameDescriptor(
     rules="games.connect4.rules:new_game",
     agents="games.connect4.agents:make_agent",
     hints="games.connect4.solver:move_values",
+    notation="games.connect4.notation:move_text",
     help="games.connect4.help_text:HELP",
     smoke="games.connect4.scene:smoke_variants",
     cli="games.connect4.cli",

@@ -24,7 +24,7 @@ from typing import Any
 from engine.ai.agent import Cancelled
 from engine.ai.perfect import PerfectAgent
 from engine.model.rules import Move
-from engine.model.values import INFINITE, MoveValue, ranked
+from engine.model.values import MoveValue, ranked
 from games.grundy.impartial import ImpartialState
 
 _RANK = {"win": 0, "draw": 1, "loss": 2}
@@ -53,7 +53,11 @@ def _outcome(state: ImpartialState, move: Move, value: int | None,
 
 def move_values(state: ImpartialState, cancel: threading.Event | None = None,
                 only_best: bool = False, distance: bool = True) -> dict[Move, MoveValue]:
-    """Every legal move's :class:`MoveValue` (legal order), with the Grundy value it leads to.
+    """Every legal move's :class:`MoveValue` (legal order), with the nimber it leads to.
+
+    The nimber is the resulting position's own label (``nimber()``: a number, ∞(K)
+    on graphs with cycles, None in misère play), never the outcome convention of
+    ``value()`` (which says 1 for a won ∞ node).
 
     Remoteness counts plies to the end with best play, this move included (the
     resulting position's remoteness + 1); None for draws, and for every move
@@ -70,20 +74,21 @@ def move_values(state: ImpartialState, cancel: threading.Event | None = None,
         best = min(_RANK[outcome] for _, _, outcome in found)
         found = [f for f in found if _RANK[f[2]] == best]
     out: dict[Move, MoveValue] = {}
-    for move, value, outcome in found:
+    for move, _value, outcome in found:
         _check(cancel)
+        after = state.play(move)
         remote = None
         if distance and outcome != "draw":
-            after = state.play(move).remoteness()
-            remote = None if after is None else after + 1
+            far = after.remoteness()
+            remote = None if far is None else far + 1
         out[move] = MoveValue(outcome, remote, True,  # type: ignore[arg-type]
-                              nimber=INFINITE if value is None else value)
+                              nimber=after.nimber())
     return out
 
 
 def hint_values(state: ImpartialState, cancel: threading.Event | None = None,
                 time_limit: float | None = None) -> dict[Move, MoveValue]:
-    """The hint overlay's values: exact outcomes and Grundy values, no distances."""
+    """The hint overlay's values: exact outcomes and nimbers (∞ with its K), no distances."""
     return move_values(state, cancel, distance=False)
 
 

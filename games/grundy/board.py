@@ -171,6 +171,10 @@ class TokenState:
         """The Grundy value: the nim-sum (XOR) of the tokens' values; 0 = the mover loses."""
         return reduce(xor, self.token_values(), 0)
 
+    def nimber(self) -> int:
+        """The Grundy value (:meth:`value`: normal play, no cycles, so it is the nimber)."""
+        return self.value()
+
     def move_value(self, move: TokenMove) -> int:
         """The value after ``move`` (checked like :meth:`play`)."""
         index, r, c = self._check_move(move)

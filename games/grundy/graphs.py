@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from engine.core.i18n import N_, Phrase, _
 from engine.model.rules import IllegalMove
+from engine.model.values import Infinite, nimber_text
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 # The same (node, player to move) for the third time ends the game in a draw.
@@ -490,6 +491,17 @@ class GraphState:
         """The node's generalised Sprague–Grundy value γ; None for ∞."""
         return generalized_grundy(self.graph)[self.node]
 
+    def nimber(self) -> int | Infinite | None:
+        """The node's label as the theory writes it: γ when finite, else ∞(K) with K the
+        finite labels among its successors (:func:`infinity_set`) — what the graph's hint
+        draws on the node. None once the game has ended in a draw by repetition: a
+        finished game is no node of the labelled game (its outcome is a draw, whatever
+        the node's label)."""
+        if self.drawn_by_repetition():
+            return None
+        g = self.grundy()
+        return Infinite(infinity_set(self.graph, self.node)) if g is None else g
+
     def outcome(self) -> str:
         """'win', 'loss' or 'draw' for the player to move, with best play from here."""
         if self.drawn_by_repetition():
@@ -533,7 +545,8 @@ class GraphState:
         return graph_remoteness(self.graph)[self.node]
 
     def value_explained(self) -> str:
-        """The status line, e.g. ``value 2 (mex of 0, 1): the player to move wins …``."""
+        """The status line, e.g. ``value 2 (mex of 0, 1): the player to move wins …`` or
+        ``value ∞₀,₂: no Grundy number, but …``."""
         if self.drawn_by_repetition():
             return _("position repeated {count} times: the game is drawn").format(
                 count=REPETITIONS_FOR_DRAW)
@@ -553,11 +566,13 @@ class GraphState:
         if g is not None:
             return _("value {value} (mex of {shown}): the player to move wins by moving to "
                      "a 0").format(value=g, shown=shown)
-        ks = "{" + ", ".join(map(str, finite)) + "}"
+        # Smith's notation: K (the successors' finite values) as subscripts, ∞₀,₂.
+        ks = nimber_text(Infinite(finite))[1:]
         if 0 in finite:
             return _("value ∞{set}: no Grundy number, but a successor has value 0: "
                      "the player to move wins by moving there").format(set=ks)
-        return _("value ∞: a draw with best play (neither player can force a win)")
+        return _("value ∞{set}: a draw with best play (neither player can force a "
+                 "win)").format(set=ks)
 
 
 # --- saved games (through games.grundy.variants' save_state and load_state) ----------------

@@ -234,6 +234,13 @@ class HeapState:
             return 0 if _misere_lost(self.config, self.heaps) else 1
         return reduce(xor, self.heap_values(), 0)
 
+    def nimber(self) -> int | None:
+        """Normal play: the Grundy value; misère: None (a misère position has no nimber of
+        its own, and :meth:`value`'s 0 or 1 is an outcome, not one)."""
+        if self.config.misere:
+            return None
+        return reduce(xor, self.heap_values(), 0)
+
     def move_value(self, move: HeapMove) -> int:
         """The value after ``move`` (checked like :meth:`play`)."""
         return self.play(move).value()

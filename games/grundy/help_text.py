@@ -97,7 +97,9 @@ wins. So the first player wins exactly when some successor of the start is label
 value has its own fill, 0 striped as well; the legend beside the graph lists the fills this
 graph shows and what each means. The hint ticks (✓) the winning moves; when there is none
 it marks the moves that keep the draw ("draw"), and otherwise every move loses against best
-play.""")
+play. The status line writes an ∞ with its K, as in Smith's notation: the numbers among the
+labels its arrows lead to, as subscripts. ∞₀,₂ leads to nodes labelled 0 and 2, so it wins;
+∞ alone there leads to no number.""")
 
 
 def bachet_zeros(config: HeapConfig = BACHET_DEFAULT, start: int = DEFAULT_BACHET_HEAP) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from engine.model.rules import GameState, Move
+from engine.model.values import Nimber
 
 # Value of a position that is a draw with best play (a game with cycles): ∞.
 INFINITE = None
@@ -25,7 +26,14 @@ class ImpartialState(GameState, Protocol):
     parts), or ``None`` (∞) for a draw in a game with cycles. For misère games
     it is 0 for a loss of the player to move and 1 for a win (a misère
     position has no Grundy value of its own); ``value_explained()`` says which.
+    So ``value()`` is an outcome convention; ``nimber()`` is the theory's label.
     """
+
+    def nimber(self) -> Nimber | None:
+        """The position's generalised Sprague–Grundy label: its Grundy value, or
+        :class:`~engine.model.values.Infinite` (∞ with its K) in a game with cycles;
+        None where it has none (misère play)."""
+        ...
 
     def value(self) -> int | None:
         """The position's value for the player to move (0: they lose with best play)."""

@@ -11,7 +11,7 @@ from pygame import FRect
 
 from engine.core.i18n import N_, _, pgettext
 from engine.model.seats import Seat
-from engine.model.values import MoveValue
+from engine.model.values import MoveValue, nimber_text
 from engine.ui.animation import SLIDE, ease_out
 from engine.ui.theme import Colour
 from engine.ui.value_overlay import draw_value_badge
@@ -641,6 +641,11 @@ class GraphScene(GrundyScene):
         return {**super().debug_state(), "graph": self.graph.name, "node": state.node,
                 "label": self.graph.labels[state.node], "to_move": state.current_player(),
                 "targets": self.targets(), "value": state.value(),
+                # The node's label as the theory writes it (∞ with its K), and each hinted
+                # move's: "value" above is the outcome convention (1 for a won ∞ node).
+                "nimber": None if (n := state.nimber()) is None else nimber_text(n),
+                "hint_nimbers": [[m, nimber_text(v.nimber)] for m, v in self.hints.items()
+                                 if v.nimber is not None],
                 "repetitions": state.repetitions, "pointed": self.pointed(),
                 "hint_values": (None if values is None else
                                 ["∞" if v is None else v for v in values]),

@@ -15,6 +15,7 @@ GAME = GameDescriptor(
     rules="games.tictactoe.variants:new_game",
     agents="games.tictactoe.agents:make_agent",
     hints="games.tictactoe.perfect:move_values",
+    notation="games.tictactoe.notation:move_text",
     help="games.tictactoe.help_text:HELP",
     smoke="games.tictactoe.scene:smoke_variants",
     cli="games.tictactoe.cli",

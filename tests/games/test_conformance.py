@@ -18,9 +18,9 @@ from engine.ai.negamax import Negamax, SearchTimeout
 from engine.model.descriptor import GameDescriptor
 from engine.model.history import History
 from engine.model.registry import all_games
-from engine.model.rules import IllegalMove
+from engine.model.rules import IllegalMove, find_move
 from engine.model.seats import Seat
-from engine.model.values import MoveValue
+from engine.model.values import Infinite, MoveValue, nimber_text
 
 GAMES = all_games()
 IDS = [g.id for g in GAMES]
@@ -239,6 +239,32 @@ def test_hint_values_equal_the_generic_negamax_on_small_boards(game: GameDescrip
                     assert value.remoteness == expected.plies, (state, move, value)
                 checked += 1
     assert checked >= 20, checked
+
+
+@pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("tictactoe", "connect4")))
+def test_hint_nimbers_are_labels_that_agree_with_the_outcomes(game: GameDescriptor) -> None:
+    """A hint's nimber is the theory's label of the position the move leads to, where the
+    opponent moves next: 0 means the mover wins, any other number that the mover loses,
+    ∞(K) a loss when 0 ∈ K and else a draw (Smith). A number is never ∞ in disguise
+    (issue 33: a won ∞ node was given as 1), and an outcome is never a nimber."""
+    hints = game.hint_function()
+    if hints is None:
+        pytest.skip(f"{game.id} offers no hints")
+    for params in small_params(game):
+        picks = [game.new_game(params, random.Random(0))]
+        for seed in range(3):
+            picks += playout(game, params, seed)[-6:-1]
+        for state in picks:
+            for move, value in hints(state, None, 60.0).items():
+                nimber = value.nimber
+                if nimber is None:
+                    continue
+                assert nimber_text(nimber)  # a number 0 or more, or Infinite
+                if isinstance(nimber, Infinite):
+                    expected = "loss" if 0 in nimber.k else "draw"
+                else:
+                    expected = "win" if nimber == 0 else "loss"
+                assert value.outcome == expected, (game.id, state, move, value)
 
 
 @pytest.mark.parametrize("game", params(TWO_PLAYER, slow=("connect4",)))
@@ -492,3 +518,78 @@ def test_version_1_positions_junk_is_refused_with_a_value_error(game: GameDescri
     for junk in JUNK:
         with pytest.raises(ValueError):
             read_v1_position(game, params, junk)
+
+
+@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+def test_review_grades_every_move_of_a_game_on_small_boards(game: GameDescriptor) -> None:
+    """The game review (engine.ai.review) on every small variant: one entry per move, the
+    mover's value before never below the move's, the best moves graded best, proven values
+    chained from one move to the next; a game of more than two players (any preset) says
+    clearly that it cannot be reviewed."""
+    from engine.ai.review import GRADES, review_game, unavailable_reason
+
+    hints = game.hint_function()
+    spec = game.param_spec()
+    presets = [p.params for p in spec.presets] if spec is not None else []
+    for params in presets:
+        start = game.new_game(params, random.Random(0))
+        if start.num_players != 2:
+            reason = unavailable_reason(start, hints)
+            assert reason and "not available" in reason
+    if hints is None:
+        assert unavailable_reason(game.new_game(None, random.Random(0)), hints)
+        return
+    reviewed = 0
+    for params in small_params(game):
+        states = playout(game, params, seed=11)
+        start = states[0]
+        if start.num_players != 2:
+            assert unavailable_reason(start, hints)
+            continue
+        moves = [find_move(a, b) for a, b in zip(states, states[1:], strict=False)]
+        review = review_game(start, moves, hints, time_limit=20.0)
+        assert len(review.moves) == len(moves)
+        for entry, state in zip(review.moves, states, strict=False):
+            assert entry.grade in GRADES
+            assert entry.mover == state.current_player()
+            if entry.grade == "unknown":
+                continue
+            assert set(entry.values) == set(state.legal_moves())
+            assert entry.before.rank() >= entry.values[entry.move].rank()
+            assert (entry.move in entry.best) == (entry.grade == "best")
+            reviewed += 1
+        for this, following in zip(review.moves, review.moves[1:], strict=False):
+            if this.exact and following.exact:
+                assert this.after.sign == -following.before.sign, (this, following)
+    assert reviewed >= 5
+
+
+@pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
+def test_records_round_trip_in_the_games_notation(game: GameDescriptor) -> None:
+    """Every preset and small variant: a random game written as a record (engine.model.records)
+    reads back as the same start and moves; every legal move's notation is one word, told
+    apart from the others; a wrong move is refused saying where."""
+    from engine.model.records import RecordError, parse_record, record_text
+
+    spec = game.param_spec()
+    variants = [p.params for p in spec.presets] if spec is not None else [None]
+    variants += small_params(game)
+    for params in variants:
+        states = playout(game, params, seed=5, max_plies=60)
+        start = states[0]
+        for state in states[:-1]:
+            texts = [game.move_text(state, m) for m in state.legal_moves()]
+            assert all(t and not any(ch.isspace() for ch in t) for t in texts), texts
+            assert len({t.lower() for t in texts}) == len(texts), texts
+        moves = [find_move(a, b) for a, b in zip(states, states[1:], strict=False)]
+        text = record_text(game, params, start, moves)
+        assert "\n" not in text and text.split()[0] == game.id
+        record = parse_record(text)
+        assert record.game is game and record.start == start
+        assert record.moves == tuple(moves)
+        assert record.positions()[-1] == states[-1]
+        # A move that is not legal: the record says which word and move.
+        bad = f"{game.id} {text.split()[1]} {'zz' * 3}"
+        with pytest.raises(RecordError, match="word 3") as caught:
+            parse_record(bad)
+        assert "not a legal move" in str(caught.value)

@@ -9,6 +9,7 @@ import threading
 from collections import Counter, deque
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -222,6 +223,73 @@ def retrograde(graph: Digraph) -> list[str]:
     return [o or "draw" for o in outcome]
 
 
+def random_cyclic_digraphs(count: int, seed: int) -> list[Digraph]:
+    """``count`` random graphs of 4 to 12 nodes, each with a cycle (loops allowed)."""
+    rng = random.Random(seed)
+    out: list[Digraph] = []
+    while len(out) < count:
+        n = rng.randint(4, 12)
+        p = rng.uniform(0.1, 0.45)
+        edges = tuple(tuple(v for v in range(n) if rng.random() < (p if v != u else p / 4))
+                      for u in range(n))
+        layout = tuple(((i + 0.5) / n, 0.5) for i in range(n))
+        graph = Digraph("random", tuple(f"v{i}" for i in range(n)), edges, layout)
+        if graph.has_cycle():
+            out.append(graph)
+    return out
+
+
+def labels_by_sums(graph: Digraph) -> list[int | tuple[str, frozenset[int]]]:
+    """Every node's generalised Sprague–Grundy label from its sums with nim heaps alone.
+
+    Smith's theory of sums: the token game at u plus a Nim heap of n is lost for the
+    player to move exactly when γ(u) = n (finite), and with γ(u) = ∞(K) it is won
+    when n ∈ K and drawn otherwise. So, by plain retrograde analysis of u + *n on the
+    product game (token moves along the arrows, heap moves to any smaller heap), a
+    node's label is the n whose sum is lost, and where there is none it is
+    ``("∞", K)`` with K the n whose sum is won. No labelling algorithm, no mex and no
+    successor's label is used. Labels and K's members are at most the node count.
+    """
+    n = graph.size
+    top = n + 1  # heaps 0..top; every finite label (≤ out-degree) is below it
+    def moves(u: int, h: int) -> list[tuple[int, int]]:
+        return [(v, h) for v in graph.edges[u]] + [(u, k) for k in range(h)]
+    states = [(u, h) for u in range(n) for h in range(top + 1)]
+    preds: dict[tuple[int, int], list[tuple[int, int]]] = {s: [] for s in states}
+    left = {}
+    for s in states:
+        succ = moves(*s)
+        left[s] = len(succ)
+        for t in succ:
+            preds[t].append(s)
+    outcome = {s: "loss" for s in states if not left[s]}
+    queue = deque(outcome)
+    while queue:
+        t = queue.popleft()
+        for s in preds[t]:
+            if s in outcome:
+                continue
+            if outcome[t] == "loss":
+                outcome[s] = "win"
+                queue.append(s)
+            else:
+                left[s] -= 1
+                if not left[s]:
+                    outcome[s] = "loss"
+                    queue.append(s)
+    labels: list[int | tuple[str, frozenset[int]]] = []
+    for u in range(n):
+        lost = [h for h in range(top + 1) if outcome.get((u, h)) == "loss"]
+        assert len(lost) <= 1, (u, lost)  # the theory: at most one heap balances a node
+        if lost:
+            labels.append(lost[0])
+        else:
+            won = frozenset(h for h in range(top + 1) if outcome.get((u, h)) == "win")
+            assert top not in won, u  # K holds successors' labels, all below top
+            labels.append(("∞", won))
+    return labels
+
+
 GOMOKU = MNKConfig(15, 15, 5)
 
 
@@ -284,3 +352,15 @@ def _play_out_as_vcf(state: TicTacToeState, agent: HardSearchAgent, limit: int =
             assert state.play(final).winner == attacker
             return
     pytest.fail("no win within the move limit")
+
+
+class Options:
+    """Stands in for an agent's random generator: records what it chose among (tests read
+    a player's real options this way)."""
+
+    def __init__(self) -> None:
+        self.seen: list[Any] | None = None
+
+    def choice(self, moves: Any) -> Any:
+        self.seen = list(moves)
+        return self.seen[0]

@@ -178,6 +178,11 @@ def cases() -> list[Case]:
             Case(f"{game.id} result", then(open_game(game.id, "hvh"), finish_the_game),
                  None if result else "engine/screens/result_overlay.py is not written yet"),
         ]
+        if game.hints is not None:
+            # (Its analysis may still run: the layout does not wait for it.)
+            found.append(Case(f"{game.id} review", then(open_game(game.id, "hvh"),
+                                                        finish_the_game,
+                                                        click_button("Review", "ReviewScene"))))
     ids = {g.id for g in all_games()}
     if "grundy" in ids:
         from games.grundy.variants import GrundySetup

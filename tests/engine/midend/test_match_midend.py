@@ -253,3 +253,28 @@ def test_restore_refuses_bad_data_and_changes_nothing(kind: str) -> None:
 def test_find_move() -> None:
     assert find_move(Pile(), Pile(3, 1)) == 2
     assert find_move(Pile(), Pile(1, 1)) is None
+
+
+def test_a_long_session_lets_its_oldest_games_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29 finding 6: past MAX_HISTORY entries the oldest games go (never the one on
+    screen), so saves, journal lines and replays stay bounded however long a session."""
+    import engine.midend.match as match_module
+
+    monkeypatch.setattr(match_module, "MAX_HISTORY", 20)
+    match, results, _events, _made = midend()
+    for game in range(12):
+        if game:
+            match.new_game()
+        while not match.state.is_terminal():
+            match.play(1)
+        assert len(match.history) <= 20 + 6  # (a game is 6 entries: never cut into)
+    assert len(results) == 12  # every result recorded once
+    entries = match.history.entries
+    assert entries[0].move is None and entries[0].state == Pile()  # a whole game first
+    assert match.serial == 11 and match.state.is_terminal()
+    data = json.loads(json.dumps(match.snapshot()))
+    copy, copy_results, _e, _m = midend()
+    copy.restore(data)
+    assert [(s.serial, s.state) for s in copy.history.entries] == \
+        [(s.serial, s.state) for s in entries]
+    assert copy_results == []

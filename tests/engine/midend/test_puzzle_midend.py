@@ -7,6 +7,7 @@ cannot clear, statistics, and solutions and hints worked out off the frame loop.
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -618,3 +619,80 @@ def test_asked_moves_are_handed_over_once_the_solution_is_known() -> None:
     helper.ask_moves()
     helper.cancel()  # leaving the screen drops the request
     assert not helper.moves_wanted
+
+
+def lamp_state(lamps: Lamps) -> int:
+    return lamps.bits
+
+
+@pytest.mark.parametrize("inverse", [True, False])
+def test_a_long_history_lets_its_oldest_steps_go_and_keeps_the_count(
+    monkeypatch: pytest.MonkeyPatch, inverse: bool
+) -> None:
+    """Issue 29 finding 6: past MAX_HISTORY steps the oldest quarter goes, so every save,
+    journal line and replay stays bounded; the position, the attempt's move count and
+    undo back to the first step kept are exactly what an untrimmed history gives."""
+    import engine.midend.puzzle as puzzle_module
+
+    monkeypatch.setattr(puzzle_module, "MAX_HISTORY", 40)
+    rng = random.Random(29)
+    m = midend(inverse=inverse)
+    m.new_puzzle(Lamps(0b00100))  # an earlier attempt to let go first
+    played: list[int] = []
+    positions = [m.state]
+    for _ in range(150):
+        move = rng.randrange(5)
+        if m.state.play(move).is_terminal():
+            continue  # (a solve is not what this test is about)
+        m.play(move)
+        played.append(move)
+        positions.append(m.state)
+        assert len(m.history) <= 40
+        assert m.moves == len(played)
+    assert m.state == positions[-1]
+    # Undo walks back through the kept steps exactly, then stops at the first one.
+    kept = len(m.history) - 1
+    for back in range(1, kept + 1):
+        assert m.undo()
+        assert m.state == positions[-1 - back] and m.moves == len(played) - back
+    assert not m.undo()
+    for _ in range(kept):
+        assert m.redo()
+    # Saved and resumed, it is the same game: position, count and undo depth.
+    data = json.loads(json.dumps(m.snapshot(lamp_state)))
+    assert data["attempts"][-1]["moves_before"] == len(played) - kept
+    copy = midend(inverse=inverse)
+    copy.restore(data, lambda bits: Lamps(bits))
+    assert copy.state == m.state and copy.moves == m.moves
+    assert len(copy.history) == len(m.history)
+    assert copy.undo() and copy.state == positions[-2]
+    # Restart still goes back to the puzzle's own start.
+    assert copy.restart() and copy.state == Lamps(0b00100) and copy.moves == 0
+
+
+def test_a_saved_history_longer_than_the_arcade_reads_is_refused() -> None:
+    from engine.storage.saved_data import MAX_SAVED_ENTRIES
+
+    m = midend()
+    data = m.snapshot(lamp_state)
+    data["steps"] += [[0, 1]] * MAX_SAVED_ENTRIES
+    with pytest.raises(ValueError, match="steps"):
+        midend().restore(data, lambda bits: Lamps(bits))
+
+
+def test_a_replay_reports_its_progress_and_stops_when_given_up() -> None:
+    from engine.storage.saved_data import ReplayCancelled, ReplayProgress, tracking
+
+    m = midend()
+    for i in range(3000):
+        m.play(i % 2)
+    data = m.snapshot(lamp_state)
+    progress = ReplayProgress()
+    with tracking(progress):
+        midend().restore(data, lambda bits: Lamps(bits))
+    assert progress.total == 3001 and 2048 <= progress.done < 3001
+    progress.cancel()
+    copy = midend()
+    with tracking(progress), pytest.raises(ReplayCancelled):
+        copy.restore(data, lambda bits: Lamps(bits))
+    assert copy.moves == 0 and len(copy.history) == 1  # nothing taken over

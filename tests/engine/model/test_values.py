@@ -8,7 +8,7 @@ import pytest
 
 from engine.ai.negamax import SearchTimeout
 from engine.ai.perfect import PerfectAgent
-from engine.model.values import INFINITE, MoveValue, all_exact, best_moves, ranked
+from engine.model.values import Infinite, MoveValue, all_exact, best_moves, ranked
 
 NO_CANCEL = threading.Event()
 
@@ -22,7 +22,13 @@ def test_labels_say_outcome_distance_and_estimates() -> None:
     assert MoveValue("draw", exact=False).label() == "~D"
     assert MoveValue("unknown", exact=False).label() == "?"
     assert MoveValue.from_sign(-7, 2) == MoveValue("loss", 2)
-    assert MoveValue("win", nimber=INFINITE).nimber == -1
+    assert MoveValue("loss", nimber=Infinite({0, 2})).nimber == Infinite({2, 0})
+    assert MoveValue("win", nimber=0).nimber == 0
+    for bad in (-1, True, 1.5, "∞"):
+        with pytest.raises(ValueError):
+            MoveValue("win", nimber=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Infinite({-1})
     with pytest.raises(ValueError):
         MoveValue("victory")  # type: ignore[arg-type]
     with pytest.raises(ValueError):

@@ -138,10 +138,11 @@ def test_family_command_line_has_its_own_commands_only() -> None:
         sub = next(a for a in parser._actions if a.dest == "command")  # argparse internals
         return set(sub.choices)
 
-    assert commands(build_parser()) == {"play", "solve", "analyze", "grundy"}
-    assert commands(build_parser(find_game("connect4"))) == {"solve"}
-    assert commands(build_parser(find_game("ttt"))) == {"solve"}
-    assert commands(build_parser(find_game("grundy"))) == {"grundy"}
+    # review: every family with two-player games and hints (engine.runtime.review_command).
+    assert commands(build_parser()) == {"play", "solve", "analyze", "review", "grundy"}
+    assert commands(build_parser(find_game("connect4"))) == {"solve", "review"}
+    assert commands(build_parser(find_game("ttt"))) == {"solve", "review"}
+    assert commands(build_parser(find_game("grundy"))) == {"grundy", "review"}
     assert commands(build_parser(find_game("buttons"))) == {"solve", "analyze"}
     parser = build_parser(find_game("grundy"))
     assert parser.prog == "arcade-grundy"

@@ -36,6 +36,7 @@ from engine.storage.paths import (
     fallback_folder,
     resolve_profile,
 )
+from tests.support.cli import launch_until
 
 # CLI robustness: hundreds of real python main.py processes under hostile redirections
 # and budgets take most of a minute, so the quick run (python -m pytest -m "not slow")
@@ -264,27 +265,8 @@ def _homeless_env(tmp_path: Path) -> tuple[dict[str, str], Path]:
 def _launch_until_notice(cmd: list[str], env: dict[str, str], dump: Path,
                          timeout: float = 90) -> tuple[dict, str]:
     """Start the app, wait until its state dump shows a notice, stop it; (state, stderr)."""
-    proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    state: dict = {}
-    try:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end and proc.poll() is None:
-            try:
-                state = json.loads(dump.read_text())
-            except (OSError, ValueError):
-                state = {}
-            if state.get("notices"):
-                break
-            time.sleep(0.1)
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-        try:
-            _, err = proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            _, err = proc.communicate()
+    _code, state, err = launch_until(cmd, env, dump, lambda state: bool(state.get("notices")),
+                                     timeout)
     return state, err
 
 

@@ -16,11 +16,12 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import launch_until
 
 ROOT = Path(__file__).resolve().parents[3]
 MAIN = ROOT / "main.py"
@@ -58,29 +59,9 @@ def _start(env: dict[str, str], dump: Path, *args: str, expect: str,
            prefix: tuple[str, ...] = (), timeout: float = 120) -> tuple[int, dict, str]:
     """Open the window, wait for a notice containing ``expect``, stop it with SIGTERM (a
     clean quit); (exit code, last state dump, stderr)."""
-    proc = subprocess.Popen([*prefix, sys.executable, str(MAIN), "--dump-state", str(dump),
-                             *args], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    state: dict = {}
-    try:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end and proc.poll() is None:
-            try:
-                state = json.loads(dump.read_text())
-            except (OSError, ValueError):
-                state = {}
-            if any(expect in notice for notice in state.get("notices", [])):
-                break
-            time.sleep(0.1)
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-        try:
-            _, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            _, err = proc.communicate()
-    return proc.returncode, state, err
+    return launch_until([*prefix, sys.executable, str(MAIN), "--dump-state", str(dump), *args],
+                        env, dump, lambda state: any(expect in notice for notice in
+                                                     state.get("notices", [])), timeout)
 
 
 def _assert_started(code: int, state: dict, err: str, expect: str) -> None:

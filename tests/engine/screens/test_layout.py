@@ -42,7 +42,7 @@ from tests.support.window import sdl_window, wm_resize
 
 SIZES = [(640, 480), (960, 720), (1920, 1080), (1080, 1920)]
 # The layout regions of a game screen that are drawn (the cards as "card0", "card1", …).
-REGIONS = ("board", "controls", "extras", "toolbar", "status_bar")
+REGIONS = ("board", "controls", "extras", "toolbar", "status_bar", "moves")
 
 
 # --- what is checked ----------------------------------------------------------------

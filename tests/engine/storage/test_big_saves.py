@@ -135,3 +135,45 @@ def test_back_while_loading_gives_up_and_leaves_the_save_as_it_was(profile: Path
         if other is not None:
             other.quit()
             other.stats.close()
+
+
+def test_loading_shows_how_far_the_replay_is_and_back_stops_it(
+    profile: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loading screen counts the moves replayed ("1,024 of 2,000"), and Back stops the
+    replay itself at its next report, not only the screen (finding 6)."""
+    import engine.midend.match as match_module
+    from engine.storage.saved_data import ReplayCancelled, replayed
+
+    def slow(done: int, total: int) -> None:  # a replay that takes a while (~6 s)
+        time.sleep(0.05)
+        replayed(done, total)
+    monkeypatch.setattr(match_module, "PROGRESS_EVERY", 16)
+    monkeypatch.setattr(match_module, "replayed", slow)
+
+    app = make_app(profile)
+    try:
+        write_big_save(app, profile)
+        click_widget(app, "connect4")
+        loading = app.top
+        assert isinstance(loading, LoadingScene)
+        progress = loading.opening.progress
+        deadline = time.monotonic() + 120
+        while progress.total == 0:
+            assert time.monotonic() < deadline, "the replay never reported"
+            app.step()
+        assert progress.total == ENTRIES
+        shown = loading._progress()
+        assert f"of {progress.total:,}" in shown or f"of {progress.total}" in shown, shown
+        opening = loading.opening
+        key(app, pygame.K_ESCAPE)
+        assert progress.cancelled and isinstance(app.top, LauncherScene)
+        while opening._result is None:  # the thread ends at its next report
+            assert time.monotonic() < deadline, "the replay went on"
+            time.sleep(0.01)
+        value, failure = opening._result
+        assert isinstance(failure, ReplayCancelled) and value is None
+        assert progress.done < ENTRIES - 16
+    finally:
+        app.quit()
+        app.stats.close()

@@ -10,6 +10,7 @@ import pytest
 
 from engine.ai.agent import Cancelled
 from engine.model.rules import IllegalMove
+from engine.model.values import Infinite
 from games.grundy.ai import ImpartialAgent, move_rank
 from games.grundy.board import BoardConfig, TokenState, sum_remoteness
 from games.grundy.impartial import ImpartialState
@@ -226,6 +227,12 @@ class GraphGame:
     def move_value(self, move: int) -> int | None:
         return self.play(move).value()
 
+    def nimber(self) -> int | Infinite:
+        label = self.labels[self.node]
+        if label is not None:
+            return label
+        return Infinite(g for v in self.succ[self.node] if (g := self.labels[v]) is not None)
+
     def remoteness(self) -> int | None:
         return self.remote[self.node]
 
@@ -255,6 +262,10 @@ def test_toy_graph_prefers_a_draw_and_avoids_the_infinite_trap() -> None:
     assert ImpartialAgent().choose_move(graph_game(succ, 4), NO_CANCEL) == 3
     outcomes = {move: v.outcome for move, v in move_rank(game)}
     assert outcomes == {1: "loss", 2: "draw", 4: "loss"}
+    # The values carry the labels, ∞ with its K: the trap 4 is ∞₀ (it reaches 3, a 0),
+    # not the 1 of the outcome convention; the real draw 2 is ∞ with K empty.
+    nimbers = {move: v.nimber for move, v in move_rank(game)}
+    assert nimbers == {1: 1, 2: Infinite(), 4: Infinite({0})}
 
 
 @pytest.mark.slow

@@ -10,7 +10,8 @@ import pytest
 
 import games.grundy.scene_graph as scene_graph
 from engine.model.seats import Seat
-from games.grundy.graphs import BUILTIN, Digraph, generalized_grundy
+from engine.model.values import Infinite, nimber_text
+from games.grundy.graphs import BUILTIN, Digraph, GraphState, generalized_grundy, infinity_set
 from games.grundy.scene_graph import GraphScene, graph_geometry
 from games.grundy.scenes import scene_for
 from games.grundy.variants import GrundySetup
@@ -155,6 +156,17 @@ def test_hints_show_infinity_on_the_draw_nodes_of_a_cyclic_builtin(app) -> None:
         else:  # a win: a number, or ∞ with a 0 one move away
             assert values[u] != 0
             assert values[u] != "∞" or any(values[v] == 0 for v in graph.edges[u])
+    # The hint function's values carry the same labels the nodes show, ∞ with its K
+    # (issue 33: a won ∞ node was "1" there); the summary says the token's own label.
+    debug = scene.debug_state()
+    labels = generalized_grundy(graph)
+    assert debug["hint_nimbers"] == [
+        [v, nimber_text(labels[v] if labels[v] is not None
+                        else Infinite(infinity_set(graph, v)))]
+        for v in graph.edges[scene.state.node]]
+    assert debug["nimber"] == nimber_text(GraphState(graph, scene.state.node).nimber())
+    assert any(text.startswith("∞₀") for _v, text in debug["hint_nimbers"]) or debug[
+        "nimber"].startswith("∞₀")
 
 
 def test_hints_mark_draw_moves_when_no_move_wins(app, monkeypatch) -> None:
