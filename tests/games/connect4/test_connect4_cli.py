@@ -164,12 +164,15 @@ def test_scores_time_limit_and_finished_games(capsys) -> None:
 def test_the_classic_board_is_a_first_player_win_from_the_book(capsys) -> None:
     from games.connect4.book import book_for
 
-    if book_for(7, 6) is None:
+    book = book_for(7, 6)
+    if book is None:
         pytest.skip("no 7×6 opening book shipped yet (tools/make_connect4_book.py)")
     start = time.process_time()
     code, out, err = run(capsys, "--cols", "7", "--rows", "6")
     assert (code, one_line(out), err) == (0, "first player wins", "")
     assert time.process_time() - start < 10
+    if book.depth < 1:
+        return  # the columns' values need the book's first ply
     code, out, err = run(capsys, "--cols", "7", "--rows", "6", "--scores")
     assert code == 0 and out.splitlines()[3].startswith("4 win")
     assert not any(line.split()[1] == "win" for i, line in enumerate(out.splitlines()) if i != 3)
