@@ -364,3 +364,26 @@ def test_a_kernel_search_lets_other_threads_run() -> None:
     # With the GIL held for the search the loop would barely have run (a few switches);
     # wide margin for a busy machine.
     assert counted[0] > alone // 20
+
+
+def test_a_changed_shipped_book_is_refused_with_a_notice(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shipped book whose digest is not the recorded one is not used (the hints search
+    instead) and the player is told once."""
+    from engine.core import assets
+    from games.connect4 import book as book_module
+
+    fake_root = tmp_path / "root"
+    shipped = fake_root / "assets" / "books" / "gravity-5x4-k4.bin"
+    shipped.parent.mkdir(parents=True)
+    write_book(shipped, 5, 4, 1, {3: 1})  # well formed, but not the file that shipped
+    monkeypatch.setattr(assets, "project_root", lambda: fake_root)
+    monkeypatch.setattr(book_module, "project_root", lambda: fake_root)
+    monkeypatch.setattr(book_module, "_books", {})
+    assets.take_problems()
+    assert book_module.book_for(5, 4) is None
+    notices = [str(n) for n in assets.take_problems()]
+    assert len(notices) == 1 and "gravity-5x4-k4.bin" in notices[0]
+    # Without a book the values still come, searched.
+    values = exact_values(C4Search.new(5, 4))
+    assert set(values) == set(range(5)) and all(v.remoteness is not None for v in values.values())
