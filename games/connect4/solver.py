@@ -2,9 +2,12 @@
 
 Two searches prove values here, both after Pascal Pons's tutorial solver
 (http://blog.gamesolver.org). Every move's exact value with its remoteness
-(:func:`exact_values`, :class:`ExactSolver`, the hints and the Perfect player)
-comes from :mod:`games.connect4.score_search`, the same ideas written on plain
-ints with null-window probes of Pons's score. The sign-only
+(:func:`exact_values`, :class:`ExactSolver`, :func:`column_values`, the hints and
+the Perfect player) comes from the shipped opening book where it reaches
+(:mod:`games.connect4.book`), else from null-window probes of Pons's score: the
+compiled kernel (:mod:`games.connect4.kernel`, ``c4kernel.c``) where it runs,
+else the same search in Python (:mod:`games.connect4.score_search`, the fallback
+and the tests' oracle). The sign-only
 :func:`solve_position` (``solve connect4``), the Hard player and the estimates
 use :class:`engine.ai.negamax.Negamax` searching :class:`C4Search`, a position
 built for speed:
