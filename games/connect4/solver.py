@@ -402,6 +402,8 @@ def solve_position(state: Connect4State | C4Search,
     otherwise. Raises SearchTimeout past ``time_limit`` seconds (None: no
     limit) and Cancelled when ``cancel`` is set.
     """
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
     search = search_state(state)
     if search.is_terminal():
         return -1 if search.won else 0
@@ -491,6 +493,8 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool) -> dic
     Cancelled) when an outcome is not proven in time, unless ``partial``: then the
     columns proven so far (an outcome, and its distance where it was worked out in time).
     """
+    if searcher.cancel is not None and searcher.cancel.is_set():
+        raise Cancelled  # even where the book would answer at once
     g = search.g
     cells = g.size
     cur, mask, n = search.cur, search.mask, search.n

@@ -320,7 +320,7 @@ def test_published_boards_a_few_seconds_each(cols: int, rows: int, result: int) 
 
 @pytest.mark.slow
 def test_time_limits_are_kept() -> None:
-    empty = Connect4State.new(Connect4Config())
+    empty = Connect4State.new(Connect4Config(8, 7))  # no opening book answers it
     start = time.process_time()
     with pytest.raises(SearchTimeout):
         solve_position(empty, time_limit=0.2)
@@ -333,7 +333,7 @@ def test_time_limits_are_kept() -> None:
 
 @pytest.mark.slow
 def test_cancel_stops_every_search() -> None:
-    empty = Connect4State.new(Connect4Config())
+    empty = Connect4State.new(Connect4Config(8, 7))  # no opening book answers it
     cancel = threading.Event()
     cancel.set()
     for call in (lambda: solve_position(empty, cancel=cancel),
@@ -355,7 +355,7 @@ def test_cancel_stops_every_search() -> None:
 @pytest.mark.parametrize("limit", [0.01, pytest.param(0.3, marks=pytest.mark.slow),
                                    pytest.param(1.0, marks=pytest.mark.slow)])
 def test_hints_fall_back_to_estimates_within_the_limit(limit: float) -> None:
-    state = Connect4State.from_moves(Connect4Config(), [3])
+    state = Connect4State.from_moves(Connect4Config(8, 7), [3])  # beyond any book
     start = time.process_time()
     values = move_values(state, time_limit=limit)
     elapsed = time.process_time() - start
