@@ -161,11 +161,29 @@ def test_bad_positions_are_refused() -> None:
 
 
 def test_without_the_kernel_the_hints_say_what_is_an_estimate() -> None:
-    state = C4Search.new(7, 6)
+    state = C4Search.new(8, 7)  # no book
     with kernel.disabled():
         values = move_values(state, time_limit=0.3)
-    assert set(values) == set(range(7))
+    assert set(values) == set(range(8))
     assert all(not v.exact for v in values.values())
+
+
+def test_the_first_hint_on_7x6_comes_from_the_book_with_or_without_the_kernel() -> None:
+    from games.connect4.book import book_for
+
+    book = book_for(7, 6)
+    if book is None or book.depth < 1:
+        pytest.skip("no 7×6 opening book of depth 1 or more shipped")
+    expected = {3: "win", 2: "draw", 4: "draw", 0: "loss", 1: "loss", 5: "loss", 6: "loss"}
+    for off in (False, True):
+        cancel = threading.Event()
+        if off:
+            with kernel.disabled():
+                values = move_values(C4Search.new(7, 6), cancel, time_limit=0.5)
+        else:
+            values = move_values(C4Search.new(7, 6), cancel, time_limit=0.5)
+        assert {c: v.outcome for c, v in values.items()} == expected
+        assert all(v.exact for v in values.values())
 
 
 def test_late_hints_are_exact_with_their_distance() -> None:
