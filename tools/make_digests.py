@@ -20,7 +20,7 @@ ASSETS = ROOT / "assets"
 MODULE = ROOT / "engine" / "core" / "shipped_digests.py"
 # The files the app parses that change only with a release (the translations change with
 # every text and are checked by their structure instead: engine.core.i18n).
-PATTERNS = ("books/*.json", "fonts/*.ttf", "sounds/*.wav")
+PATTERNS = ("books/*.json", "books/*.bin", "fonts/*.ttf", "sounds/*.wav")
 
 
 def digests(assets: Path = ASSETS) -> dict[str, str]:

@@ -14,6 +14,13 @@ prints exactly one line on stdout and exits:
   input: sizes out of range, a character that is not a column of the board, a
   move into a full column or after the game has ended.
 
+``--scores`` prints instead one line per column, left to right: ``C win N``,
+``C draw``, ``C loss N`` or ``C full`` (C the 1-based column, as in MOVES): what
+dropping a disc there leads to for the player to move, with N the plies by both
+sides to the end with best play (this move included), or ``?`` where the time
+limit allowed the outcome alone. Same exit codes and stderr lines (a finished game
+prints how it ended, as without it).
+
 ``--max-table ENTRIES`` caps the search's memory (default: the search's
 bounded default, stated in --help).
 """
@@ -51,7 +58,7 @@ DEFAULT_TIME_LIMIT = 60.0
 
 
 def add_solve_parsers(puzzles: Any) -> None:
-    """Add ``solve connect4 --cols C --rows R [--moves MOVES] [--time-limit S]``."""
+    """Add ``solve connect4 --cols C --rows R [--moves MOVES] [--time-limit S] [--scores]``."""
     parser = puzzles.add_parser(
         "connect4", help="who wins a Connect Four position, with best play",
         description="Solve a Connect Four position: the empty board, or the position after "
@@ -75,6 +82,11 @@ def add_solve_parsers(puzzles: Any) -> None:
                         metavar="SECONDS",
                         help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}): "
                              f"says 'could not solve …' on stderr and exits 1; {SECONDS_RANGE}")
+    parser.add_argument("--scores", action="store_true",
+                        help="print one line per column instead, in column order: 'C win "
+                             "N', 'C draw', 'C loss N' or 'C full', the outcome for the "
+                             "player to move of dropping a disc in column C, N the moves by "
+                             "both sides to the end with best play ('?' where not known)")
     add_table_option(parser)
     parser.set_defaults(handler=solve_connect4_command)
 
@@ -120,16 +132,35 @@ def solve_connect4_command(parser: argparse.ArgumentParser, args: argparse.Names
         print(RESULTS[0 if state.winner is None else 1 if state.winner == 0 else -1])
         return 0
     from engine.ai.negamax import SearchTimeout
-    from games.connect4.solver import solve_position
+    from games.connect4.solver import column_values, solve_position
 
     try:
-        value = solve_position(state, time_limit=args.time_limit, max_entries=args.max_table)
+        if args.scores:
+            values = column_values(state, time_limit=args.time_limit,
+                                   max_entries=args.max_table)
+        else:
+            value = solve_position(state, time_limit=args.time_limit,
+                                   max_entries=args.max_table)
     except SearchTimeout:
         where = f"after {args.moves}" if args.moves else "from the empty board"
         say(f"{PROG}: could not solve {args.cols}×{args.rows} (columns × rows) {where} within "
             f"{args.time_limit:g} s")
         return 1
+    if args.scores:
+        for col in range(config.cols):
+            print(f"{col + 1} {_score_text(values.get(col))}")
+        return 0
     # solve_position answers for the player to move; the first player moves at even plies.
     first = value if state.current_player() == 0 else -value
     print(RESULTS[first])
     return 0
+
+
+def _score_text(value: Any) -> str:
+    """``win N``, ``draw``, ``loss N`` (``?`` for an unknown N) or ``full`` (no value)."""
+    if value is None:
+        return "full"
+    if value.outcome == "draw":
+        return "draw"
+    plies = "?" if value.remoteness is None else str(value.remoteness)
+    return f"{value.outcome} {plies}"

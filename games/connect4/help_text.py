@@ -16,8 +16,8 @@ makes any level blunder now and then.
 
 Hint (H) writes above every column what dropping there leads to for the player to move:
 W n = a win in n moves, D = a draw, L n = a loss in n (counting both sides' moves), with
-best play. ~ marks an estimate from a bounded search where the position is too deep to
-solve in time.
+best play; W or L without a number is proven, but its distance was not worked out in time.
+~ marks an estimate from a bounded search where the position is too deep to solve in time.
 
 Undo (Ctrl+Z) goes back to the last position where a human was to move; Redo (Ctrl+Y)
 replays. New game (N) starts over and can be undone too.

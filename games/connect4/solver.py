@@ -2,9 +2,12 @@
 
 Two searches prove values here, both after Pascal Pons's tutorial solver
 (http://blog.gamesolver.org). Every move's exact value with its remoteness
-(:func:`exact_values`, :class:`ExactSolver`, the hints and the Perfect player)
-comes from :mod:`games.connect4.score_search`, the same ideas written on plain
-ints with null-window probes of Pons's score. The sign-only
+(:func:`exact_values`, :class:`ExactSolver`, :func:`column_values`, the hints and
+the Perfect player) comes from the shipped opening book where it reaches
+(:mod:`games.connect4.book`), else from null-window probes of Pons's score: the
+compiled kernel (:mod:`games.connect4.kernel`, ``c4kernel.c``) where it runs,
+else the same search in Python (:mod:`games.connect4.score_search`, the fallback
+and the tests' oracle). The sign-only
 :func:`solve_position` (``solve connect4``), the Hard player and the estimates
 use :class:`engine.ai.negamax.Negamax` searching :class:`C4Search`, a position
 built for speed:
@@ -54,9 +57,11 @@ from engine.ai.agent import Cancelled
 from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
 from engine.model.rules import IllegalMove
 from engine.model.values import MoveValue
+from games.connect4.book import WIN_UNKNOWN_DISTANCE, Book, book_for
 from games.connect4.geometry import Geometry, geometry, spots_function
+from games.connect4.kernel import Kernel, enabled, kernel_for
 from games.connect4.rules import Connect4State
-from games.connect4.score_search import ScoreSearch, column_scores, value_of_score
+from games.connect4.score_search import ScoreSearch, value_of_score
 
 __all__ = [
     "DEFAULT_SOLVE_LIMIT",
@@ -64,9 +69,11 @@ __all__ = [
     "HINT_LIMIT",
     "C4Search",
     "ExactSolver",
+    "column_values",
     "Geometry",
     "estimate_values",
     "exact_values",
+    "fast_search_available",
     "geometry",
     "move_values",
     "search_state",
@@ -388,27 +395,169 @@ def solve_position(state: Connect4State | C4Search,
                    cancel: threading.Event | None = None) -> int:
     """+1 if the player to move wins with best play, 0 for a draw, -1 if they lose.
 
-    Sign-only search (no remoteness: more cut-offs). A finished game is a
+    The opening book where it holds the position, else the compiled kernel (a
+    table of ``max_entries`` 16-byte slots) where it runs, else the generic
+    negamax. Sign-only search (no remoteness: more cut-offs). A finished game is a
     loss for the player to move when someone won (the last mover), a draw
     otherwise. Raises SearchTimeout past ``time_limit`` seconds (None: no
     limit) and Cancelled when ``cancel`` is set.
     """
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
     search = search_state(state)
     if search.is_terminal():
         return -1 if search.won else 0
+    g = search.g
+    book = book_for(g.cols, g.rows, g.k)
+    if book is not None and search.n <= book.depth:
+        value = book.value(search.cur, search.mask)
+        if value is not None:
+            return (value > 0) - (value < 0)
+    kernel = kernel_for(g.cols, g.rows, g.k, table_bytes=max_entries * 16)
+    if kernel is not None:
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        return kernel.solve(search.cur, search.mask, search.n, -1, 1, deadline=deadline,
+                            cancel=cancel)
     negamax = Negamax(remoteness=False, cancel=cancel, time_limit=time_limit,
                       max_entries=max_entries)
     return negamax.solve(search).outcome
 
 
-def _values_of_scores(search: C4Search, scores: dict[int, int]) -> dict[int, MoveValue]:
-    """Every column's :class:`MoveValue` from its exact score (remoteness included)."""
-    out: dict[int, MoveValue] = {}
-    for col in sorted(scores):
-        outcome, plies = value_of_score(search.g.size, search.n, scores[col])
-        # A drawn game only ends on a full board: its remoteness is the empty cells.
-        out[col] = MoveValue("draw", plies) if outcome == 0 else MoveValue.from_sign(outcome, plies)
+# --- proven values: the book, the compiled kernel, the pure-Python search --------------------
+
+# A child's proven value: (sign for the mover, Pons score or None when only the sign is known).
+_Proven = tuple[int, int | None]
+
+# Each thread's compiled kernels (their tables help the next hint of the same game); a
+# kernel is not shared between threads.
+_local = threading.local()
+
+
+def _thread_kernel(g: Geometry) -> Kernel | None:
+    """This thread's kernel for the board (None: not supported or no library)."""
+    if not enabled():
+        return None
+    kernels = _local.__dict__.setdefault("kernels", {})
+    shape = (g.cols, g.rows, g.k)
+    if shape not in kernels:
+        kernels[shape] = kernel_for(g.cols, g.rows, g.k)
+    return kernels[shape]
+
+
+def fast_search_available(cols: int, rows: int, k: int = 4) -> bool:
+    """Whether the compiled kernel searches this board here (may compile it: call off the
+    frame loop)."""
+    return _thread_kernel(geometry(cols, rows, k)) is not None
+
+
+class _Searcher:
+    """One search backend's ``solve(cur, mask, discs, lowest, highest)``: the kernel when
+    there is one, else the pure-Python :class:`ScoreSearch`; with the opening book."""
+
+    def __init__(self, g: Geometry, kernel: Kernel | None, scorer: ScoreSearch | None,
+                 cancel: threading.Event | None, deadline: float | None) -> None:
+        self.g = g
+        self.kernel = kernel
+        self.scorer = scorer
+        self.cancel = cancel
+        self.deadline = deadline
+        self.book: Book | None = book_for(g.cols, g.rows, g.k)
+
+    def solve(self, cur: int, mask: int, discs: int, lowest: int | None,
+              highest: int | None) -> int:
+        if self.kernel is not None:
+            return self.kernel.solve(cur, mask, discs, lowest, highest,
+                                     deadline=self.deadline, cancel=self.cancel)
+        scorer = self.scorer
+        assert scorer is not None
+        scorer.cancel = self.cancel
+        scorer.deadline = self.deadline
+        return scorer.solve(cur, mask, discs, lowest, highest)
+
+    def booked(self, cur: int, mask: int, discs: int) -> _Proven | None:
+        """The book's value of a position (for its mover), when the book holds it."""
+        book = self.book
+        if book is None or discs > book.depth:
+            return None
+        value = book.value(cur, mask)
+        if value is None:
+            return None
+        sign = (value > 0) - (value < 0)
+        return sign, (None if abs(value) == WIN_UNKNOWN_DISTANCE else value)
+
+
+def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool) -> dict[int, _Proven]:
+    """Every legal column's proven value for the mover: the book where it reaches, else
+    first the outcome of every column (two cheap null windows each at most), then the
+    distances (the first pass's table makes them cheaper). Raises SearchTimeout (or
+    Cancelled) when an outcome is not proven in time, unless ``partial``: then the
+    columns proven so far (an outcome, and its distance where it was worked out in time).
+    """
+    if searcher.cancel is not None and searcher.cancel.is_set():
+        raise Cancelled  # even where the book would answer at once
+    g = search.g
+    cells = g.size
+    cur, mask, n = search.cur, search.mask, search.n
+    possible = (mask + g.bottom) & g.board
+    mine = g.spots(cur) & (g.board ^ mask)
+    out: dict[int, _Proven] = {}
+    children: dict[int, tuple[int, int]] = {}
+    for col in g.order:
+        bit = possible & g.col_mask[col]
+        if not bit:
+            continue
+        if bit & mine:
+            out[col] = (1, (cells + 1 - n) // 2)
+        elif n + 1 == cells:
+            out[col] = (0, 0)
+        else:
+            child = (cur ^ mask, mask | bit)
+            known = searcher.booked(child[0], child[1], n + 1)
+            if known is not None:
+                out[col] = (-known[0], None if known[1] is None else -known[1])
+            else:
+                children[col] = child
+    # On a board that is its own mirror image (the empty board), column c and its mirror
+    # image have one value: search one of each pair.
+    symmetric = search.cur + search.mask == search.mcur + search.mmask
+    twins = {col: g.mirror[col] for col in children
+             if symmetric and g.mirror[col] in children and g.mirror[col] != col}
+    try:
+        for col, (c, m) in children.items():
+            if col in twins and twins[col] in out:
+                out[col] = out[twins[col]]
+                continue
+            sign = -searcher.solve(c, m, n + 1, -1, 1)
+            out[col] = (sign, 0 if sign == 0 else None)
+        for col, (c, m) in children.items():
+            sign, score = out[col]
+            if col in twins and out[twins[col]][1] is not None:
+                out[col] = out[twins[col]]
+            elif score is None:
+                if sign > 0:
+                    out[col] = (sign, -searcher.solve(c, m, n + 1, None, -1))
+                else:
+                    out[col] = (sign, -searcher.solve(c, m, n + 1, 1, None))
+    except SearchTimeout:
+        if not partial:
+            unproven = [col for col in children if col not in out]
+            if unproven:
+                raise
     return out
+
+
+def _move_value(search: C4Search, proven: _Proven) -> MoveValue:
+    """The :class:`MoveValue` of a column's proven value (remoteness where known)."""
+    sign, score = proven
+    if score is None:
+        return MoveValue.from_sign(sign)
+    outcome, plies = value_of_score(search.g.size, search.n, score)
+    # A drawn game only ends on a full board: its remoteness is the empty cells.
+    return MoveValue("draw", plies) if outcome == 0 else MoveValue.from_sign(outcome, plies)
+
+
+def _values(search: C4Search, proven: dict[int, _Proven]) -> dict[int, MoveValue]:
+    return {col: _move_value(search, proven[col]) for col in sorted(proven)}
 
 
 def exact_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,
@@ -417,30 +566,40 @@ def exact_values(state: Connect4State | C4Search, cancel: threading.Event | None
     """Proven value of every legal move (an :data:`engine.ai.perfect.ValueFunction`).
 
     Remoteness counts plies to the end with best play, this move included (a
-    draw: the empty cells). The search is :mod:`games.connect4.score_search`'s
-    (null windows on Pons's score, a table of at most ``max_entries`` slots).
-    ``deadline`` is a ``time.monotonic()`` instant; raises SearchTimeout when it
-    passes first and Cancelled when ``cancel`` is set. A finished game has no
-    moves: ``{}``.
+    draw: the empty cells); it is None only where the opening book knows the
+    outcome alone and the time ran out before the search worked it out. The
+    search is the compiled kernel (:mod:`games.connect4.kernel`) where it can
+    run, else :mod:`games.connect4.score_search`'s (null windows on Pons's score,
+    a table of at most ``max_entries`` slots); the shipped opening book answers
+    first where it reaches. ``deadline`` is a ``time.monotonic()`` instant; raises
+    SearchTimeout when an outcome is not proven before it and Cancelled when
+    ``cancel`` is set. A finished game has no moves: ``{}``.
     """
     search = search_state(state)
     if search.is_terminal():
         return {}
-    scorer = ScoreSearch(search.g, max_entries, cancel, deadline)
-    return _values_of_scores(search, column_scores(scorer, search.cur, search.mask, search.n))
+    g = search.g
+    kernel = _thread_kernel(g)
+    scorer = None if kernel is not None else ScoreSearch(g, max_entries)
+    searcher = _Searcher(g, kernel, scorer, cancel, deadline)
+    return _values(search, _proven_columns(search, searcher, partial=False))
 
 
 class ExactSolver:
     """:func:`exact_values` with a table kept between calls.
 
     For one player (the Perfect agent) or one hint worker: each instance owns
-    its table (not shared between threads). The table has a fixed number of
-    slots (``max_entries``) and newer positions overwrite older ones, so it
-    never grows; it is dropped when the board shape changes.
+    its table (not shared between threads): the compiled kernel's where it runs,
+    else a pure-Python one of ``max_entries`` slots. Newer positions overwrite
+    older ones, so it never grows; it is dropped when the board shape changes.
+    Every outcome is proven or SearchTimeout is raised; a distance the time did not
+    allow is left unknown (None) rather than given up.
     """
 
     def __init__(self, max_entries: int = DEFAULT_TABLE_CAP) -> None:
         self.max_entries = max_entries
+        self._g: Geometry | None = None
+        self._kernel: Kernel | None = None
         self._scorer: ScoreSearch | None = None
 
     def __call__(self, state: Connect4State | C4Search, cancel: threading.Event | None,
@@ -449,22 +608,51 @@ class ExactSolver:
         search = search_state(state)
         if search.is_terminal():
             return {}
-        scorer = self._scorer
-        if scorer is None or scorer.g is not search.g:
-            scorer = self._scorer = ScoreSearch(search.g, self.max_entries)
-        scorer.cancel = cancel
-        scorer.deadline = deadline
-        return _values_of_scores(search, column_scores(scorer, search.cur, search.mask,
-                                                       search.n))
+        g = search.g
+        if self._g is not g:
+            self._g = g
+            self._kernel = kernel_for(g.cols, g.rows, g.k)
+            self._scorer = None if self._kernel is not None else ScoreSearch(g, self.max_entries)
+        searcher = _Searcher(g, self._kernel, self._scorer, cancel, deadline)
+        proven = _proven_columns(search, searcher, partial=True)
+        if len(proven) < len(search.legal_moves()):
+            raise SearchTimeout
+        return _values(search, proven)
+
+
+def column_values(state: Connect4State | C4Search, time_limit: float | None = DEFAULT_SOLVE_LIMIT,
+                  max_entries: int = DEFAULT_TABLE_CAP,
+                  cancel: threading.Event | None = None) -> dict[int, MoveValue]:
+    """Every legal column's proven value (``solve connect4 --scores``), within ``time_limit``.
+
+    Every outcome is proven or SearchTimeout is raised; a distance not worked out
+    within the limit is left unknown (remoteness None). The book, then the kernel
+    (its table ``max_entries`` 16-byte slots), else the pure-Python search.
+    """
+    search = search_state(state)
+    if search.is_terminal():
+        return {}
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    g = search.g
+    kernel = kernel_for(g.cols, g.rows, g.k, table_bytes=max_entries * 16)
+    scorer = None if kernel is not None else ScoreSearch(g, max_entries)
+    searcher = _Searcher(g, kernel, scorer, cancel, deadline)
+    proven = _proven_columns(search, searcher, partial=True)
+    if len(proven) < len(search.legal_moves()):
+        raise SearchTimeout
+    return _values(search, proven)
 
 
 def move_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,
                 time_limit: float | None = HINT_LIMIT) -> dict[int, MoveValue]:
     """Value of every legal move for the hint overlay: proven where it can be, in time.
 
-    :data:`EXACT_SHARE` of ``time_limit`` goes to the exact search (outcome and
-    remoteness); if it does not finish, the rest goes to a depth-limited
-    estimate of every move (``exact=False``, labels ``~W`` / ``~D`` / ``~L``).
+    The opening book answers where it reaches; then :data:`EXACT_SHARE` of
+    ``time_limit`` goes to proving every column's outcome and then its distance
+    (compiled kernel where it runs, else the pure-Python search). A column whose
+    distance was not worked out in time shows its proven outcome alone (``W``,
+    ``L``); the columns whose outcome was not proven get, in the time left, a
+    depth-limited estimate (``exact=False``, labels ``~W`` / ``~D`` / ``~L``).
     The whole call stays within ``time_limit`` plus a few milliseconds.
     ``time_limit=None`` waits for the exact answer. Raises Cancelled when
     ``cancel`` is set.
@@ -477,12 +665,17 @@ def move_values(state: Connect4State | C4Search, cancel: threading.Event | None 
     if time_limit is None:
         return exact_values(search, cancel, None)
     start = time.monotonic()
-    try:
-        return exact_values(search, cancel, start + time_limit * EXACT_SHARE)
-    except SearchTimeout:
-        pass
+    g = search.g
+    kernel = _thread_kernel(g)
+    scorer = None if kernel is not None else ScoreSearch(g, DEFAULT_TABLE_CAP)
+    searcher = _Searcher(g, kernel, scorer, cancel, start + time_limit * EXACT_SHARE)
+    proven = _proven_columns(search, searcher, partial=True)
+    values = _values(search, proven)
+    if len(values) == len(search.legal_moves()):
+        return values
     left = time_limit - (time.monotonic() - start)
-    return estimate_values(search, cancel, max(0.0, left))
+    estimates = estimate_values(search, cancel, max(0.0, left))
+    return {col: values.get(col, estimate) for col, estimate in sorted(estimates.items())}
 
 
 def estimate_values(state: Connect4State | C4Search, cancel: threading.Event | None = None,

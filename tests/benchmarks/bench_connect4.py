@@ -27,6 +27,17 @@ and the ratio. The reference gives up at a cap ("> cap").
     python tests/benchmarks/bench_connect4.py            # everything (several minutes)
     python tests/benchmarks/bench_connect4.py --quick    # fewer rows, lower caps
     python tests/benchmarks/bench_connect4.py --per-disc # only the table per disc count
+    python tests/benchmarks/bench_connect4.py --kernel --json FILE  # the compiled kernel
+
+``--kernel`` measures the compiled kernel (games/connect4/c4kernel.c) instead, four
+tables: positions per second against the pure-Python score search on the same
+positions in the same run, with the ratio; the empty boards (7×6 by the opening book
+where one is shipped, and by the kernel alone up to a cap); and the hint as the game
+asks for it (``move_values``, book + kernel, 2 s budget) p50 / p95 / max over random
+7×6 positions at each disc count from 0 to 30, with how many came out exact; and the
+kernel alone solving 7×6 positions of 4 to 12 discs weakly and strongly. Its tables
+(kernel_speed, empty_board, kernel_hints, solve_times) go into
+docs/results/bench_connect4.json beside the others.
 """
 
 from __future__ import annotations
@@ -304,8 +315,168 @@ def per_disc_table(counts: list[int], per_count: int, with_reference: int, ref_c
           f"{HINT_BUDGET:g} s budget (the rest is kept for estimates).")
 
 
-@records("positions")
+# --- the compiled kernel (--kernel) -------------------------------------------------------
+
+
+def kernel_speed(per_count: int) -> None:
+    """Positions per second: the pure-Python score search and the kernel, same positions."""
+    from games.connect4.kernel import kernel_for
+
+    print("## Positions per second: compiled kernel against the pure-Python score search\n")
+    print("| positions | pure Python: nodes/s | kernel: nodes/s | ratio | pure Python: time "
+          "| kernel: time |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for label, cols, rows, counts in (("7×6, 16-20 discs", 7, 6, (20, 18, 16)),
+                                      ("6×5, 6-10 discs", 6, 5, (10, 8, 6))):
+        rng = random.Random(7)
+        states = []
+        for discs in counts:
+            while sum(1 for s in states if s.n == discs) < per_count:
+                s = C4Search.new(cols, rows)
+                for _ in range(discs):
+                    if s.is_terminal():
+                        break
+                    s = s.play(rng.choice(s.legal_moves()))
+                if not s.is_terminal() and s.forced_outcome() is None:
+                    states.append(s)
+        scorer = ScoreSearch(states[0].g, 1_000_003)
+        kernel = kernel_for(cols, rows)
+        assert kernel is not None, "no kernel: is there a C compiler?"
+        py_time = k_time = 0.0
+        for s in states:
+            scorer.clear()
+            kernel.clear()
+            start = time.perf_counter()
+            a = scorer.solve(s.cur, s.mask, s.n)
+            py_time += time.perf_counter() - start
+            start = time.perf_counter()
+            b = kernel.solve(s.cur, s.mask, s.n)
+            k_time += time.perf_counter() - start
+            assert a == b, s
+        py_rate = scorer.nodes / py_time
+        k_rate = kernel.nodes / k_time
+        print(f"| {label} ({len(states)}) | {py_rate:,.0f} | {k_rate:,.0f} | "
+              f"{k_rate / py_rate:.0f}× | {py_time:.2f} s | {k_time:.3f} s |", flush=True)
+
+
+def empty_boards(cap: float) -> None:
+    """The empty boards: the answer's time with the book, and the kernel alone."""
+    from games.connect4.book import book_for
+    from games.connect4.kernel import kernel_for
+    from games.connect4.solver import solve_position
+
+    print("\n## Empty boards\n")
+    print("| board | result (first player) | with the shipped book | kernel alone, win/draw/loss "
+          "| kernel alone, exact score |")
+    print("| --- | --- | --- | --- | --- |")
+    for cols, rows in ((7, 6), (6, 5), (5, 4), (8, 7)):
+        book = book_for(cols, rows)
+        booked = "no book"
+        result = "?"
+        if book is not None:
+            start = time.perf_counter()
+            value = solve_position(C4Search.new(cols, rows))
+            booked = f"{time.perf_counter() - start:.4f} s (depth {book.depth})"
+            result = RESULT[value]
+        cells = []
+        for lowest, highest in ((-1, 1), (None, None)):
+            kernel = kernel_for(cols, rows, table_bytes=256 << 20)
+            assert kernel is not None
+            start = time.perf_counter()
+            try:
+                value = kernel.solve(0, 0, 0, lowest, highest, deadline=time.monotonic() + cap)
+            except SearchTimeout:
+                cells.append(f"> {cap:g} s")
+                continue
+            cells.append(f"{time.perf_counter() - start:.2f} s ({kernel.nodes:,} nodes)")
+            result = RESULT[(value > 0) - (value < 0)]
+        print(f"| {cols}×{rows} | {result} | {booked} | {cells[0]} | {cells[1]} |", flush=True)
+
+
+def solve_times(per_count: int, cap: float) -> None:
+    """Time to solve 7×6 positions weakly (win/draw/loss) and strongly (exact score) by the
+    kernel alone (no book), by number of discs; a fresh table for each."""
+    from games.connect4.kernel import kernel_for
+
+    print(f"\n## 7×6: the kernel alone, per number of discs ({per_count} random positions "
+          f"each, cap {cap:g} s)\n")
+    print("| discs | weakly (win/draw/loss) p50 / max | strongly (exact score) p50 / max |")
+    print("| --- | --- | --- |")
+    rng = random.Random(12)
+    for discs in (4, 6, 8, 10, 12):
+        weak: list[float | None] = []
+        strong: list[float | None] = []
+        for _ in range(per_count):
+            while True:
+                s = C4Search.new(7, 6)
+                for _ in range(discs):
+                    if s.is_terminal():
+                        break
+                    s = s.play(rng.choice(s.legal_moves()))
+                if not s.is_terminal() and s.forced_outcome() is None:
+                    break
+            for times, window in ((weak, (-1, 1)), (strong, (None, None))):
+                kernel = kernel_for(7, 6, table_bytes=256 << 20)
+                assert kernel is not None
+                start = time.perf_counter()
+                try:
+                    kernel.solve(s.cur, s.mask, s.n, *window, deadline=time.monotonic() + cap)
+                    times.append(time.perf_counter() - start)
+                except SearchTimeout:
+                    times.append(None)
+        print(f"| {discs} | {pct(weak, 0.5, cap)} / {pct(weak, 1.0, cap)} | "
+              f"{pct(strong, 0.5, cap)} / {pct(strong, 1.0, cap)} |", flush=True)
+
+
+def kernel_hints(per_count: int, budget: float) -> None:
+    """The hint as the game asks for it, per number of discs 0..30."""
+    from games.connect4.solver import move_values
+
+    print(f"\n## 7×6 hints per number of discs (book + kernel, {budget:g} s budget)\n")
+    print("| discs | hint time p50 / p95 / max | every column exact | with every distance |")
+    print("| --- | --- | --- | --- |")
+    for discs in range(0, 31):
+        times: list[float | None] = []
+        exact = distance = 0
+        for state in sample(discs, per_count, seed=5):
+            start = time.monotonic()
+            values = move_values(state, time_limit=budget)
+            times.append(time.monotonic() - start)
+            if all(v.exact for v in values.values()):
+                exact += 1
+                if all(v.remoteness is not None for v in values.values()):
+                    distance += 1
+        print(f"| {discs} | {pct(times, 0.5, budget)} / {pct(times, 0.95, budget)} / "
+              f"{pct(times, 1.0, budget)} | {exact}/{len(times)} | {distance}/{len(times)} |",
+              flush=True)
+
+
+def kernel_main(quick: bool) -> None:
+    """The three tables of ``--kernel``."""
+    kernel_speed(2 if quick else 4)
+    empty_boards(20.0 if quick else 60.0)
+    kernel_hints(4 if quick else 10, HINT_BUDGET)
+    solve_times(2 if quick else 4, 20.0 if quick else 60.0)
+
+
 def main() -> None:
+    """``--kernel`` writes its own result file; the rest as before."""
+    if "--kernel" in sys.argv[1:]:
+        sys.argv.remove("--kernel")
+        records("kernel_speed", "empty_board", "kernel_hints", "solve_times")(_kernel_entry)()
+    else:
+        records("positions")(_main)()
+
+
+def _kernel_entry() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer positions, lower caps")
+    parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
+    args = parser.parse_args()
+    kernel_main(args.quick)
+
+
+def _main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rows and lower caps")
     parser.add_argument("--per-disc", action="store_true",

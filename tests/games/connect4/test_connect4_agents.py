@@ -26,6 +26,7 @@ from games.connect4.agents import (
     make_agent,
 )
 from games.connect4.rules import Connect4Config, Connect4State
+from games.connect4.solver import solve_position
 from tests.support.oracles import brute_move_values, random_play
 
 CLASSIC = Connect4Config()
@@ -304,16 +305,63 @@ def test_perfect_wins_every_won_position_and_plays_best_moves() -> None:
 
 @pytest.mark.slow
 def test_perfect_falls_back_to_hard_on_big_boards() -> None:
-    perfect = agent("perfect", seed=1).inner  # inside the reflexes (win, block)
+    big = Connect4Config(8, 7)  # no opening book: its first moves are beyond any proof in time
+    perfect = agent("perfect", seed=1, cfg=big).inner  # inside the reflexes (win, block)
     assert isinstance(perfect, PerfectAgent)
     perfect.time_budget = 0.2
     perfect.fallback.time_budget = 0.1  # type: ignore[attr-defined]
-    state = Connect4State.from_moves(CLASSIC, [3])
+    state = Connect4State.from_moves(big, [3])
     start = time.process_time()
     col = perfect.choose_move(state, threading.Event())
     assert time.process_time() - start < 0.6
     assert col in state.legal_moves()
     assert perfect.last_note is not None and "Hard" in perfect.last_note
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cols,rows", [(5, 4), (6, 5)])
+def test_perfect_proves_every_move_on_the_small_presets(cols: int, rows: int) -> None:
+    """From the empty board, from either seat, against Medium: every move proven (no
+    fallback, no note) and never a result worse than the board's proven value."""
+    cfg = Connect4Config(cols, rows)
+    first_value = solve_position(Connect4State.new(cfg), time_limit=None)
+    for seed in range(2):
+        for seat in (0, 1):
+            perfect = agent("perfect", seed=seed, cfg=cfg)
+            medium = agent("medium", seed=seed, cfg=cfg)
+            pair = (perfect, medium) if seat == 0 else (medium, perfect)
+            state = Connect4State.new(cfg)
+            while not state.is_terminal():
+                mover = pair[state.current_player()]
+                state = state.play(mover.choose_move(state, threading.Event()))
+                if mover is perfect:
+                    assert perfect.last_note is None and not perfect.inner.fell_back, state
+            mine = first_value if seat == 0 else -first_value
+            got = 0 if state.winner is None else (1 if state.winner == seat else -1)
+            assert got >= mine, state
+
+
+@pytest.mark.slow
+def test_perfect_wins_won_7x6_middle_games_from_either_seat() -> None:
+    """From 7×6 positions with 12 discs that the mover wins (proven by the kernel or the
+    book), Perfect wins against random play, proving every move."""
+    rng = random.Random(21)
+    played = 0
+    while played < 4:
+        start = random_play(CLASSIC, 12, rng)
+        if start.is_terminal() or solve_position(start, time_limit=30) != 1:
+            continue
+        played += 1
+        perfect = agent("perfect", seed=played)
+        me = start.current_player()
+        state = start
+        while not state.is_terminal():
+            if state.current_player() == me:
+                state = state.play(perfect.choose_move(state, threading.Event()))
+                assert not perfect.inner.fell_back, state
+            else:
+                state = state.play(rng.choice(state.legal_moves()))
+        assert state.winner == me
 
 
 # --- cancellation --------------------------------------------------------------------------------
@@ -331,7 +379,8 @@ def test_cancel_before_thinking(level: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("level", ["hard", "perfect"])
 def test_cancel_while_thinking_stops_promptly(level: str) -> None:
-    a = agent(level)
+    big = Connect4Config(8, 7)  # no opening book answers at once there
+    a = agent(level, cfg=big)
     # The search inside the level's reflexes: only a long budget makes the cancel, not
     # the budget, end its thinking (with Hard's own 0.3 s the test raced the timer).
     search = getattr(a, "inner", a)
@@ -341,7 +390,7 @@ def test_cancel_while_thinking_stops_promptly(level: str) -> None:
     threading.Timer(0.2, cancel.set).start()
     start = time.process_time()
     with pytest.raises(Cancelled):
-        a.choose_move(Connect4State.from_moves(CLASSIC, [3]), cancel)
+        a.choose_move(Connect4State.from_moves(big, [3]), cancel)
     assert time.process_time() - start < 0.8
 
 

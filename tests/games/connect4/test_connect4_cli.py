@@ -105,13 +105,87 @@ def test_results_match_brute_force_on_random_positions(capsys) -> None:
     assert seen == set(ABSOLUTE.values())
 
 
+# --- --scores ----------------------------------------------------------------------------------
+
+
+def score_lines(state: Connect4State) -> list[str]:
+    """``--scores``'s lines by the brute force: outcome and plies to the end, per column."""
+    values = brute_move_values(state)
+    words = {1: "win", 0: "draw", -1: "loss"}
+    lines = []
+    for col in range(state.config.cols):
+        if col not in values:
+            lines.append(f"{col + 1} full")
+            continue
+        outcome, plies = values[col]
+        lines.append(f"{col + 1} draw" if outcome == 0 else f"{col + 1} {words[outcome]} {plies}")
+    return lines
+
+
+def test_scores_print_one_line_per_column_in_column_order(capsys) -> None:
+    # X to move after 4455 66 on 7×6: 3 and 7 win at once, the others lose to them.
+    code, out, err = run(capsys, "--cols", "7", "--rows", "6", "--moves", "445566", "--scores")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == [str(c) for c in range(1, 8)]
+    assert lines[2] == "3 win 1" and lines[6] == "7 win 1"
+    assert all(line.split()[1] in ("win", "loss", "draw", "full") for line in lines)
+    code, out, err = run(capsys, "--cols", "4", "--rows", "4", "--moves", "1111", "--scores")
+    assert code == 0 and out.splitlines()[0] == "1 full"
+
+
+def test_scores_match_the_brute_force(capsys) -> None:
+    rng = random.Random(30)
+    for cfg in (Connect4Config(4, 4), Connect4Config(5, 4)):
+        for _ in range(6):
+            state = sensible_game(cfg, rng.randrange(4, 12), rng)
+            if state.is_terminal():
+                continue
+            code, out, err = run(capsys, "--cols", str(cfg.cols), "--rows", str(cfg.rows),
+                                 "--moves", digits(state.moves), "--scores")
+            assert (code, err) == (0, "") and out.splitlines() == score_lines(state), state
+
+
+def test_scores_of_the_small_presets_come_from_the_book(capsys) -> None:
+    # 6×5's empty board: every column a draw, 30 moves to the full board.
+    code, out, err = run(capsys, "--cols", "6", "--rows", "5", "--scores")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [f"{c} draw" for c in range(1, 7)]
+
+
+@pytest.mark.slow
+def test_scores_time_limit_and_finished_games(capsys) -> None:
+    code, out, err = run(capsys, "--cols", "8", "--rows", "7", "--scores", "--time-limit", "0.3")
+    assert code == 1 and out == "" and one_line(err).startswith("arcade: could not solve")
+    code, out, err = run(capsys, "--cols", "7", "--rows", "6", "--moves", "4455667", "--scores")
+    assert (code, one_line(out), err) == (0, "first player wins", "")
+
+
+def test_the_classic_board_is_a_first_player_win_from_the_book(capsys) -> None:
+    from games.connect4.book import book_for
+
+    book = book_for(7, 6)
+    if book is None:
+        pytest.skip("no 7×6 opening book shipped yet (tools/make_connect4_book.py)")
+    start = time.process_time()
+    code, out, err = run(capsys, "--cols", "7", "--rows", "6")
+    assert (code, one_line(out), err) == (0, "first player wins", "")
+    assert time.process_time() - start < 10
+    if book.depth < 1:
+        return  # the columns' values need the book's first ply
+    code, out, err = run(capsys, "--cols", "7", "--rows", "6", "--scores")
+    assert code == 0 and out.splitlines()[3].startswith("4 win")
+    assert not any(line.split()[1] == "win" for i, line in enumerate(out.splitlines()) if i != 3)
+
+
 # --- the time limit -----------------------------------------------------------------------------
 
 
 @pytest.mark.slow
 def test_time_limit_prints_one_could_not_solve_line_and_exits_1(capsys) -> None:
     start = time.process_time()
-    code, out, err = run(capsys, "--cols", "7", "--rows", "6", "--time-limit", "0.3")
+    # 8×7 has no opening book (7×6's may answer its empty board at once).
+    code, out, err = run(capsys, "--cols", "8", "--rows", "7", "--time-limit", "0.3")
     assert time.process_time() - start < 1.5
     assert code == 1 and out == ""  # a failure goes to stderr, as solve mnk's
     assert one_line(err).startswith("arcade: could not solve")
@@ -186,7 +260,7 @@ def test_main_py_solves(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_main_py_time_limit_and_bad_input(tmp_path: Path) -> None:
-    out = main_py("--cols", "7", "--rows", "6", "--time-limit", "0.5", tmp_path=tmp_path)
+    out = main_py("--cols", "8", "--rows", "7", "--time-limit", "0.5", tmp_path=tmp_path)
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.startswith("arcade: could not solve") and out.stderr.count("\n") == 1
     out = main_py("--cols", "7", "--rows", "6", "--moves", "4x", tmp_path=tmp_path)
