@@ -40,6 +40,16 @@ def _isolated_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return profile
 
 
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    """Every test ends in English, whatever language it chose (a screen test that sets
+    Czech must not leave the next test's texts in Czech)."""
+    yield
+    from engine.core.i18n import set_language
+
+    set_language("en")
+
+
 @pytest.fixture
 def profile(_isolated_profile: Path) -> Path:
     """This test's profile folder (settings and statistics)."""

@@ -15,6 +15,7 @@ import ctypes
 import ctypes.util
 import gc
 import sys
+from collections.abc import Callable
 
 _M_ARENA_MAX = -8  # glibc's mallopt parameter
 # Arenas for all threads together. glibc's default (8 per core) gives each computer
@@ -54,13 +55,26 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
     return libc is not None and libc.mallopt(_M_ARENA_MAX, arenas) == 1
 
 
+_releasers: list[Callable[[], None]] = []
+
+
+def on_release(drop: Callable[[], None]) -> Callable[[], None]:
+    """Have :func:`release_free_memory` call ``drop`` first: a cache kept between a game's
+    searches (a compiled search's table) lets go of what it holds when a game is left."""
+    _releasers.append(drop)
+    return drop
+
+
 def release_free_memory(collect: bool = False) -> bool:
-    """Return free heap pages to the OS; True if the OS was asked.
+    """Drop the caches registered with :func:`on_release`, then return free heap pages to
+    the OS; True if the OS was asked.
 
     ``collect`` first runs a full garbage collection. The app does not: with a few
     games' modules loaded that takes tens of milliseconds, a visible hitch, and
     reference counting has already freed nearly everything a left game held.
     """
+    for drop in list(_releasers):
+        drop()
     if collect:
         gc.collect()
     libc = _glibc()

@@ -55,6 +55,7 @@ from operator import itemgetter
 
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
+from engine.core.memory import on_release
 from engine.model.rules import IllegalMove
 from engine.model.values import MoveValue
 from games.connect4.book import WIN_UNKNOWN_DISTANCE, Book, book_for
@@ -428,20 +429,32 @@ def solve_position(state: Connect4State | C4Search,
 # A child's proven value: (sign for the mover, Pons score or None when only the sign is known).
 _Proven = tuple[int, int | None]
 
-# Each thread's compiled kernels (their tables help the next hint of the same game); a
-# kernel is not shared between threads.
-_local = threading.local()
+# Each thread's compiled kernels by board (their tables help the next hint of the same
+# game; a kernel is not shared between threads), dropped when a game is left (their
+# tables are 64 MB each: engine.core.memory.release_free_memory).
+_kernels: dict[tuple[int, int, int, int], Kernel | None] = {}
+_kernels_lock = threading.Lock()
 
 
 def _thread_kernel(g: Geometry) -> Kernel | None:
     """This thread's kernel for the board (None: not supported or no library)."""
     if not enabled():
         return None
-    kernels = _local.__dict__.setdefault("kernels", {})
-    shape = (g.cols, g.rows, g.k)
-    if shape not in kernels:
-        kernels[shape] = kernel_for(g.cols, g.rows, g.k)
-    return kernels[shape]
+    key = (threading.get_ident(), g.cols, g.rows, g.k)
+    with _kernels_lock:
+        if key in _kernels:
+            return _kernels[key]
+    kernel = kernel_for(g.cols, g.rows, g.k)
+    with _kernels_lock:
+        _kernels[key] = kernel
+    return kernel
+
+
+@on_release
+def _drop_kernels() -> None:
+    """Let go of every thread's kernel (a search still running keeps its own until done)."""
+    with _kernels_lock:
+        _kernels.clear()
 
 
 def fast_search_available(cols: int, rows: int, k: int = 4) -> bool:

@@ -442,7 +442,8 @@ def test_solve_mnk_max_table_caps_the_search(monkeypatch: pytest.MonkeyPatch,
 def test_solve_connect4_max_table_caps_the_search(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     recorder = _Recorder(monkeypatch)
-    code = cli.main(["solve", "connect4", "--cols", "7", "--rows", "6", "--time-limit", "1",
+    # 9×7: no opening book and no compiled kernel (the pure-Python search and its table).
+    code = cli.main(["solve", "connect4", "--cols", "9", "--rows", "7", "--time-limit", "1",
                      "--max-table", "500"])
     out, err = capsys.readouterr()
     assert code == 1 and out == "" and "could not solve" in err
@@ -498,6 +499,7 @@ COMMANDS = {
     "solve button-madness": "solve button-madness --code 5x5:0",
     "analyze button-madness": "analyze button-madness --sizes 1-3",
     "grundy": "grundy king --rows 3 --cols 3",
+    "review": "review 'connect4 5x4 33'",
     "help": "--help",
     "version": "--version",
 }
@@ -674,8 +676,10 @@ NUMERIC = {
     ("solve", "button-madness"): {"--time-limit": ("{}", "1.5"), "--max-memory": ("{}", "64")},
     ("analyze", "button-madness"): {"--sizes": ("1-{}", "3")},
     ("grundy",): {"--rows": ("{}", "3"), "--cols": ("{}", "3")},
+    ("review",): {"--time-limit": ("{}", "1.5")},
 }
-POSITIONAL = {("grundy",): ["king"], ("solve", "button-madness"): ["--code", "5"]}
+POSITIONAL = {("grundy",): ["king"], ("solve", "button-madness"): ["--code", "5"],
+              ("review",): ["connect4 5x4 33"]}
 SECONDS = {"--time-limit"}
 
 

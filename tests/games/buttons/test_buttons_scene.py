@@ -422,7 +422,7 @@ def test_play_again_restarts_the_same_board_undoably(app) -> None:
     see_win(app)
     assert isinstance(app.top, WinOverlay) and app.top.presses == 3
     assert [b.name for b in app.top.ui.widgets if isinstance(b, Button)] == [
-        "Play again", "Generate", "Close"]
+        "Play again", "Generate", "Review", "Close"]
     click_widget(app, "Play again")
     assert app.top is scene and scene.board == start and scene.presses() == 0
     key(app, pygame.K_z, CTRL)  # Play again is a step like Restart: undo it
