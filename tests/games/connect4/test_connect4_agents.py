@@ -129,12 +129,16 @@ def test_levels_and_factory() -> None:
         assert isinstance(wrapped, MistakeAgent) and wrapped.inner.name == a.name
         assert wrapped.name == f"{a.name}, 20% mistakes"
     assert agent("strong").inner.max_depth == 8 and agent("hard").inner.max_depth is None
-    # Where nothing is proven Perfect searches as Hard does, for longer than Hard.
-    from games.connect4.agents import HARD_BUDGET, PERFECT_FALLBACK_BUDGET
+    # Where nothing is proven Perfect searches as Hard does, with more nodes than Hard;
+    # both budgets are of work, the clock a cap (issue 32).
+    from games.connect4.agents import HARD_NODES, PERFECT_FALLBACK_NODES
 
     fallback = agent("perfect").inner.fallback
     assert isinstance(fallback, HardAgent) and fallback.max_depth is None
-    assert fallback.time_budget == PERFECT_FALLBACK_BUDGET > HARD_BUDGET
+    assert fallback.max_nodes == PERFECT_FALLBACK_NODES > HARD_NODES
+    assert agent("hard").inner.max_nodes == HARD_NODES
+    assert fallback.time_budget > agent("hard").inner.time_budget
+    assert agent("strong").inner.max_nodes is None and agent("strong").inner.time_budget is None
     with pytest.raises(ValueError, match="no Connect Four level"):
         agent("expert")
 
@@ -234,6 +238,7 @@ def test_hard_answers_within_its_budget() -> None:
     col = hard.choose_move(state, threading.Event())
     assert time.process_time() - start < hard.time_budget + 0.15
     assert col in state.legal_moves() and hard.last_depth >= 4
+    assert hard.nodes <= hard.max_nodes + 64  # its work: one poll past the budget at most
 
 
 @pytest.mark.slow
