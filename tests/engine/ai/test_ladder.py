@@ -473,7 +473,7 @@ def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
     probes briefly (engine.ai.perfect.PROBE) before searching as Hard does (for longer),
     with its note on the card."""
     from engine.ai.perfect import PROBE
-    from games.tictactoe.agents import PERFECT_BUDGET, PERFECT_FALLBACK_BUDGET, make_agent
+    from games.tictactoe.agents import HARD_NODES, LONGER, PERFECT_BUDGET, make_agent
     from games.tictactoe.rules import MNKConfig
     from games.tictactoe.variants import new_game
 
@@ -482,19 +482,36 @@ def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
     other = make_agent(gomoku, Seat("computer", "medium"), seed=2)
     state = new_game(gomoku)
     times = []
+    fallback = perfect.inner.fallback
+    searched: list[float] = []  # the fallback's own time, per move of Perfect's
+    search = fallback.choose_move
+
+    def timed_search(*args: Any) -> Any:
+        begin = time.process_time()
+        try:
+            return search(*args)
+        finally:
+            searched[-1] += time.process_time() - begin
+    fallback.choose_move = timed_search
     for _ply in range(12):
         player = perfect if state.to_move == 0 else other
         start = time.process_time()
+        fallback.nodes = 0
+        searched.append(0.0)
         move = player.choose_move(state, NO_CANCEL)
         if player is perfect:
-            times.append(time.process_time() - start)
+            times.append(time.process_time() - start - searched[-1])
             if not perfect.reflex:
                 assert "Hard" in perfect.card_note, "it says it plays as Hard"
+            # Its search is budgeted in nodes (issue 32): a poll past them at most.
+            assert fallback.nodes <= HARD_NODES["gomoku"] * LONGER + 64
         state = state.play(move)
         if state.is_terminal():
             break
-    assert times[0] <= PERFECT_BUDGET + PERFECT_FALLBACK_BUDGET + 0.5
-    assert max(times[1:]) < PROBE + PERFECT_FALLBACK_BUDGET + 0.4, times
+    # Its proofs keep their clock (times: without the fallback's search); after the
+    # first, only a probe.
+    assert times[0] <= PERFECT_BUDGET + 0.5
+    assert max(times[1:]) < PROBE + 0.4, times
 
 
 def test_every_set_up_names_the_levels_as_its_game_does(app) -> None:
