@@ -3,7 +3,8 @@
 Not part of the test suite. For each board it plays the round robin of the game's levels
 (adjacent rungs only with ``--adjacent``), ``--games`` games per pairing (100 by
 default, 20 with ``--quick``), level a moving first in the even-numbered games, with
-fixed seeds (game i: a's seed 1000 + i, b's 2000 + i), through each family's own
+fixed seeds (game i: a's seed 1000 + i, b's 2000 + i; ``--first K`` numbers the games from
+K, another sample of the same pairing), through each family's own
 ``make_agent`` at its default budgets. It prints per pairing:
 
 * games, a's wins / draws / losses and score (wins plus half the draws);
@@ -155,7 +156,7 @@ def pairings(levels: tuple[str, ...], adjacent: bool) -> list[tuple[str, str]]:
 
 def run_board(name: str, games: int, adjacent: bool, jobs: int,
               levels: tuple[str, ...] | None, load: int = 0,
-              results_file: Path | None = None) -> list[dict[str, Any]]:
+              results_file: Path | None = None, first: int = 0) -> list[dict[str, Any]]:
     """Every pairing's figures on one board (printed as they come; added to
     ``results_file`` as each finishes, skipping those it holds already)."""
     board = BOARDS[name]
@@ -165,20 +166,20 @@ def run_board(name: str, games: int, adjacent: bool, jobs: int,
     print(f"{'pairing':22} {'games':>5} {'W/D/L':>11} {'score':>6} {'1st/2nd':>11} "
           f"{'moves':>5} {'think a p50/p95 ms':>19} {'think b p50/p95 ms':>19}  band")
     rows = []
-    done = {(r["board"], r["a"], r["b"], r.get("load", 0)): r
+    done = {(r["board"], r["a"], r["b"], r.get("load", 0), r.get("first", 0)): r
             for r in (read_rows(results_file) if results_file else [])}
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     try:
         for a, b in pairings(levels, adjacent):
-            kept = done.get((board.key, a, b, load))
+            kept = done.get((board.key, a, b, load, first))
             if kept is not None and kept["games"] >= games:
                 rows.append(kept)  # measured already (an interrupted run resumes)
                 print_row(kept)
                 continue
-            work = [(name, a, b, i) for i in range(games)]
+            work = [(name, a, b, i) for i in range(first, first + games)]
             results = pool.map(play, work) if pool else [play(job) for job in work]
             rows.append(summary(board, a, b, results, all_levels))
-            rows[-1]["load"] = load
+            rows[-1]["load"], rows[-1]["first"] = load, first
             print_row(rows[-1])
             if results_file is not None:
                 write_results(results_file, [rows[-1]])
@@ -251,12 +252,15 @@ def elo_with_errors(rows: list[dict[str, Any]], levels: tuple[str, ...],
     def fit(table: dict[tuple[str, str], tuple[float, int]]) -> dict[str, float]:
         return elo_ratings(table, anchor=levels[0], rounds=600)
 
-    scores = {(r["a"], r["b"]): (r["score"] / 100 * r["games"], r["games"]) for r in rows}
+    scores: dict[tuple[str, str], tuple[float, int]] = {}
+    for r in rows:  # samples of one pairing (--first) pooled
+        points, n = scores.get((r["a"], r["b"]), (0.0, 0))
+        scores[(r["a"], r["b"])] = (points + r["score"] / 100 * r["games"], n + r["games"])
     found = fit(scores)
     rng = random.Random(1)
     drawn: dict[str, list[float]] = {lv: [] for lv in found}
     for _ in range(samples):
-        table = {}
+        table: dict[tuple[str, str], tuple[float, int]] = {}
         for r in rows:
             n = r["games"]
             chances = (r["wins"] / n, r["draws"] / n)
@@ -264,7 +268,8 @@ def elo_with_errors(rows: list[dict[str, Any]], levels: tuple[str, ...],
             for _game in range(n):
                 x = rng.random()
                 points += 1.0 if x < chances[0] else 0.5 if x < chances[0] + chances[1] else 0.0
-            table[(r["a"], r["b"])] = (points, n)
+            before, games = table.get((r["a"], r["b"]), (0.0, 0))
+            table[(r["a"], r["b"])] = (before + points, games + n)
         for level, rating in fit(table).items():
             drawn[level].append(rating)
     return {lv: (found[lv], (percentile(drawn[lv], 0.975) - percentile(drawn[lv], 0.025)) / 2)
@@ -302,7 +307,9 @@ def band_text(row: dict[str, Any]) -> str:
 def pair_cells(row: dict[str, Any]) -> list[str]:
     """One row of a pairings table."""
     d, lo, hi = row["elo"]
-    return [BOARDS_BY_KEY[row["board"]].label, f"{row['a']} vs {row['b']}", str(row["games"]),
+    first = row.get("first", 0)
+    games = str(row["games"]) + (f" (games {first}–{first + row['games'] - 1})" if first else "")
+    return [BOARDS_BY_KEY[row["board"]].label, f"{row['a']} vs {row['b']}", games,
             f"{row['wins']} / {row['draws']} / {row['losses']}",
             f"{row['score']:.1f} % ({row['interval'][0]:.0f}–{row['interval'][1]:.0f})",
             f"{d:+d} ({lo:+d} to {hi:+d})", f"{row['first']:g} / {row['second']:g} %",
@@ -314,14 +321,17 @@ def pair_cells(row: dict[str, Any]) -> list[str]:
 def write_results(path: Path, new_rows: list[dict[str, Any]]) -> None:
     """Add ``new_rows`` to the result file at ``path`` (replacing the same pairings at the
     same load) and rebuild its tables, written whole to a temporary file and renamed."""
-    rows = {(r["board"], r["a"], r["b"], r.get("load", 0)): r for r in read_rows(path)}
+    def key(r: dict[str, Any]) -> tuple[Any, ...]:
+        return (r["board"], r["a"], r["b"], r.get("load", 0), r.get("first", 0))
+
+    rows = {key(r): r for r in read_rows(path)}
     for row in new_rows:
         row = dict(row, date=datetime.date.today().isoformat())
-        rows[(row["board"], row["a"], row["b"], row.get("load", 0))] = row
+        rows[key(row)] = row
     keys = list(BOARDS_BY_KEY)
     ordered = sorted(rows.values(), key=lambda r: (
         r.get("load", 0) > 0, keys.index(r["board"]), LEVEL_ORDER.index(r["b"]),
-        LEVEL_ORDER.index(r["a"])))
+        LEVEL_ORDER.index(r["a"]), r.get("first", 0)))
     tables: dict[str, Any] = {}
     for name, loaded in (("", False), ("_load", True)):
         mine = [r for r in ordered if (r.get("load", 0) > 0) == loaded]
@@ -339,7 +349,7 @@ def write_results(path: Path, new_rows: list[dict[str, Any]]) -> None:
         if loaded:
             columns = [*PAIR_COLUMNS, SAME_COLUMN]
             for row, line in zip(mine, cells, strict=True):
-                idle = rows.get((row["board"], row["a"], row["b"], 0))
+                idle = rows.get((row["board"], row["a"], row["b"], 0, row.get("first", 0)))
                 line.append("—" if idle is None or idle["games"] != row["games"]
                             else "yes" if idle.get("digest") == row.get("digest") else "no")
         tables["pairings" + name] = {**meta, "columns": columns, "rows": cells}
@@ -405,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", help="only these levels, comma-separated")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="number the games from K (another sample: other seeds)")
     parser.add_argument("--load", type=int, default=0, metavar="N",
                         help="run N busy processes beside the games")
     parser.add_argument("--results", metavar="FILE",
@@ -426,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name in boards:
             rows += run_board(name, games, args.adjacent or args.quick, args.jobs, levels,
-                              args.load, results)
+                              args.load, results, args.first)
     finally:
         stop_load(busy)
     if args.json:
