@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.i18n import _
+from engine.core.i18n import _, localize
 from engine.model.sound_names import SOUNDS, default_sounds
 
 KINDS = ("two-player", "multi-player", "puzzle")
@@ -459,7 +459,9 @@ class GameDescriptor:
             return ""
         from engine.model.levels import MATCH_RUNG
 
-        levels = "\n".join(_("{level}: {how}.").format(level=_(rung.label), how=_(rung.how))
+        # A rung's text may be a Phrase made from its recipe (its numbers filled in).
+        levels = "\n".join(_("{level}: {how}.").format(level=_(rung.label),
+                                                      how=localize(rung.how))
                            for rung in (*self.ladder, MATCH_RUNG))
         heading = _("The computer levels, weakest first:")
         return f"{heading}\n{levels}"

@@ -32,13 +32,13 @@ import threading
 import time
 
 from engine.ai.agent import Agent, Cancelled, MistakeAgent, checked_moves
-from engine.ai.ladder import Recipe, ReflexAgent, blended, level_names
+from engine.ai.ladder import ReflexAgent, blended, level_names
 from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
 from engine.model.rules import GameState, Move
 from engine.model.seats import Seat
 from games.connect4.descriptor import GAME
-from games.connect4.levels import LADDER
+from games.connect4.levels import HARD_NODES, LADDER, PERFECT_FALLBACK_NODES, RECIPES
 from games.connect4.rules import Connect4Config, Connect4State
 from games.connect4.solver import C4Search, ExactSolver, search_state
 
@@ -58,10 +58,9 @@ __all__ = [
 LEVELS = level_names(LADDER)
 LEVEL_LABELS = GAME.level_labels
 # What the levels below Perfect may do per move is counted in nodes searched, not seconds,
-# so that a level is as strong on a slow or busy machine as on a fast one (issue 32).
-# HARD_NODES is about what Hard's former 0.3 s budget searched here on an idle core
-# (~150,000 nodes a CPU-second, measured on positions of Hard against Hard).
-HARD_NODES = 40_000
+# so that a level is as strong on a slow or busy machine as on a fast one (issue 32):
+# HARD_NODES and PERFECT_FALLBACK_NODES, with the recipes, in games/connect4/levels.py
+# (the help's level texts are made from them).
 # Nodes per second assumed by the safety caps: a quarter of the speed measured here, and a
 # third of a core (a busy machine) on top of that.
 _SLOWEST_NODES_PER_SECOND = 150_000 / 4 / 3
@@ -81,8 +80,7 @@ PERFECT_PROBE = 1.0
 # Where nothing is proven, Perfect searches as Hard does but for this long: the rest of its
 # budget after a probe (a longer search than Hard's makes it the stronger of the two).
 PERFECT_FALLBACK_BUDGET = PERFECT_BUDGET - PERFECT_PROBE
-# ... counted in nodes, like Hard: about what that second searched here.
-PERFECT_FALLBACK_NODES = 150_000
+# (... counted in nodes, like Hard: PERFECT_FALLBACK_NODES.)
 # Hard and Strong choose at random among the columns that score within this much of the
 # best (the threat-counting evaluation's units), so their games vary.
 NEAR_BEST = 1
@@ -219,15 +217,8 @@ def _reflex(agent: Agent, seed: int | None) -> Agent:
                        lambda state: immediate_threats(state)[1], seed=seed)
 
 
-# Each rung's recipe (engine/ai/ladder.py): searches two, four, six and eight plies deep,
-# then Hard's search of HARD_NODES nodes (about nine plies at first, deeper as the board
-# fills); two plies more win about two games of three. Beginner plays three moves in ten as the
-# Medium skill (one move ahead), Medium a quarter at four plies, so each rung beats the
-# one below in about two games of three (tests/benchmarks/bench_ladder.py).
-RECIPES: dict[str, Recipe] = {
-    "beginner": ("depth2", "medium", 0.3), "easy": ("depth4", None, 0.0),
-    "medium": ("depth6", "depth4", 0.25), "strong": ("depth8", None, 0.0),
-    "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)}
+# Each rung's recipe: RECIPES (games/connect4/levels.py, where the help's texts are made
+# from them).
 # The upper half of the ladder, from Strong up, takes a win and blocks a loss in one at
 # once, before any search.
 UPPER = LEVELS.index("strong")

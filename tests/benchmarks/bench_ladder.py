@@ -166,7 +166,7 @@ def run_board(name: str, games: int, adjacent: bool, jobs: int,
     print(f"{'pairing':22} {'games':>5} {'W/D/L':>11} {'score':>6} {'1st/2nd':>11} "
           f"{'moves':>5} {'think a p50/p95 ms':>19} {'think b p50/p95 ms':>19}  band")
     rows = []
-    done = {(r["board"], r["a"], r["b"], r.get("load", 0), r.get("first", 0)): r
+    done = {(r["board"], r["a"], r["b"], r.get("load", 0), r.get("first_game", 0)): r
             for r in (read_rows(results_file) if results_file else [])}
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     try:
@@ -179,7 +179,7 @@ def run_board(name: str, games: int, adjacent: bool, jobs: int,
             work = [(name, a, b, i) for i in range(first, first + games)]
             results = pool.map(play, work) if pool else [play(job) for job in work]
             rows.append(summary(board, a, b, results, all_levels))
-            rows[-1]["load"], rows[-1]["first"] = load, first
+            rows[-1]["load"], rows[-1]["first_game"] = load, first
             print_row(rows[-1])
             if results_file is not None:
                 write_results(results_file, [rows[-1]])
@@ -307,7 +307,7 @@ def band_text(row: dict[str, Any]) -> str:
 def pair_cells(row: dict[str, Any]) -> list[str]:
     """One row of a pairings table."""
     d, lo, hi = row["elo"]
-    first = row.get("first", 0)
+    first = row.get("first_game", 0)
     games = str(row["games"]) + (f" (games {first}–{first + row['games'] - 1})" if first else "")
     return [BOARDS_BY_KEY[row["board"]].label, f"{row['a']} vs {row['b']}", games,
             f"{row['wins']} / {row['draws']} / {row['losses']}",
@@ -322,7 +322,7 @@ def write_results(path: Path, new_rows: list[dict[str, Any]]) -> None:
     """Add ``new_rows`` to the result file at ``path`` (replacing the same pairings at the
     same load) and rebuild its tables, written whole to a temporary file and renamed."""
     def key(r: dict[str, Any]) -> tuple[Any, ...]:
-        return (r["board"], r["a"], r["b"], r.get("load", 0), r.get("first", 0))
+        return (r["board"], r["a"], r["b"], r.get("load", 0), r.get("first_game", 0))
 
     rows = {key(r): r for r in read_rows(path)}
     for row in new_rows:
@@ -331,7 +331,7 @@ def write_results(path: Path, new_rows: list[dict[str, Any]]) -> None:
     keys = list(BOARDS_BY_KEY)
     ordered = sorted(rows.values(), key=lambda r: (
         r.get("load", 0) > 0, keys.index(r["board"]), LEVEL_ORDER.index(r["b"]),
-        LEVEL_ORDER.index(r["a"]), r.get("first", 0)))
+        LEVEL_ORDER.index(r["a"]), r.get("first_game", 0)))
     tables: dict[str, Any] = {}
     for name, loaded in (("", False), ("_load", True)):
         mine = [r for r in ordered if (r.get("load", 0) > 0) == loaded]
@@ -349,7 +349,8 @@ def write_results(path: Path, new_rows: list[dict[str, Any]]) -> None:
         if loaded:
             columns = [*PAIR_COLUMNS, SAME_COLUMN]
             for row, line in zip(mine, cells, strict=True):
-                idle = rows.get((row["board"], row["a"], row["b"], 0, row.get("first", 0)))
+                idle = rows.get((row["board"], row["a"], row["b"], 0,
+                                 row.get("first_game", 0)))
                 line.append("—" if idle is None or idle["games"] != row["games"]
                             else "yes" if idle.get("digest") == row.get("digest") else "no")
         tables["pairings" + name] = {**meta, "columns": columns, "rows": cells}
