@@ -244,6 +244,9 @@ class GameDescriptor:
     ladder: tuple[Any, ...] = ()
     # Game IDs of variants small enough for the conformance suite to check exhaustively.
     small: tuple[str, ...] = ()
+    # Variant ids the ladder is graded on (one per set of recipes at least): the variety
+    # and the same-moves-under-load tests play their adjacent rungs (discovered here).
+    ladder_variants: tuple[str, ...] = ()
     # Launcher position (lower first; ties by title).
     order: int = 100
     # The sound effects its screens play (names from engine.ui.audio.SOUNDS); --smoke
