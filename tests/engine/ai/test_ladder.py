@@ -369,6 +369,35 @@ def test_the_ladder_benchmark_writes_its_json_contract(tmp_path: Path,
         assert row["score"] == pytest.approx(100 * (row["wins"] + row["draws"] / 2) / 4)
 
 
+def test_the_ladder_benchmark_measures_with_load_into_a_result_file(tmp_path: Path) -> None:
+    """Issue 32: --results adds each pairing to a result file whose tables (with and
+    without load, 95 % intervals, Elo with error bars) tools/make_docs.py renders; --load
+    runs busy processes beside it, and the loaded games are the very unloaded ones (the
+    levels are set by work); a pairing already there is not played again."""
+    from tests.benchmarks import bench_ladder
+
+    out = tmp_path / "bench_ladder.json"
+    common = ["--board", "nim", "--levels", "beginner,easy", "--games", "4",
+              "--adjacent", "--results", str(out)]
+    assert bench_ladder.main(common) == 0
+    assert bench_ladder.main([*common, "--load", "1"]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    tables = data["tables"]
+    assert set(tables) == {"pairings", "elo", "pairings_load", "elo_load"}
+    for name in tables:
+        assert {"date", "machine", "command", "columns", "rows"} <= set(tables[name])
+    idle, loaded = tables["pairings"]["rows"], tables["pairings_load"]["rows"]
+    assert len(idle) == len(loaded) == 1
+    assert tables["pairings_load"]["columns"][-1] == "same games as unloaded"
+    assert loaded[0][-1] == "yes" and loaded[0][:5] == idle[0][:5]
+    assert "(" in idle[0][4] and " to " in idle[0][5]  # the interval, the Elo's
+    assert "±" in tables["elo"]["rows"][0][2]
+    assert "1 busy process beside it" in tables["pairings_load"]["machine"]
+    before = out.read_text(encoding="utf-8")
+    assert bench_ladder.main(common) == 0  # resumed: nothing left to play
+    assert json.loads(out.read_text(encoding="utf-8"))["raw"] == json.loads(before)["raw"]
+
+
 # --- "Match me" ------------------------------------------------------------------------------
 
 
