@@ -249,6 +249,17 @@ def elo_with_errors(rows: list[dict[str, Any]], levels: tuple[str, ...],
     """Each level's rating (maximum likelihood, the weakest at 1000) and the half-width of
     its 95 % interval, by a parametric bootstrap: each pairing's wins, draws and losses
     drawn again from its own frequencies."""
+    # Only the levels linked to the weakest through measured pairings can be rated
+    # against it (a chain with a pairing missing falls apart).
+    linked, grew = {levels[0]}, True
+    while grew:
+        grew = False
+        for r in rows:
+            if (r["a"] in linked) != (r["b"] in linked):
+                linked |= {r["a"], r["b"]}
+                grew = True
+    rows = [r for r in rows if r["a"] in linked and r["b"] in linked]
+
     def fit(table: dict[tuple[str, str], tuple[float, int]]) -> dict[str, float]:
         return elo_ratings(table, anchor=levels[0], rounds=600)
 
