@@ -62,8 +62,9 @@ LEVEL_LABELS = GAME.level_labels
 # HARD_NODES and PERFECT_FALLBACK_NODES, with the recipes, in games/connect4/levels.py
 # (the help's level texts are made from them).
 # Nodes per second assumed by the safety caps: a quarter of the speed measured here, and a
-# third of a core (a busy machine) on top of that.
-_SLOWEST_NODES_PER_SECOND = 150_000 / 4 / 3
+# tenth of a core on top of that (a machine as busy as this one got with ten programs
+# running on its two cores: a cap of a third of a core bound there).
+_SLOWEST_NODES_PER_SECOND = 150_000 / 4 / 10
 # The clock, as a safety cap only: seconds after which a search of `nodes` nodes stops
 # all the same (a machine slower still, or stalled); the work budget always ends it first
 # on a machine at least a quarter as fast as this one.

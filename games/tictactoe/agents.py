@@ -40,9 +40,9 @@ HARD_NODES = {"mnk": 20_000, "gomoku": 11_000}
 # Perfect a rung above Hard (tests/benchmarks/bench_ladder.py).
 LONGER = 7
 # The clock stays only as a safety cap: seconds per node budget at a quarter of the speed
-# measured here and a third of a core (a busy machine), so it never binds first on a
+# measured here and a tenth of a core (a very busy machine), so it never binds first on a
 # machine at least a quarter as fast.
-_SLOWEST_NODES_PER_SECOND = 45_000 / 4 / 3
+_SLOWEST_NODES_PER_SECOND = 45_000 / 4 / 10
 # The think time a player sees from the searching levels stays about what their 0.25 s
 # clock gave: a quicker answer is shown after this many seconds (frames run on).
 THINK_FLOOR = 0.2
@@ -53,7 +53,7 @@ SEARCH_BUDGET = 0.1  # three players: Strong's search (its former clock)
 # and Strong, about what 0.3 s and 0.1 s searched here on an idle core (~66,000 nodes a
 # CPU-second on the 4×4 board); the clock a safety cap as above.
 THREE_NODES = {"hard": 20_000, "strong": 6_500}
-_SLOWEST_MAXN_NODES_PER_SECOND = 66_000 / 4 / 3
+_SLOWEST_MAXN_NODES_PER_SECOND = 66_000 / 4 / 10
 PERFECT_BUDGET = 2.0
 
 LEVELS = level_names(LADDER)
