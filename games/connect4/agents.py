@@ -11,8 +11,9 @@
   deepening under a budget of work (:data:`HARD_NODES` nodes per move: the deepest
   search completed within them), on the solver's bitboard position with its
   threat-counting heuristic and threat-aware move ordering. Its clock is only a safety
-  cap (:data:`SAFETY_CAP`), so loose that it never binds on a machine a quarter as fast
-  as the one it was measured on, however busy: Hard plays the same moves on any machine.
+  cap (:data:`SAFETY_CAP`), so loose that it does not bind on a machine a quarter as fast
+  as the one it was measured on, even with only a tenth of a core to itself: Hard plays the
+  same moves on any such machine.
 * Perfect: :class:`engine.ai.perfect.PerfectAgent` on the solver's proven
   values; where they take longer than its 2 s budget it says so and plays Hard's
   search, given :data:`PERFECT_FALLBACK_NODES` nodes instead of Hard's.
