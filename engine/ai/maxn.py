@@ -81,7 +81,7 @@ class MaxnSearch:
     def __init__(self, evaluate: Evaluate, *, max_depth: int = 4,
                  time_budget: float | None = None, min_value: float | None = None,
                  max_sum: float | None = None, discount: float = 0.0,
-                 poll_every: int = 64) -> None:
+                 poll_every: int = 64, max_nodes: int | None = None) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
         if not 0.0 <= discount < 1.0:
@@ -94,6 +94,10 @@ class MaxnSearch:
         self.evaluate = evaluate
         self.max_depth = max_depth
         self.time_budget = time_budget
+        # A budget of work: past it a search stops as at the deadline, at the same node on
+        # any machine (looked at every ``poll_every`` nodes); the clock is then a cap.
+        self.max_nodes = max_nodes
+        self._node_limit: int | None = None
         self.min_value = min_value
         self.max_sum = max_sum
         self.discount = discount
@@ -123,6 +127,7 @@ class MaxnSearch:
         self.nodes = 0
         start = time.monotonic()
         self._deadline = math.inf if self.time_budget is None else start + self.time_budget
+        self._node_limit = self.max_nodes
         self._poll()
         best: MaxnResult | None = None
         timed_out = False
@@ -140,8 +145,9 @@ class MaxnSearch:
             moves.insert(0, move)
         if best is None:
             # Not even depth 1 finished in time: answer with a one-ply look anyway,
-            # ignoring the deadline (depth 1 is one evaluation per move).
+            # ignoring the deadline and the nodes (depth 1 is one evaluation per move).
             self._deadline = math.inf
+            self._node_limit = None
             move, values = self._root(state, moves, 1)
             return MaxnResult(move, values, 1, self.nodes, False)
         return MaxnResult(best.move, best.values, best.depth, self.nodes, not timed_out)
@@ -151,6 +157,7 @@ class MaxnSearch:
         """The max^n value vector of ``state`` searched ``depth`` plies (no time limit)."""
         self._cancel = cancel
         self._deadline = math.inf
+        self._node_limit = None
         self.nodes = 0
         self._poll()
         return self._value(state, depth, 0, None)
@@ -208,5 +215,6 @@ class MaxnSearch:
     def _poll(self) -> None:
         if self._cancel is not None and self._cancel.is_set():
             raise Cancelled
-        if time.monotonic() > self._deadline:
+        if time.monotonic() > self._deadline or (
+                self._node_limit is not None and self.nodes > self._node_limit):
             raise _OutOfTime

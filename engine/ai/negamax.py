@@ -249,7 +249,11 @@ class Negamax(SearchClock):
     loss); False gives the faster sign-only mode. ``cancel``: polled every
     ``poll_interval`` nodes, raising :class:`Cancelled`. ``deadline``: a
     ``time.monotonic()`` instant past which :class:`SearchTimeout` is raised
-    (or give ``time_limit`` seconds from now). ``max_entries`` caps the
+    (or give ``time_limit`` seconds from now). ``max_nodes``: a budget of work, past
+    which :class:`SearchTimeout` is raised as for the deadline; unlike the clock it
+    stops a search at the same node on any machine, however fast or busy (it is looked
+    at every ``poll_interval`` nodes and before each root move, both counted in nodes,
+    so a search stops at the same place every time). ``max_entries`` caps the
     table: once full, new positions are no longer stored (old ones stay).
     None means :data:`DEFAULT_MAX_ENTRIES`; a larger cap must be asked for.
 
@@ -259,8 +263,10 @@ class Negamax(SearchClock):
 
     def __init__(self, *, remoteness: bool = True, cancel: threading.Event | None = None,
                  deadline: float | None = None, time_limit: float | None = None,
-                 poll_interval: int = 256, max_entries: int | None = None) -> None:
+                 poll_interval: int = 256, max_entries: int | None = None,
+                 max_nodes: int | None = None) -> None:
         self.set_clock(cancel, deadline, time_limit, poll_interval)
+        self.max_nodes = max_nodes
         self.remoteness = remoteness
         self.max_entries = DEFAULT_MAX_ENTRIES if max_entries is None else max_entries
         self.nodes = 0
@@ -274,6 +280,14 @@ class Negamax(SearchClock):
         weakref.finalize(self, self.tt.clear)
 
     # --- public API -------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise Cancelled or SearchTimeout if the search must stop now: asked to, past
+        the deadline, or past ``max_nodes`` (this search's nodes so far, counted the same
+        way on every machine)."""
+        super().check()
+        if self.max_nodes is not None and self.nodes + self._counter[0] > self.max_nodes:
+            raise SearchTimeout
 
     def clear(self) -> None:
         """Forget the transposition tables (node counts are kept)."""
@@ -454,7 +468,9 @@ class Negamax(SearchClock):
         try:
             return search(state, depth, alpha, beta, ply)
         finally:
+            # Counted once: check() adds the running count to the nodes so far.
             self.nodes += counter[0]
+            counter[0] = 0
 
     def _make_search(self, cls: type) -> Callable[..., int]:
         """Build the recursive search specialised (by closure) for one state class.

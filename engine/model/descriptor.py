@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.i18n import _
+from engine.core.i18n import _, localize
 from engine.model.sound_names import SOUNDS, default_sounds
 
 KINDS = ("two-player", "multi-player", "puzzle")
@@ -248,6 +248,9 @@ class GameDescriptor:
     ladder: tuple[Any, ...] = ()
     # Game IDs of variants small enough for the conformance suite to check exhaustively.
     small: tuple[str, ...] = ()
+    # Variant ids the ladder is graded on (one per set of recipes at least): the variety
+    # and the same-moves-under-load tests play their adjacent rungs (discovered here).
+    ladder_variants: tuple[str, ...] = ()
     # Launcher position (lower first; ties by title).
     order: int = 100
     # The sound effects its screens play (names from engine.ui.audio.SOUNDS); --smoke
@@ -472,7 +475,9 @@ class GameDescriptor:
             return ""
         from engine.model.levels import MATCH_RUNG
 
-        levels = "\n".join(_("{level}: {how}.").format(level=_(rung.label), how=_(rung.how))
+        # A rung's text may be a Phrase made from its recipe (its numbers filled in).
+        levels = "\n".join(_("{level}: {how}.").format(level=_(rung.label),
+                                                      how=localize(rung.how))
                            for rung in (*self.ladder, MATCH_RUNG))
         heading = _("The computer levels, weakest first:")
         return f"{heading}\n{levels}"

@@ -71,6 +71,8 @@ class GameScene(Scene):
                                    align="center", fit_lines=1, min_size=STATUS_MIN_SIZE))
         self.ai = AIRunner()
         self._spin = 0.0
+        # The shortest think time shown for the current request (see think()).
+        self._think_floor = 0.0
 
     # layout -----------------------------------------------------------------------------
     def add_tool(self, button: Button, width: float, left: bool = False,
@@ -138,8 +140,14 @@ class GameScene(Scene):
 
     # computer moves -----------------------------------------------------------------
     def think(self, agent: Agent, state: GameState, tag: object = None) -> None:
-        """Ask ``agent`` for a move in ``state`` without blocking the frame loop."""
+        """Ask ``agent`` for a move in ``state`` without blocking the frame loop.
+
+        A level whose strength is set by work rather than by the clock may answer sooner
+        than the think time players know from it; its ``think_floor`` (seconds, if it has
+        one) keeps the answer back until then: frames run on meanwhile."""
         self._spin = 0.0
+        floor = getattr(agent, "think_floor", 0.0)
+        self._think_floor = float(floor) if isinstance(floor, int | float) else 0.0
         self.ai.start(agent, state, tag)
 
     def on_ai_result(self, result: AIResult) -> None:
@@ -156,7 +164,7 @@ class GameScene(Scene):
     def update(self, dt: float) -> None:
         self._spin += dt
         self.anim.update(dt)
-        if self.ai.busy:
+        if self.ai.busy and self.ai.thinking_seconds >= self._think_floor:
             result = self.ai.poll()
             if result is not None:
                 self.on_ai_result(result)

@@ -14,6 +14,22 @@ from dataclasses import dataclass
 
 from .stats_schema import OUTCOMES
 
+#: The modes of a game one player plays against the computer, from either seat (Swap sides
+#: moves the player to the second seat: ``computer-human``). "Match me" counts them all.
+MATCH_MODES = ("human-computer", "computer-human")
+
+# The rows of games against "Match me" (its level tag: ``match``, or ``match@0.1`` with a
+# mistake rate), as an SQL condition.
+MATCH_GAMES = ("mode IN ({}) AND (opponent IS 'match' OR opponent LIKE 'match@%')"
+               .format(", ".join(f"'{mode}'" for mode in MATCH_MODES)))
+
+
+def is_match_game(mode: str, opponent: str) -> bool:
+    """Whether a game recorded with ``mode`` and ``opponent`` was against "Match me" (the
+    rows :data:`MATCH_GAMES` selects)."""
+    return mode in MATCH_MODES and (opponent == "match" or opponent.startswith("match@"))
+
+
 #: Runs one query with its parameters and returns its rows (``[]`` on a read error).
 Reader = Callable[[str, tuple[object, ...]], list[tuple]]
 
@@ -91,12 +107,12 @@ class StatsSummaries:
         return [GameSummary(*row) for row in rows]
 
     def match_outcomes(self, game: str) -> list[str]:
-        """The player's results in their games of ``game`` against "Match me", in the
-        order played: the order they were recorded in, not their times (a clock set
-        wrong for a while must not reorder them)."""
+        """The player's results in their games of ``game`` against "Match me", from
+        either seat (first or second: Swap sides), in the order played: the order they
+        were recorded in, not their times (a clock set wrong for a while must not reorder
+        them)."""
         rows = self._read(
-            "SELECT CAST(outcome AS TEXT) FROM all_games WHERE game IS ? "
-            "AND mode IS 'human-computer' AND (opponent IS 'match' OR opponent LIKE 'match@%') "
+            f"SELECT CAST(outcome AS TEXT) FROM all_games WHERE game IS ? AND {MATCH_GAMES} "
             "ORDER BY src, ord", (game,))
         return [row[0] for row in rows if row[0] in OUTCOMES]
 
@@ -104,8 +120,7 @@ class StatsSummaries:
         """``{game: outcomes}`` as :meth:`match_outcomes` gives them, for every game."""
         rows = self._read(
             "SELECT CAST(game AS TEXT), CAST(outcome AS TEXT) FROM all_games "
-            "WHERE mode IS 'human-computer' AND (opponent IS 'match' OR opponent LIKE 'match@%') "
-            "ORDER BY src, ord", ())
+            f"WHERE {MATCH_GAMES} ORDER BY src, ord", ())
         outcomes: dict[str, list[str]] = {}
         for game, outcome in rows:
             if game is not None and outcome in OUTCOMES:

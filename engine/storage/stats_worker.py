@@ -34,6 +34,7 @@ from engine.core.phrase import N_, Phrase
 
 from .stats import StatsStore
 from .stats_health import SQLITE_BUSY, SQLITE_LOCKED, brief, code_of
+from .stats_summaries import is_match_game
 
 #: Seconds between tries of a read that met a busy file.
 RETRY_SECONDS = 1.0
@@ -83,8 +84,9 @@ def _record_line(record: Record | None) -> str | None:
 
 
 def _is_match(mode: str, opponent: str) -> bool:
-    """A game against "Match me" (as :meth:`StatsStore.match_outcomes` selects them)."""
-    return mode == "human-computer" and (opponent == "match" or opponent.startswith("match@"))
+    """A game against "Match me", from either seat (as :meth:`StatsStore.match_outcomes`
+    selects them)."""
+    return is_match_game(mode, opponent)
 
 
 class StatsWorker:

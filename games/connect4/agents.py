@@ -8,11 +8,15 @@
   search n moves deep" is true; only a proven result or the end of the board stops it
   sooner).
 * :class:`HardAgent`: the generic negamax, depth-limited with iterative
-  deepening under a time budget (~0.3 s), on the solver's bitboard position
-  with its threat-counting heuristic and threat-aware move ordering.
+  deepening under a budget of work (:data:`HARD_NODES` nodes per move: the deepest
+  search completed within them), on the solver's bitboard position with its
+  threat-counting heuristic and threat-aware move ordering. Its clock is only a safety
+  cap (:data:`SAFETY_CAP`), so loose that it does not bind on a machine a quarter as fast
+  as the one it was measured on, even with only a tenth of a core to itself: Hard plays the
+  same moves on any such machine.
 * Perfect: :class:`engine.ai.perfect.PerfectAgent` on the solver's proven
   values; where they take longer than its 2 s budget it says so and plays Hard's
-  search, given a second instead of Hard's 0.3 s.
+  search, given :data:`PERFECT_FALLBACK_NODES` nodes instead of Hard's.
 
 These are the skills; the levels are recipes of them (``RECIPES``). From Strong up a win
 in one is taken and the opponent's win in one blocked at once, before any search
@@ -29,18 +33,19 @@ import threading
 import time
 
 from engine.ai.agent import Agent, Cancelled, MistakeAgent, checked_moves
-from engine.ai.ladder import Recipe, ReflexAgent, blended, level_names
+from engine.ai.ladder import ReflexAgent, blended, level_names
 from engine.ai.negamax import Negamax
 from engine.ai.perfect import PerfectAgent
 from engine.model.rules import GameState, Move
 from engine.model.seats import Seat
 from games.connect4.descriptor import GAME
-from games.connect4.levels import LADDER
+from games.connect4.levels import HARD_NODES, LADDER, PERFECT_FALLBACK_NODES, RECIPES
 from games.connect4.rules import Connect4Config, Connect4State
 from games.connect4.solver import C4Search, ExactSolver, search_state
 
 __all__ = [
     "HARD_BUDGET",
+    "HARD_NODES",
     "LEVELS",
     "LEVEL_LABELS",
     "PERFECT_BUDGET",
@@ -53,7 +58,22 @@ __all__ = [
 # Declared once, in the descriptor.
 LEVELS = level_names(LADDER)
 LEVEL_LABELS = GAME.level_labels
-# Seconds each searching level may think per move.
+# What the levels below Perfect may do per move is counted in nodes searched, not seconds,
+# so that a level is as strong on a slow or busy machine as on a fast one (issue 32):
+# HARD_NODES and PERFECT_FALLBACK_NODES, with the recipes, in games/connect4/levels.py
+# (the help's level texts are made from them).
+# Nodes per second assumed by the safety caps: a quarter of the speed measured here, and a
+# tenth of a core on top of that (a machine as busy as this one got with ten programs
+# running on its two cores: a cap of a third of a core bound there).
+_SLOWEST_NODES_PER_SECOND = 150_000 / 4 / 10
+# The clock, as a safety cap only: seconds after which a search of `nodes` nodes stops
+# all the same (a machine slower still, or stalled); the work budget always ends it first
+# on a machine at least a quarter as fast as this one.
+SAFETY_CAP = HARD_NODES / _SLOWEST_NODES_PER_SECOND
+# The think time a player sees from Hard stays what its 0.3 s clock gave (0.85 of it):
+# a quicker answer is shown after this many seconds (the scene waits, the frame loop runs).
+HARD_THINK_FLOOR = 0.25
+# Hard's former clock, in seconds (kept for callers that name it).
 HARD_BUDGET = 0.3
 PERFECT_BUDGET = 2.0
 # After a move it could not prove, Perfect tries the next for this long (the exact solver
@@ -62,6 +82,7 @@ PERFECT_PROBE = 1.0
 # Where nothing is proven, Perfect searches as Hard does but for this long: the rest of its
 # budget after a probe (a longer search than Hard's makes it the stronger of the two).
 PERFECT_FALLBACK_BUDGET = PERFECT_BUDGET - PERFECT_PROBE
+# (... counted in nodes, like Hard: PERFECT_FALLBACK_NODES.)
 # Hard and Strong choose at random among the columns that score within this much of the
 # best (the threat-counting evaluation's units), so their games vary.
 NEAR_BEST = 1
@@ -118,23 +139,28 @@ class MediumAgent:
 
 
 class HardAgent:
-    """Timed depth-limited alpha-beta with a threat-counting evaluation.
+    """Depth-limited alpha-beta with a threat-counting evaluation, its strength set by
+    work: the same seed, depth and nodes give the same move on any machine.
 
-    ``time_budget`` seconds per move (15 % is kept back: the last iteration
-    overruns by up to one poll; None: no clock, the search always completes
-    ``max_depth`` plies); ``max_depth`` caps the plies looked ahead
-    (None: as deep as the budget allows; a cap makes play repeatable, for
-    tests); ``seed`` breaks ties between equally promising columns.
+    ``max_nodes`` nodes per move (the deepest iteration completed within them is played;
+    None: no node budget); ``max_depth`` caps the plies looked ahead (None: as deep as
+    the nodes allow); ``time_budget`` seconds is only a safety cap (None: no clock, the
+    cap); one of ``max_nodes`` and ``max_depth`` must be given. The defaults are Hard's.
+    ``seed`` breaks ties between equally promising columns; ``think_floor`` is the
+    shortest think time the game shows (the scene waits that long for a quick answer).
     """
 
     name = "hard"
 
-    def __init__(self, time_budget: float | None = HARD_BUDGET, seed: int | None = None,
-                 max_depth: int | None = None, margin: int = NEAR_BEST) -> None:
-        if time_budget is None and max_depth is None:
-            raise ValueError("a search with no time budget needs a max_depth")
+    def __init__(self, time_budget: float | None = SAFETY_CAP, seed: int | None = None,
+                 max_depth: int | None = None, margin: int = NEAR_BEST,
+                 max_nodes: int | None = HARD_NODES, think_floor: float = 0.0) -> None:
+        if max_nodes is None and max_depth is None:
+            raise ValueError("a search needs a max_nodes or a max_depth: its work")
         self.time_budget = time_budget
         self.max_depth = max_depth
+        self.max_nodes = max_nodes
+        self.think_floor = think_floor
         self.margin = margin
         self._rng = random.Random(seed)
         self.last_depth = 0
@@ -143,7 +169,7 @@ class HardAgent:
         self.nodes = 0
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
-        """Win now, block now, else the best column the timed search finds."""
+        """Win now, block now, else the best column the search finds in its work."""
         if cancel.is_set():
             raise Cancelled
         start = time.monotonic()
@@ -167,8 +193,8 @@ class HardAgent:
         moves.sort(key=lambda c: (-search.spots_after(c), abs(c - centre)))
         negamax = Negamax(remoteness=True, cancel=cancel,
                           deadline=None if self.time_budget is None
-                          else start + self.time_budget * 0.85, poll_interval=64,
-                          max_entries=_HARD_TABLE_CAP)
+                          else start + self.time_budget, poll_interval=64,
+                          max_entries=_HARD_TABLE_CAP, max_nodes=self.max_nodes)
         depth = search.max_remaining_plies()
         if self.max_depth is not None:
             depth = min(depth, self.max_depth)
@@ -193,15 +219,8 @@ def _reflex(agent: Agent, seed: int | None) -> Agent:
                        lambda state: immediate_threats(state)[1], seed=seed)
 
 
-# Each rung's recipe (engine/ai/ladder.py): searches two, four, six and eight plies deep,
-# then Hard's timed search (about nine plies at first, deeper as the board fills); two
-# plies more win about two games of three. Beginner plays three moves in ten as the
-# Medium skill (one move ahead), Medium a quarter at four plies, so each rung beats the
-# one below in about two games of three (tests/benchmarks/bench_ladder.py).
-RECIPES: dict[str, Recipe] = {
-    "beginner": ("depth2", "medium", 0.3), "easy": ("depth4", None, 0.0),
-    "medium": ("depth6", "depth4", 0.25), "strong": ("depth8", None, 0.0),
-    "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)}
+# Each rung's recipe: RECIPES (games/connect4/levels.py, where the help's texts are made
+# from them).
 # The upper half of the ladder, from Strong up, takes a win and blocks a loss in one at
 # once, before any search.
 UPPER = LEVELS.index("strong")
@@ -212,11 +231,14 @@ def _skill(skill: str, seed: int | None) -> Agent:
     if skill == "medium":
         return MediumAgent(seed=seed)
     if skill.startswith("depth"):  # the search, exactly so many plies: no clock to cut it
-        return HardAgent(time_budget=None, seed=seed, max_depth=int(skill[5:]))
+        return HardAgent(time_budget=None, seed=seed, max_depth=int(skill[5:]), max_nodes=None)
     if skill == "hard":
-        return HardAgent(seed=seed)
+        return HardAgent(seed=seed, think_floor=HARD_THINK_FLOOR)
+    # (Perfect: only its fallback's budget is counted in nodes here, issue 32.)
     return PerfectAgent(values=ExactSolver(),
-                        fallback=lambda: HardAgent(PERFECT_FALLBACK_BUDGET, seed=seed),
+                        fallback=lambda: HardAgent(
+                            SAFETY_CAP * PERFECT_FALLBACK_NODES / HARD_NODES, seed=seed,
+                            max_nodes=PERFECT_FALLBACK_NODES),
                         time_budget=PERFECT_BUDGET, seed=seed, fallback_label="Hard",
                         remaining=_empty_cells, probe=PERFECT_PROBE)
 

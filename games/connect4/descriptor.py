@@ -25,6 +25,7 @@ GAME = GameDescriptor(
     ladder=LADDER,
     default_level="medium",
     small=("4x4", "5x4"),
+    ladder_variants=("7x6",),
     order=15,
     sounds=("drop", "computer", "illegal", "win", "loss", "draw"),
 )

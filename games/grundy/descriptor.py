@@ -24,6 +24,8 @@ GAME = GameDescriptor(
     default_level="perfect",
     small=("king:4x4", "rook:4x4:2t", "queen:5x5", "knight:6x6", "bachet:13:3", "nim:1.2.3.4",
            "nim:3.5.7:misere"),
+    ladder_variants=("king-8x8", "rook-8x8", "queen-8x8", "knight-8x8", "bachet-100-10",
+                     "nim-3.5.7", "graph-0"),
     order=20,
     sounds=("slide", "take", "computer", "illegal", "win", "loss", "draw"),
 )

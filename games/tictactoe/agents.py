@@ -8,7 +8,7 @@ Every level is a recipe (engine/ai/ladder.py) of the family's skills, weakest fi
   ``previous`` — the same as deep as Hard's budget allows (Hard before its threat-space
   search);
   ``hard`` — Hard: threat-space search first on gomoku-sized boards; ``longer`` — Hard
-  given 1.75 s instead of a quarter;
+  given about seven times its nodes;
 * ``perfect`` — proven moves where they can be proven in its budget, else ``longer``
   (saying it plays as Hard).
 
@@ -28,15 +28,33 @@ from engine.model.seats import Seat
 from games.tictactoe.levels import LADDER
 from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 
-# Time each level may think per move on boards where it searches.
+# The searches of the levels below Perfect are budgeted in nodes searched per move, not
+# seconds, so that a level is as strong on a slow or busy machine as on a fast one (issue
+# 32): about what the former 0.25 s budget searched here on an idle core (~50,000 nodes a
+# CPU-second on gomoku, ~90,000 on 7×6; measured on Hard against Hard).
+HARD_NODES = {"mnk": 20_000, "gomoku": 11_000}
+# Where nothing is proven, Perfect searches as Hard does with this many times its nodes: a
+# longer search than Hard's makes it the stronger of the two where a proof is out of
+# reach. On gomoku the threat-space search gained little from 1 s (53 % over Hard in 100
+# games) and much from 2.5 s (90 % in 40); 1.75 s, about seven times Hard's 0.25 s, put
+# Perfect a rung above Hard (tests/benchmarks/bench_ladder.py).
+LONGER = 7
+# The clock stays only as a safety cap: seconds per node budget at a quarter of the speed
+# measured here and a tenth of a core (a very busy machine), so it never binds first on a
+# machine at least a quarter as fast.
+_SLOWEST_NODES_PER_SECOND = 45_000 / 4 / 10
+# The think time a player sees from the searching levels stays about what their 0.25 s
+# clock gave: a quicker answer is shown after this many seconds (frames run on).
+THINK_FLOOR = 0.2
+# Hard's former clock, in seconds (kept for callers that name it: the benchmarks).
 HARD_BUDGET = 0.25
-SEARCH_BUDGET = 0.1  # three players: Strong's search
+SEARCH_BUDGET = 0.1  # three players: Strong's search (its former clock)
+# Three players: the max^n search's nodes per move for Hard (Perfect three times as many)
+# and Strong, about what 0.3 s and 0.1 s searched here on an idle core (~66,000 nodes a
+# CPU-second on the 4×4 board); the clock a safety cap as above.
+THREE_NODES = {"hard": 20_000, "strong": 6_500}
+_SLOWEST_MAXN_NODES_PER_SECOND = 66_000 / 4 / 10
 PERFECT_BUDGET = 2.0
-# Where nothing is proven, Perfect searches as Hard does but for this long: a longer search
-# than Hard's makes it the stronger of the two where a proof is out of reach. On gomoku the
-# threat-space search gains little from 1 s (53 % over Hard in 100 games) and much from
-# 2.5 s (90 % in 40); 1.75 s puts Perfect a rung above Hard (tests/benchmarks/bench_ladder.py).
-PERFECT_FALLBACK_BUDGET = 1.75
 
 LEVELS = level_names(LADDER)
 # The upper half of the ladder, from Strong up, takes a win and blocks a loss in one at
@@ -103,9 +121,12 @@ def _three_player_agent(level: str, seed: int | None) -> Agent:
         return RandomAgent(seed=seed)
     from games.tictactoe.ai_three import ThreePlayerAgent
 
+    nodes = THREE_NODES["strong" if level == "strong" else "hard"]
+    work = {"time_budget": nodes / _SLOWEST_MAXN_NODES_PER_SECOND, "max_nodes": nodes,
+            "seed": seed, "think_floor": THINK_FLOOR if level in ("strong", "hard") else 0.0}
     if level == "strong":
-        return ThreePlayerAgent(level="hard", seed=seed, time_budget=SEARCH_BUDGET)
-    return ThreePlayerAgent(level=level, seed=seed)
+        return ThreePlayerAgent(level="hard", **work)
+    return ThreePlayerAgent(level=level, **work)
 
 
 def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:
@@ -131,10 +152,12 @@ def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:
         return RuleAgent(seed=seed)
     from games.tictactoe.hard_search import HardSearchAgent
 
+    nodes = HARD_NODES[board_class(config)] * (LONGER if skill == "longer" else 1)
+    # Work, not time: the clock is a safety cap only (see _SLOWEST_NODES_PER_SECOND).
+    work = {"time_budget": nodes / _SLOWEST_NODES_PER_SECOND, "max_nodes": nodes,
+            "seed": seed}
     if skill.startswith("depth"):  # the alpha-beta, so many plies ahead
-        return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed, alpha_beta_only=True,
-                               max_depth=int(skill[5:]))
+        return HardSearchAgent(alpha_beta_only=True, max_depth=int(skill[5:]), **work)
     if skill == "previous":  # the previous Hard: no threat-space search
-        return HardSearchAgent(time_budget=HARD_BUDGET, seed=seed, alpha_beta_only=True)
-    budget = PERFECT_FALLBACK_BUDGET if skill == "longer" else HARD_BUDGET
-    return HardSearchAgent(time_budget=budget, seed=seed)
+        return HardSearchAgent(alpha_beta_only=True, think_floor=THINK_FLOOR, **work)
+    return HardSearchAgent(think_floor=0.0 if skill == "longer" else THINK_FLOOR, **work)

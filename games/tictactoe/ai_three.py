@@ -140,11 +140,14 @@ class ThreePlayerAgent:
 
     Built for the 4×4 board of SPEC §4, it works on any m×n×k board with two
     or three players. ``time_budget`` is the hard level's thinking time in
-    seconds.
+    seconds; with ``max_nodes`` (nodes searched per move: the same moves on any machine)
+    that is the budget of work and the time only a safety cap. Perfect gets three times
+    either.
     """
 
     def __init__(self, level: str = "hard", seed: int | None = None,
-                 time_budget: float = 0.3) -> None:
+                 time_budget: float = 0.3, max_nodes: int | None = None,
+                 think_floor: float = 0.0) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
         if time_budget <= 0:
@@ -152,6 +155,8 @@ class ThreePlayerAgent:
         self.level = level
         self.name = level
         self.time_budget = time_budget
+        self.max_nodes = max_nodes
+        self.think_floor = think_floor
         self._rng = random.Random(seed)
         self.last_reason = ""
 
@@ -193,6 +198,7 @@ class ThreePlayerAgent:
             evaluate,
             max_depth=len(state.legal_moves()) if perfect else 6,
             time_budget=self.time_budget * (3 if perfect else 1),
+            max_nodes=None if self.max_nodes is None else self.max_nodes * (3 if perfect else 1),
             # returns(): a win is (1, −1, −1), a draw all 0; evaluate stays inside too.
             min_value=-1.0, max_sum=0.0, discount=0.01)
         result = search.search(state, cancel, root_moves=order)

@@ -24,6 +24,7 @@ GAME = GameDescriptor(
     ladder=LADDER,
     default_level="hard",
     small=("3x3k3", "3x4k3", "4x3k3"),
+    ladder_variants=("3x3", "7x6k4", "15x15k5"),
     order=10,
     sounds=("place", "computer", "illegal", "win", "loss", "draw"),
 )

@@ -1,6 +1,7 @@
 """The Hard player's move on big boards (gomoku): threat-space search, then alpha-beta.
 
-One move, in this order, each step under its share of the time budget:
+One move, in this order, each step under its share of the budget (of nodes searched, for
+the levels: the same moves on any machine; or of seconds, for timed callers):
 
 1. win now; block the opponent's four (with two fours against us, block one: lost);
 2. our VCF (victory by continuous fours) — a proof, played at once;
@@ -90,11 +91,18 @@ class GomokuSearch:
     """Finds one move for the player to move on ``board`` (restored afterwards).
 
     ``pressing``: our previous move came from a VCT of ours; its continuation is
-    looked for first, with a larger share of the budget."""
+    looked for first, with a larger share of the budget. ``budget`` is in seconds, or
+    with ``in_nodes`` in nodes searched (``limits.max_nodes``; its deadline then only a
+    safety cap): every share of it is then a number of nodes, so the move depends on
+    the work done and never on the machine's speed."""
 
     def __init__(self, board: ThreatBoard, limits: Limits, budget: float,
                  rng: random.Random | None = None,
-                 max_entries: int = DEFAULT_MAX_ENTRIES, pressing: bool = False) -> None:
+                 max_entries: int = DEFAULT_MAX_ENTRIES, pressing: bool = False,
+                 in_nodes: bool = False) -> None:
+        if in_nodes and limits.max_nodes is None:
+            raise ValueError("a budget in nodes needs limits with max_nodes")
+        self.in_nodes = in_nodes
         self.b = board
         # Whether our previous move was played by a VCT of ours (see choose()).
         self.pressing = pressing
@@ -107,6 +115,37 @@ class GomokuSearch:
         # The last alpha-beta's root moves, best first, and their scores.
         self._ranked: list[int] = []
         self._scores: dict[int, int] = {}
+
+    # --- the budget ---------------------------------------------------------------------
+
+    def _part(self, amount: float) -> Limits:
+        """Limits for ``amount`` more of the budget (seconds, or nodes), within this
+        move's, sharing its node count."""
+        if not self.in_nodes:
+            return self.lim.sub(amount)
+        outer = self.lim
+        assert outer.max_nodes is not None
+        lim = Limits(outer.deadline, min(outer.max_nodes, outer.nodes + int(amount)),
+                     outer.cancel)
+        lim.nodes = outer.nodes
+        lim._next_poll = outer.nodes + 1
+        return lim
+
+    def _left(self) -> float | None:
+        """What is left of this move's budget (seconds, or nodes); None: no limit."""
+        if self.in_nodes:
+            assert self.lim.max_nodes is not None
+            return self.lim.max_nodes - self.lim.nodes
+        return None if self.lim.deadline is None else self.lim.deadline - time.monotonic()
+
+    def _spent(self, lim: Limits) -> bool:
+        """Whether this move's whole budget is spent (``lim``'s nodes counted), or its
+        clock (the safety cap, in nodes) has run out."""
+        over = self.lim.deadline is not None and time.monotonic() >= self.lim.deadline
+        if self.in_nodes:
+            assert self.lim.max_nodes is not None
+            return over or lim.nodes >= self.lim.max_nodes
+        return over
 
     # --- the move -----------------------------------------------------------------------
 
@@ -162,10 +201,8 @@ class GomokuSearch:
         order = [report.move, *(c for c in self._ranked if c != report.move)]
         order = [c for i, c in enumerate(order[:VERIFY_WIDTH])
                  if i == 0 or self._scores.get(c, 0) > -WIN_MIN]
-        if self.lim.deadline is None:
-            return report
-        left = self.lim.deadline - time.monotonic()
-        if left <= 0:
+        left = self._left()
+        if left is None or left <= 0:
             return report
         slice_ = left * VERIFY_FIRST_PASS / len(order)
         status: dict[int, str] = {}  # "safe", "lost" or "open"
@@ -190,17 +227,16 @@ class GomokuSearch:
 
     def _check(self, c: int, seconds: float | None) -> str:
         """"lost" when the opponent has a VCT after our move ``c``, "safe" when it has
-        none, "open" when ``seconds`` ran out first. Raises SearchTimeout when the
-        move's whole budget runs out (``seconds`` None: the rest of it)."""
+        none, "open" when ``seconds`` (or nodes) ran out first. Raises SearchTimeout when
+        the move's whole budget runs out (``seconds`` None: the rest of it)."""
         b = self.b
-        lim = self.lim if seconds is None else self.lim.sub(seconds)
+        lim = self.lim if seconds is None else self._part(seconds)
         ts = ThreatSearch(b, lim, self.max_entries)
         b.make(c)
         try:
             threat = ts.vct(depth=VERIFY_DEPTH, vcf_depth=VERIFY_VCF_DEPTH)
         except SearchTimeout:
-            if seconds is None or (self.lim.deadline is not None
-                                   and time.monotonic() >= self.lim.deadline):
+            if seconds is None or self._spent(lim):
                 raise
             return "open"
         finally:
@@ -210,7 +246,7 @@ class GomokuSearch:
 
     def _threat(self, share: float, fn) -> int | None:  # type: ignore[no-untyped-def]
         """``fn(ThreatSearch)`` under ``share`` of the budget; None on timeout."""
-        ts = ThreatSearch(self.b, self.lim.sub(self.budget * share), self.max_entries)
+        ts = ThreatSearch(self.b, self._part(self.budget * share), self.max_entries)
         try:
             return fn(ts)
         except SearchTimeout:
@@ -223,7 +259,7 @@ class GomokuSearch:
         it has none (all candidates, if none does: the game is lost against best play)."""
         b = self.b
         p = b.to_move
-        lim = self.lim.sub(self.budget * THEIR_VCF_SHARE)
+        lim = self._part(self.budget * THEIR_VCF_SHARE)
         ts = ThreatSearch(b, lim, self.max_entries)
         b.to_move = 1 - p  # a pass: what would they do if it were their move?
         try:
@@ -252,7 +288,7 @@ class GomokuSearch:
         b = self.b
         p = b.to_move
         q = 1 - p
-        lim = self.lim.sub(self.budget * THEIR_VCT_SHARE)
+        lim = self._part(self.budget * THEIR_VCT_SHARE)
         ts = ThreatSearch(b, lim, self.max_entries)
         b.to_move = q  # a pass
         try:
@@ -311,9 +347,9 @@ class GomokuSearch:
         root moves, best first, are kept in ``_ranked`` with their ``_scores``."""
         b = self.b
         outer = self.lim
-        left = (outer.deadline - time.monotonic()) if outer.deadline is not None else None
+        left = self._left()
         if left is not None:
-            self.lim = outer.sub(max(0.0, left - self.budget * reserve))
+            self.lim = self._part(max(0.0, left - self.budget * reserve))
         p = b.to_move
         if root is None:
             theirs_dt = b.double_threats(1 - p)

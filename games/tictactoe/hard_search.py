@@ -331,24 +331,29 @@ class HardSearchAgent:
     """Timed alpha-beta with a threat-aware evaluation (the Hard level beyond 3×3);
     threat-space search first on gomoku-sized boards.
 
-    ``time_budget`` seconds per move (a little is kept back for the answer to
-    arrive in time); ``seed`` makes ties between equal candidates repeatable;
-    ``max_nodes`` (gomoku-sized boards) also stops the search after that many
-    nodes, so that a test gets the same moves on any machine; ``alpha_beta_only``
-    plays the alpha-beta on every board (the previous Hard, a reference level).
+    ``max_nodes``: the budget of work per move, in nodes searched (the levels: the same
+    seed gives the same moves on any machine, however fast or busy); its shares go to
+    the steps of the gomoku search as its seconds would. ``time_budget`` seconds per move
+    is then only a safety cap; without ``max_nodes`` it is the budget (a little is kept
+    back for the answer to arrive in time). ``seed`` makes ties between equal candidates
+    repeatable; ``alpha_beta_only`` plays the alpha-beta on every board (the previous
+    Hard, a reference level). ``think_floor``: the shortest think time the game shows
+    (the scene waits that long for a quicker answer).
     """
 
     name = "hard"
 
     def __init__(self, time_budget: float = 0.25, seed: int | None = None,
                  max_nodes: int | None = None, alpha_beta_only: bool = False,
-                 margin: int = NEAR_BEST, max_depth: int | None = None) -> None:
+                 margin: int = NEAR_BEST, max_depth: int | None = None,
+                 think_floor: float = 0.0) -> None:
         self.time_budget = time_budget
+        self.think_floor = think_floor
         # The alpha-beta looks at most this many plies ahead (a lower rung of the ladder).
         self.max_depth = max_depth
         # The alpha-beta chooses at random among moves within this of the best score.
         self.margin = margin
-        # A node limit as well as the time (tests: the same move on any machine).
+        # The budget of work; the time is then only a cap (the same move on any machine).
         self.max_nodes = max_nodes
         # The alpha-beta alone on every board: Hard as it was before the threat-space
         # search, kept as the reference level that bench_gomoku.py measures against.
@@ -391,9 +396,11 @@ class HardSearchAgent:
         cand = cand[:ROOT_WIDTH]
         if len(cand) == 1:
             return cand[0]
-        # Keep ~15 % of the budget back: the last iteration overruns by up to one poll.
-        nm = Negamax(remoteness=True, cancel=cancel,
-                     deadline=start + self.time_budget * 0.85, poll_interval=64)
+        # Keep ~15 % of a timed budget back: the last iteration overruns by up to one poll
+        # (a cap behind a node budget is kept whole).
+        nm = Negamax(remoteness=True, cancel=cancel, poll_interval=64,
+                     deadline=start + self.time_budget * (1 if self.max_nodes else 0.85),
+                     max_nodes=self.max_nodes)
         depth = hs.n_empty if self.max_depth is None else min(hs.n_empty, self.max_depth)
         result = nm.iterative_deepening(hs, max_depth=depth, moves=cand, margin=self.margin)
         self.last_depth = result.depth
@@ -409,15 +416,18 @@ class HardSearchAgent:
         from games.tictactoe.gomoku_threats import Limits
 
         board = ThreatBoard.from_rules(state)
-        # Keep ~12 % of the budget back: the last poll overruns a little, and the
-        # answer still has to reach the game.
-        budget = self.time_budget * 0.88
-        limits = Limits(start + budget, self.max_nodes, cancel)
+        # Keep ~12 % of a timed budget back: the last poll overruns a little, and the
+        # answer still has to reach the game. With a node budget, its shares are nodes.
+        in_nodes = self.max_nodes is not None
+        seconds = self.time_budget * (1 if in_nodes else 0.88)
+        budget = float(self.max_nodes) if self.max_nodes is not None else seconds
+        limits = Limits(start + seconds, self.max_nodes, cancel)
         # After a move of a VCT, its continuation gets time first (GomokuSearch); a
         # forced block in between does not end the attack.
         pressing = self.last_reason == "vct" or (self.last_reason == "block" and self._pressing)
         self._pressing = pressing
-        report = GomokuSearch(board, limits, budget, self._rng, pressing=pressing).choose()
+        report = GomokuSearch(board, limits, budget, self._rng, pressing=pressing,
+                              in_nodes=in_nodes).choose()
         self.last_depth = report.depth
         self.nodes = report.nodes
         self.last_reason = report.reason

@@ -13,7 +13,8 @@ LADDER = (
     Rung("medium", N_("Medium"), N_("wins, blocks and builds lines; a short search on big "
                                     "boards")),
     Rung("strong", N_("Strong"), N_("a short search; takes a win and blocks a loss at once")),
-    Rung("hard", N_("Hard"), N_("a timed search that sees threats (never loses on 3×3)")),
+    Rung("hard", N_("Hard"), N_("a search of a set number of positions a move that sees "
+                                "threats (never loses on 3×3)")),
     Rung("perfect", N_("Perfect"), N_("proven moves where the board can be solved, else "
                                       "Hard's search for longer")),
 )

@@ -3,7 +3,8 @@
 Not part of the test suite. For each board it plays the round robin of the game's levels
 (adjacent rungs only with ``--adjacent``), ``--games`` games per pairing (100 by
 default, 20 with ``--quick``), level a moving first in the even-numbered games, with
-fixed seeds (game i: a's seed 1000 + i, b's 2000 + i), through each family's own
+fixed seeds (game i: a's seed 1000 + i, b's 2000 + i; ``--first K`` numbers the games from
+K, another sample of the same pairing), through each family's own
 ``make_agent`` at its default budgets. It prints per pairing:
 
 * games, a's wins / draws / losses and score (wins plus half the draws);
@@ -20,17 +21,35 @@ then an Elo-style rating per level (engine/ai/ladder.py, Beginner at 1000).
 
 ``--json FILE`` writes the same figures as a JSON list of objects, one per pairing, with
 the keys ``game``, ``a``, ``b``, ``wins``, ``draws``, ``losses`` (from a's side), and
-also ``board``, ``games``, ``score``, ``first``, ``second``, ``moves``, ``think_ms``.
+also ``board``, ``games``, ``score``, ``interval`` (the score's 95 % Wilson interval),
+``elo`` (the rating difference a's score means, with its 95 % interval), ``first``,
+``second``, ``moves``, ``think_ms``, ``distinct`` (how many games differ), ``load``.
 ``--jobs J`` plays J games at once in separate processes (think times are wall times:
 with J at or above the free cores they include waiting for one).
+
+``--load N`` runs N busy processes beside the games (each spins on a core), so that the
+ladder is measured on a loaded machine: the levels below Perfect are set by work (depth,
+nodes), so their games must come out the same. ``--results FILE`` adds each pairing, as
+it finishes, to a result file (docs/results/bench_ladder.json: the tables ``pairings``
+and ``elo`` without load, ``pairings_load`` and ``elo_load`` with it, that
+tools/make_docs.py turns into docs/performance.md's tables); a pairing already there with
+at least as many games at the same load is skipped, so an interrupted run resumes.
+
+    nice python tests/benchmarks/bench_ladder.py --adjacent --games 40 --load 2 \
+        --results docs/results/bench_ladder.json
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import hashlib
 import itertools
 import json
+import math
 import multiprocessing
+import os
+import random
 import sys
 import threading
 import time
@@ -43,7 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.ai.ladder import elo_ratings  # noqa: E402
 from engine.model.seats import Seat  # noqa: E402
-from tests.benchmarks.figures import percentile  # noqa: E402
+from tests.benchmarks.figures import machine_note, percentile  # noqa: E402
 
 BAND = (65.0, 80.0)
 
@@ -80,6 +99,8 @@ BOARDS = {
     "nim": Board("nim", "grundy", "Nim 3-5-7"),
     "king": Board("king", "grundy", "King's walk 8×8"),
 }
+
+BOARDS_BY_KEY = {board.key: board for board in BOARDS.values()}
 
 
 def _family(game: str) -> tuple[Any, Any, tuple[str, ...]]:
@@ -134,8 +155,10 @@ def pairings(levels: tuple[str, ...], adjacent: bool) -> list[tuple[str, str]]:
 
 
 def run_board(name: str, games: int, adjacent: bool, jobs: int,
-              levels: tuple[str, ...] | None) -> list[dict[str, Any]]:
-    """Every pairing's figures on one board (printed as they come)."""
+              levels: tuple[str, ...] | None, load: int = 0,
+              results_file: Path | None = None, first: int = 0) -> list[dict[str, Any]]:
+    """Every pairing's figures on one board (printed as they come; added to
+    ``results_file`` as each finishes, skipping those it holds already)."""
     board = BOARDS[name]
     _new, _make, all_levels = _family(board.game)
     levels = tuple(lv for lv in all_levels if levels is None or lv in levels)
@@ -143,13 +166,23 @@ def run_board(name: str, games: int, adjacent: bool, jobs: int,
     print(f"{'pairing':22} {'games':>5} {'W/D/L':>11} {'score':>6} {'1st/2nd':>11} "
           f"{'moves':>5} {'think a p50/p95 ms':>19} {'think b p50/p95 ms':>19}  band")
     rows = []
+    done = {(r["board"], r["a"], r["b"], r.get("load", 0), r.get("first_game", 0)): r
+            for r in (read_rows(results_file) if results_file else [])}
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     try:
         for a, b in pairings(levels, adjacent):
-            work = [(name, a, b, i) for i in range(games)]
+            kept = done.get((board.key, a, b, load, first))
+            if kept is not None and kept["games"] >= games:
+                rows.append(kept)  # measured already (an interrupted run resumes)
+                print_row(kept)
+                continue
+            work = [(name, a, b, i) for i in range(first, first + games)]
             results = pool.map(play, work) if pool else [play(job) for job in work]
             rows.append(summary(board, a, b, results, all_levels))
+            rows[-1]["load"], rows[-1]["first_game"] = load, first
             print_row(rows[-1])
+            if results_file is not None:
+                write_results(results_file, [rows[-1]])
     finally:
         if pool:
             pool.close()
@@ -185,7 +218,194 @@ def summary(board: Board, a: str, b: str, results: list[dict[str, Any]],
             "moves": round(sum(r["moves"] for r in results) / games, 1),
             "think_ms": {"a": [round(1000 * percentile(think_a, q), 1) for q in (0.5, 0.95)],
                          "b": [round(1000 * percentile(think_b, q), 1) for q in (0.5, 0.95)]},
-            "distinct": len({r["record"] for r in results}), "band": band}
+            "distinct": len({r["record"] for r in results}), "band": band,
+            "interval": [round(100 * x, 1) for x in wilson(s / 100, games)],
+            "elo": [elo_difference(x) for x in (s / 100, *wilson(s / 100, games))],
+            # The games themselves, in order, as one digest: equal digests, equal games.
+            "digest": hashlib.sha256("\n".join(r["record"] for r in results)
+                                     .encode()).hexdigest()[:16]}
+
+
+# --- intervals and ratings -------------------------------------------------------------
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of a score ``p`` (0 to 1) over ``n`` games (a draw counts
+    half: the interval treats the score as a proportion, a little wide with many draws)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo_difference(p: float) -> int:
+    """The rating difference for which the expected score is ``p`` (±800 at the ends)."""
+    p = min(max(p, 0.01), 0.99)
+    return round(-400 * math.log10(1 / p - 1))
+
+
+def elo_with_errors(rows: list[dict[str, Any]], levels: tuple[str, ...],
+                    samples: int = 200) -> dict[str, tuple[float, float]]:
+    """Each level's rating (maximum likelihood, the weakest at 1000) and the half-width of
+    its 95 % interval, by a parametric bootstrap: each pairing's wins, draws and losses
+    drawn again from its own frequencies."""
+    # Only the levels linked to the weakest through measured pairings can be rated
+    # against it (a chain with a pairing missing falls apart).
+    linked, grew = {levels[0]}, True
+    while grew:
+        grew = False
+        for r in rows:
+            if (r["a"] in linked) != (r["b"] in linked):
+                linked |= {r["a"], r["b"]}
+                grew = True
+    rows = [r for r in rows if r["a"] in linked and r["b"] in linked]
+
+    def fit(table: dict[tuple[str, str], tuple[float, int]]) -> dict[str, float]:
+        return elo_ratings(table, anchor=levels[0], rounds=600)
+
+    scores: dict[tuple[str, str], tuple[float, int]] = {}
+    for r in rows:  # samples of one pairing (--first) pooled
+        points, n = scores.get((r["a"], r["b"]), (0.0, 0))
+        scores[(r["a"], r["b"])] = (points + r["score"] / 100 * r["games"], n + r["games"])
+    found = fit(scores)
+    rng = random.Random(1)
+    drawn: dict[str, list[float]] = {lv: [] for lv in found}
+    for _ in range(samples):
+        table: dict[tuple[str, str], tuple[float, int]] = {}
+        for r in rows:
+            n = r["games"]
+            chances = (r["wins"] / n, r["draws"] / n)
+            points = 0.0
+            for _game in range(n):
+                x = rng.random()
+                points += 1.0 if x < chances[0] else 0.5 if x < chances[0] + chances[1] else 0.0
+            before, games = table.get((r["a"], r["b"]), (0.0, 0))
+            table[(r["a"], r["b"])] = (before + points, games + n)
+        for level, rating in fit(table).items():
+            drawn[level].append(rating)
+    return {lv: (found[lv], (percentile(drawn[lv], 0.975) - percentile(drawn[lv], 0.025)) / 2)
+            for lv in found}
+
+
+# --- the result file -------------------------------------------------------------------
+
+PAIR_COLUMNS = ["board", "pairing (stronger vs weaker)", "games", "W / D / L",
+                "score (95 % interval)", "Elo difference (95 %)", "moving 1st / 2nd", "moves",
+                "think p50 / p95, stronger (ms)", "distinct games", "65–80 %"]
+# With load, one more column: whether the games were the very games played without it.
+SAME_COLUMN = "same games as unloaded"
+LEVEL_ORDER = ("beginner", "easy", "medium", "strong", "hard", "perfect")
+
+
+def read_rows(path: Path | None) -> list[dict[str, Any]]:
+    """The pairings a result file holds (its ``raw`` list; none if it has none)."""
+    if path is None or not path.exists():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return list(data.get("raw", [])) if isinstance(data, dict) else []
+
+
+def band_text(row: dict[str, Any]) -> str:
+    """The last column: in the band or not, and whether the interval crosses its edge."""
+    if row["band"] in ("", "draws (both perfect)"):
+        return row["band"] or "—"
+    lo, hi = row["interval"]
+    inside = row["band"] == "in band"
+    crosses = lo < BAND[0] or hi > BAND[1]
+    return ("yes" if inside else "**no**") + (" (interval crosses)" if crosses else "")
+
+
+def pair_cells(row: dict[str, Any]) -> list[str]:
+    """One row of a pairings table."""
+    d, lo, hi = row["elo"]
+    first = row.get("first_game", 0)
+    games = str(row["games"]) + (f" (games {first}–{first + row['games'] - 1})" if first else "")
+    return [BOARDS_BY_KEY[row["board"]].label, f"{row['a']} vs {row['b']}", games,
+            f"{row['wins']} / {row['draws']} / {row['losses']}",
+            f"{row['score']:.1f} % ({row['interval'][0]:.0f}–{row['interval'][1]:.0f})",
+            f"{d:+d} ({lo:+d} to {hi:+d})", f"{row['first']:g} / {row['second']:g} %",
+            f"{row['moves']:g}",
+            "{:.1f} / {:.1f}".format(*row["think_ms"]["a"]), str(row["distinct"]),
+            band_text(row)]
+
+
+def write_results(path: Path, new_rows: list[dict[str, Any]]) -> None:
+    """Add ``new_rows`` to the result file at ``path`` (replacing the same pairings at the
+    same load) and rebuild its tables, written whole to a temporary file and renamed."""
+    def key(r: dict[str, Any]) -> tuple[Any, ...]:
+        return (r["board"], r["a"], r["b"], r.get("load", 0), r.get("first_game", 0))
+
+    rows = {key(r): r for r in read_rows(path)}
+    for row in new_rows:
+        row = dict(row, date=datetime.date.today().isoformat())
+        rows[key(row)] = row
+    keys = list(BOARDS_BY_KEY)
+    ordered = sorted(rows.values(), key=lambda r: (
+        r.get("load", 0) > 0, keys.index(r["board"]), LEVEL_ORDER.index(r["b"]),
+        LEVEL_ORDER.index(r["a"]), r.get("first_game", 0)))
+    tables: dict[str, Any] = {}
+    for name, loaded in (("", False), ("_load", True)):
+        mine = [r for r in ordered if (r.get("load", 0) > 0) == loaded]
+        if not mine:
+            continue
+        loads = sorted({r.get("load", 0) for r in mine})
+        dates = sorted({r["date"] for r in mine})
+        meta = {"date": " to ".join(dict.fromkeys([dates[0], dates[-1]])),
+                "machine": machine_note().rsplit(", load", 1)[0]
+                + (f", {' or '.join(map(str, loads))} busy process"
+                   f"{'' if loads == [1] else 'es'} beside it" if loaded else ""),
+                "command": "python tests/benchmarks/bench_ladder.py --adjacent"
+                + (f" --load {loads[-1]}" if loaded else "") + " (game counts per row)"}
+        columns, cells = PAIR_COLUMNS, [pair_cells(r) for r in mine]
+        if loaded:
+            columns = [*PAIR_COLUMNS, SAME_COLUMN]
+            for row, line in zip(mine, cells, strict=True):
+                idle = rows.get((row["board"], row["a"], row["b"], 0,
+                                 row.get("first_game", 0)))
+                line.append("—" if idle is None or idle["games"] != row["games"]
+                            else "yes" if idle.get("digest") == row.get("digest") else "no")
+        tables["pairings" + name] = {**meta, "columns": columns, "rows": cells}
+        elo_rows = []
+        for key in keys:
+            board_rows = [r for r in mine if r["board"] == key]
+            if not board_rows:
+                continue
+            present = tuple(lv for lv in LEVEL_ORDER
+                            if any(lv in (r["a"], r["b"]) for r in board_rows))
+            ratings = elo_with_errors(board_rows, present)
+            elo_rows.append([BOARDS_BY_KEY[key].label] + [
+                f"{ratings[lv][0]:.0f} ± {ratings[lv][1]:.0f}" if lv in ratings else "—"
+                for lv in LEVEL_ORDER])
+        tables["elo" + name] = {**meta, "columns": ["board", *LEVEL_ORDER], "rows": elo_rows}
+    data = {"benchmark": "bench_ladder",
+            "source": "tests/benchmarks/bench_ladder.py --results (the rows' own games)",
+            "tables": tables, "raw": ordered}
+    temporary = path.with_name(path.name + f".{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                         encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _spin() -> None:
+    """A busy process: spins on a core until stopped."""
+    while True:
+        pass
+
+
+def start_load(n: int) -> list[multiprocessing.Process]:
+    """``n`` busy processes beside the benchmark (stopped by :func:`stop_load`)."""
+    busy = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(n)]
+    for process in busy:
+        process.start()
+    return busy
+
+
+def stop_load(busy: list[multiprocessing.Process]) -> None:
+    """Stop the busy processes :func:`start_load` started (each by its own handle)."""
+    for process in busy:
+        process.terminate()
+    for process in busy:
+        process.join(5)
 
 
 def print_row(row: dict[str, Any]) -> None:
@@ -207,10 +427,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", help="only these levels, comma-separated")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="number the games from K (another sample: other seeds)")
+    parser.add_argument("--load", type=int, default=0, metavar="N",
+                        help="run N busy processes beside the games")
+    parser.add_argument("--results", metavar="FILE",
+                        help="add each pairing to this result file as it finishes "
+                             "(resumes: pairings it holds are skipped)")
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else (20 if args.quick else 100)
-    if games < 1 or args.jobs < 1:
-        parser.error("--games and --jobs must be at least 1")
+    if games < 1 or args.jobs < 1 or args.load < 0:
+        parser.error("--games and --jobs must be at least 1, --load at least 0")
     levels = tuple(args.levels.split(",")) if args.levels else None
     boards = args.board or list(BOARDS)
     for name in boards:  # every board must rank at least two of the levels named
@@ -218,8 +445,14 @@ def main(argv: list[str] | None = None) -> int:
         if levels is not None and (set(levels) - set(known) or len(set(levels)) < 2):
             parser.error(f"--levels: name two or more of {', '.join(known)}")
     rows: list[dict[str, Any]] = []
-    for name in boards:
-        rows += run_board(name, games, args.adjacent or args.quick, args.jobs, levels)
+    results = Path(args.results) if args.results else None
+    busy = start_load(args.load)
+    try:
+        for name in boards:
+            rows += run_board(name, games, args.adjacent or args.quick, args.jobs, levels,
+                              args.load, results, args.first)
+    finally:
+        stop_load(busy)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0

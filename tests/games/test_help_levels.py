@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.core.i18n import _, set_language
+from engine.core.i18n import _, localize, set_language
 from engine.model.levels import MATCH_RUNG
 from engine.model.registry import all_games
 
@@ -71,7 +71,7 @@ def test_levels_are_described_only_in_the_generated_list(language: str) -> None:
         # The list is generated from the ladder, once, at the end.
         assert text.endswith("\n\n" + levels) and text.count(levels) == 1, game.id
         for rung in (*game.ladder, MATCH_RUNG):
-            assert f"{_(rung.label)}: {_(rung.how)}." in levels, (game.id, rung.level)
+            assert f"{_(rung.label)}: {localize(rung.how)}." in levels, (game.id, rung.level)
         rules = text[: -len(levels)]
         for body in (rules, *_other_help_texts(game.id)):
             for rung in (*game.ladder, MATCH_RUNG):

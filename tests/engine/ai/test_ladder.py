@@ -369,6 +369,35 @@ def test_the_ladder_benchmark_writes_its_json_contract(tmp_path: Path,
         assert row["score"] == pytest.approx(100 * (row["wins"] + row["draws"] / 2) / 4)
 
 
+def test_the_ladder_benchmark_measures_with_load_into_a_result_file(tmp_path: Path) -> None:
+    """Issue 32: --results adds each pairing to a result file whose tables (with and
+    without load, 95 % intervals, Elo with error bars) tools/make_docs.py renders; --load
+    runs busy processes beside it, and the loaded games are the very unloaded ones (the
+    levels are set by work); a pairing already there is not played again."""
+    from tests.benchmarks import bench_ladder
+
+    out = tmp_path / "bench_ladder.json"
+    common = ["--board", "nim", "--levels", "beginner,easy", "--games", "4",
+              "--adjacent", "--results", str(out)]
+    assert bench_ladder.main(common) == 0
+    assert bench_ladder.main([*common, "--load", "1"]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    tables = data["tables"]
+    assert set(tables) == {"pairings", "elo", "pairings_load", "elo_load"}
+    for name in tables:
+        assert {"date", "machine", "command", "columns", "rows"} <= set(tables[name])
+    idle, loaded = tables["pairings"]["rows"], tables["pairings_load"]["rows"]
+    assert len(idle) == len(loaded) == 1
+    assert tables["pairings_load"]["columns"][-1] == "same games as unloaded"
+    assert loaded[0][-1] == "yes" and loaded[0][:5] == idle[0][:5]
+    assert "(" in idle[0][4] and " to " in idle[0][5]  # the interval, the Elo's
+    assert "±" in tables["elo"]["rows"][0][2]
+    assert "1 busy process beside it" in tables["pairings_load"]["machine"]
+    before = out.read_text(encoding="utf-8")
+    assert bench_ladder.main(common) == 0  # resumed: nothing left to play
+    assert json.loads(out.read_text(encoding="utf-8"))["raw"] == json.loads(before)["raw"]
+
+
 # --- "Match me" ------------------------------------------------------------------------------
 
 
@@ -473,7 +502,7 @@ def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
     probes briefly (engine.ai.perfect.PROBE) before searching as Hard does (for longer),
     with its note on the card."""
     from engine.ai.perfect import PROBE
-    from games.tictactoe.agents import PERFECT_BUDGET, PERFECT_FALLBACK_BUDGET, make_agent
+    from games.tictactoe.agents import HARD_NODES, LONGER, PERFECT_BUDGET, make_agent
     from games.tictactoe.rules import MNKConfig
     from games.tictactoe.variants import new_game
 
@@ -482,19 +511,36 @@ def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
     other = make_agent(gomoku, Seat("computer", "medium"), seed=2)
     state = new_game(gomoku)
     times = []
+    fallback = perfect.inner.fallback
+    searched: list[float] = []  # the fallback's own time, per move of Perfect's
+    search = fallback.choose_move
+
+    def timed_search(*args: Any) -> Any:
+        begin = time.process_time()
+        try:
+            return search(*args)
+        finally:
+            searched[-1] += time.process_time() - begin
+    fallback.choose_move = timed_search
     for _ply in range(12):
         player = perfect if state.to_move == 0 else other
         start = time.process_time()
+        fallback.nodes = 0
+        searched.append(0.0)
         move = player.choose_move(state, NO_CANCEL)
         if player is perfect:
-            times.append(time.process_time() - start)
+            times.append(time.process_time() - start - searched[-1])
             if not perfect.reflex:
                 assert "Hard" in perfect.card_note, "it says it plays as Hard"
+            # Its search is budgeted in nodes (issue 32): a poll past them at most.
+            assert fallback.nodes <= HARD_NODES["gomoku"] * LONGER + 64
         state = state.play(move)
         if state.is_terminal():
             break
-    assert times[0] <= PERFECT_BUDGET + PERFECT_FALLBACK_BUDGET + 0.5
-    assert max(times[1:]) < PROBE + PERFECT_FALLBACK_BUDGET + 0.4, times
+    # Its proofs keep their clock (times: without the fallback's search); after the
+    # first, only a probe.
+    assert times[0] <= PERFECT_BUDGET + 0.5
+    assert max(times[1:]) < PROBE + 0.4, times
 
 
 def test_every_set_up_names_the_levels_as_its_game_does(app) -> None:

@@ -107,3 +107,41 @@ def test_undo_while_thinking_drops_the_stale_answer(app) -> None:
         app.step([])
         time.sleep(0.01)
     assert scene.state.moves_made == 0
+
+
+class QuickWithFloor(RandomAgent):
+    """Answers at once, but asks the scene to show its move only after ``think_floor``
+    seconds (a level set by work that answered sooner than players are used to)."""
+
+    def __init__(self, floor: float) -> None:
+        super().__init__(seed=4)
+        self.think_floor = floor
+        self.answered_at = 0.0
+
+    def choose_move(self, state, cancel):
+        move = super().choose_move(state, cancel)
+        self.answered_at = time.monotonic()
+        return move
+
+
+def test_a_quick_answer_is_shown_after_the_levels_think_time_and_frames_run_on(app) -> None:
+    """Issue 32: a level defined by work may answer sooner than its former clock; the scene
+    keeps its move back until the level's think_floor (the think time players know), and
+    the frame loop runs on meanwhile ("thinking…" shown, no frame waits)."""
+    agent = QuickWithFloor(0.4)
+    scene = versus(app, agent)
+    click(app, *cell_centre(scene, 1, 1))
+    wait_thinking(app, scene)
+    asked = time.monotonic() - scene.ai.thinking_seconds  # when the request started
+    frames, slowest = 0, 0.0
+    while scene.state.moves_made < 2 and time.monotonic() - asked < 5:
+        t0 = time.monotonic()
+        app.step([])
+        slowest = max(slowest, time.monotonic() - t0)
+        frames += 1
+        time.sleep(1 / 120)
+    shown = time.monotonic()
+    assert scene.state.moves_made == 2, "the move never came"
+    assert agent.answered_at - asked < 0.3  # it answered at once (even on a busy machine)
+    assert shown - asked >= 0.4, "shown before the level's think time"
+    assert frames >= 10 and slowest < agent.think_floor / 2, "a frame waited for the move"

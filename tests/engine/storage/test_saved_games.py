@@ -960,7 +960,7 @@ def test_a_perfect_seat_playing_as_hard_still_says_so_after_a_resume(app, monkey
 
     # Short budgets: gomoku is out of reach for a proof either way.
     monkeypatch.setattr(agents, "PERFECT_BUDGET", 0.05)
-    monkeypatch.setattr(agents, "PERFECT_FALLBACK_BUDGET", 0.05)
+    monkeypatch.setattr(agents, "HARD_NODES", {"mnk": 500, "gomoku": 500})
     seats = (Seat(), Seat("computer", "perfect"))
     scene = app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), seats=seats, seed=1))
     app.step([])

@@ -9,6 +9,7 @@ tests/games/connect4/test_connect4_solver.py.
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 
@@ -130,12 +131,16 @@ def test_levels_and_factory() -> None:
         assert isinstance(wrapped, MistakeAgent) and wrapped.inner.name == a.name
         assert wrapped.name == f"{a.name}, 20% mistakes"
     assert agent("strong").inner.max_depth == 8 and agent("hard").inner.max_depth is None
-    # Where nothing is proven Perfect searches as Hard does, for longer than Hard.
-    from games.connect4.agents import HARD_BUDGET, PERFECT_FALLBACK_BUDGET
+    # Where nothing is proven Perfect searches as Hard does, with more nodes than Hard;
+    # both budgets are of work, the clock a cap (issue 32).
+    from games.connect4.agents import HARD_NODES, PERFECT_FALLBACK_NODES
 
     fallback = agent("perfect").inner.fallback
     assert isinstance(fallback, HardAgent) and fallback.max_depth is None
-    assert fallback.time_budget == PERFECT_FALLBACK_BUDGET > HARD_BUDGET
+    assert fallback.max_nodes == PERFECT_FALLBACK_NODES > HARD_NODES
+    assert agent("hard").inner.max_nodes == HARD_NODES
+    assert fallback.time_budget > agent("hard").inner.time_budget
+    assert agent("strong").inner.max_nodes is None and agent("strong").inner.time_budget is None
     with pytest.raises(ValueError, match="no Connect Four level"):
         agent("expert")
 
@@ -235,6 +240,7 @@ def test_hard_answers_within_its_budget() -> None:
     col = hard.choose_move(state, threading.Event())
     assert time.process_time() - start < hard.time_budget + 0.15
     assert col in state.legal_moves() and hard.last_depth >= 4
+    assert hard.nodes <= hard.max_nodes + 64  # its work: one poll past the budget at most
 
 
 @pytest.mark.slow
@@ -435,10 +441,9 @@ def test_depth_rungs_reach_their_stated_depth_on_a_busy_clock(monkeypatch) -> No
     busy = _BusyClock()
     monkeypatch.setattr(negamax_module, "time", busy)
     monkeypatch.setattr(agents_module, "time", busy)
-    words = {"two": 2, "four": 4, "six": 6, "eight": 8}
     stated = {}
-    for rung in LADDER:
-        depths = [n for word, n in words.items() if f"{word} moves deep" in rung.how]
+    for rung in LADDER:  # the texts are made from the recipes (issue 32)
+        depths = [int(word) for word in re.findall(r"a search (\d+) moves deep", rung.how)]
         if depths:
             stated[rung.level] = depths[0]
     assert stated == {"beginner": 2, "easy": 4, "medium": 6, "strong": 8}

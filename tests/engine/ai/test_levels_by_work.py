@@ -1,0 +1,190 @@
+"""Issue 32: every level below Perfect is defined by work (depth, nodes), not by the clock,
+so it plays the same moves on any machine, however slow or busy; and the games between
+the same two levels vary. Discovered over the registry: every game with a ladder, on each
+of its ``ladder_variants``, every level (and every adjacent pair) below Perfect.
+
+Small counts here; the ladder benchmark (tests/benchmarks/bench_ladder.py) plays the full
+40 games a pair and more, with and without load (``--load N``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine.model.registry import all_games
+from engine.model.seats import Seat
+
+NO_CANCEL = threading.Event()
+LADDERED = [g for g in all_games() if g.ladder]
+# Each ladder variant of each game: (game, variant id).
+BOARDS = [(g, variant) for g in LADDERED for variant in g.ladder_variants]
+# Plies of each game played (the first moves: where the search is widest).
+PLIES = 4
+
+
+def _below_perfect(game: Any) -> list[str]:
+    return [rung.level for rung in game.ladder if rung.level != "perfect"]
+
+
+def _play(game: Any, variant: str, levels: tuple[str, str], seed: int,
+          plies: int | None, shrink: bool = False) -> tuple[Any, ...]:
+    """The moves of one game (its first ``plies``; None: all), ``levels[0]`` moving
+    first, each side seeded from ``seed``; ``shrink``: every search given a hundredth of
+    its work and Perfect a tenth of a second (the variety test: the choice among
+    near-best moves is the same at any budget)."""
+    params = game.param_spec().from_variant_id(variant)
+    players = [game.make_agent(params, Seat("computer", level), seed=seed * 10 + side)
+               for side, level in enumerate(levels)]
+    if shrink:
+        for player in players:
+            for part in _parts(player):
+                if getattr(part, "max_nodes", None):
+                    part.max_nodes = max(200, part.max_nodes // 100)
+                if type(part).__name__ == "PerfectAgent" and part.time_budget < 100:
+                    part.time_budget = part.probe = 0.1
+    state = game.new_game(params)
+    moves: list[Any] = []
+    while not state.is_terminal() and (plies is None or len(moves) < plies):
+        move = players[state.current_player()].choose_move(state, NO_CANCEL)
+        moves.append(move)
+        state = state.play(move)
+    return tuple(moves)
+
+
+def _parts(agent: Any) -> Iterator[Any]:
+    """``agent`` and every player inside it (wrappers, blends, Perfect's fallback)."""
+    seen: set[int] = set()
+    todo = [agent]
+    while todo:
+        part = todo.pop()
+        if id(part) in seen or part is None:
+            continue
+        seen.add(id(part))
+        yield part
+        inside = vars(part) if hasattr(part, "__dict__") else {}
+        todo += [inside.get(name) for name in ("inner", "strong", "weak")]
+        if (isinstance(getattr(type(part), "fallback", None), property)
+                and getattr(part, "time_budget", 0) < float("inf")):
+            todo.append(part.fallback)  # Perfect's (where it has one), built to be shrunk
+
+
+@contextlib.contextmanager
+def _busy(count: int = 2) -> Iterator[None]:
+    """``count`` processes that spin on a core each while the block runs (each stopped
+    by its own handle afterwards)."""
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        time.sleep(0.2)  # let them start spinning
+        yield
+    finally:
+        for process in busy:
+            process.kill()
+        for process in busy:
+            process.wait(10)
+
+
+@pytest.mark.parametrize(("game", "variant"), BOARDS,
+                         ids=[f"{g.id}-{v}" for g, v in BOARDS])
+def test_a_levels_moves_are_the_same_with_and_without_load(game: Any, variant: str) -> None:
+    """Same seed, same depth and nodes: same moves, with two busy processes beside the
+    game as without them."""
+    idle = {level: _play(game, variant, (level, level), 7, PLIES)
+            for level in _below_perfect(game)}
+    with _busy():
+        loaded = {level: _play(game, variant, (level, level), 7, PLIES) for level in idle}
+    assert loaded == idle, (game.id, variant)
+
+
+@pytest.mark.parametrize(("game", "variant"), BOARDS,
+                         ids=[f"{g.id}-{v}" for g, v in BOARDS])
+def test_a_machine_four_times_slower_plays_the_same_moves(
+        game: Any, variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock is only a safety cap: with a clock that runs four times fast (a machine
+    a quarter as fast, as the searches see it) every level's moves are the same."""
+    normal = {level: _play(game, variant, (level, level), 11, PLIES)
+              for level in _below_perfect(game)}
+    real = time.monotonic
+    origin = real()
+    monkeypatch.setattr(time, "monotonic", lambda: origin + 4 * (real() - origin))
+    for level, moves in normal.items():
+        assert _play(game, variant, (level, level), 11, PLIES) == moves, (game.id, variant, level)
+
+
+def _adjacent_pairs() -> list[Any]:
+    """Every adjacent pair of levels (stronger, weaker) on every ladder variant; those
+    known to repeat themselves are expected to fail (see KNOWN_REPETITIVE)."""
+    cases = []
+    for game, variant in BOARDS:
+        levels = [rung.level for rung in game.ladder]
+        for weaker, stronger in zip(levels, levels[1:], strict=False):
+            key = (game.id, variant, stronger, weaker)
+            marks = ([pytest.mark.xfail(strict=True, reason="still repeats: "
+                                        + KNOWN_REPETITIVE[key] + " different")]
+                     if key in KNOWN_REPETITIVE else [])
+            cases.append(pytest.param(game, variant, stronger, weaker, marks=marks,
+                                      id="-".join(key)))
+    return cases
+
+
+# Pairs whose games still repeat, measured (40 games, full games): the Grundy board games
+# start from a fixed square, and their games are a few moves long, so two near-perfect
+# players have few different games to play. Strict: a pair that comes to vary fails here
+# until it is taken off this list.
+# Not done (issue 32, finding 4): each value is the measured count of different games.
+KNOWN_REPETITIVE: dict[tuple[str, str, str, str], str] = {
+    ("grundy", "king-8x8", "perfect", "hard"): "25 of 40",
+    ("grundy", "rook-8x8", "perfect", "hard"): "34 of 40",
+    ("grundy", "queen-8x8", "easy", "beginner"): "17 of 40",
+    ("grundy", "queen-8x8", "medium", "easy"): "7 of 40",
+    ("grundy", "queen-8x8", "strong", "medium"): "11 of 40",
+    ("grundy", "queen-8x8", "hard", "strong"): "25 of 40",
+    ("grundy", "queen-8x8", "perfect", "hard"): "28 of 40",
+    ("grundy", "knight-8x8", "medium", "easy"): "32 of 40",
+    ("grundy", "knight-8x8", "strong", "medium"): "25 of 40",
+    ("grundy", "knight-8x8", "hard", "strong"): "17 of 40",
+    ("grundy", "knight-8x8", "perfect", "hard"): "17 of 40",
+    ("grundy", "graph-0", "easy", "beginner"): "18 of 40",
+    ("grundy", "graph-0", "medium", "easy"): "14 of 40",
+    ("grundy", "graph-0", "strong", "medium"): "8 of 40",
+    ("grundy", "graph-0", "hard", "strong"): "7 of 40",
+    ("grundy", "graph-0", "perfect", "hard"): "5 of 40",
+}
+
+
+@pytest.mark.parametrize(("game", "variant", "stronger", "weaker"), _adjacent_pairs())
+def test_games_between_two_adjacent_levels_vary(game: Any, variant: str, stronger: str,
+                                                weaker: str) -> None:
+    """Every adjacent pair of levels, Perfect included, sides alternating and seeds
+    differing: where no player searches with a budget (the Grundy games: cheap) the full
+    count, at least 36 of 40 different; where one does, at least 9 of 10,
+    each game's first 16 moves compared (games that begin differently are different
+    games) and the searches given a hundredth of their work (the choice among near-best
+    moves is the same at any budget); the benchmark counts 40 full games there."""
+    def record(i: int, shrink: bool) -> tuple[Any, ...]:
+        sides = (stronger, weaker) if i % 2 == 0 else (weaker, stronger)
+        return _play(game, variant, sides, 100 + i, None if not shrink else 16, shrink)
+
+    params = game.param_spec().from_variant_id(variant)
+    if not any(_searches(game.make_agent(params, Seat("computer", level), seed=1))
+               for level in (stronger, weaker)):
+        records = {record(i, shrink=False) for i in range(40)}
+        assert len(records) >= 36, len(records)
+    else:
+        records = {record(i, shrink=True) for i in range(10)}
+        assert len(records) >= 9, len(records)
+
+
+def _searches(agent: Any) -> bool:
+    """Whether a player searches with a budget (a depth, or a clock: then its games are
+    dear, and the variety test plays fewer, with less work)."""
+    return any(getattr(part, "max_depth", None) is not None
+               or getattr(part, "time_budget", float("inf")) < float("inf")
+               for part in _parts(agent))
