@@ -22,6 +22,9 @@ import pytest
 from engine.model.registry import all_games
 from engine.model.seats import Seat
 
+# Dozens of games per pairing over every ladder board: minutes, so the full suite's.
+pytestmark = pytest.mark.slow
+
 NO_CANCEL = threading.Event()
 LADDERED = [g for g in all_games() if g.ladder]
 # Each ladder variant of each game: (game, variant id).
