@@ -21,10 +21,11 @@ from pygame import FRect
 from engine.core.i18n import N_, _
 from engine.model.registry import all_games
 from engine.screens.scene import Scene
+from engine.screens.scrolling_rows import ScrollingRows
 from engine.screens.stats_table import game_title, players_title, variant_title
 from engine.storage.stats import GameRecord, StatsStore
 from engine.ui.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
-from engine.ui.widgets import Button, Label, scroll_step
+from engine.ui.widgets import Button, Label
 
 if TYPE_CHECKING:
     from engine.runtime.app import App
@@ -53,7 +54,7 @@ def when(played_at: str) -> str:
         return played_at[:16]
 
 
-class RecentGamesScene(Scene):
+class RecentGamesScene(ScrollingRows, Scene):
     """The recent games' records, each with Review and Keep (see the module)."""
 
     closes_on_escape = True
@@ -242,19 +243,11 @@ class RecentGamesScene(Scene):
             return (box.x, y, box.w - KEEP_W - REVIEW_W - 24, ROW_H)
         return rect
 
-    def scroll_by(self, rows: int) -> None:
-        """Scroll the list by ``rows`` (negative: up), within its records."""
-        self.scroll = max(0, min(self.scroll + rows, len(self.records) - self.shown_rows()))
+    def row_count(self) -> int:
+        """How many rows the list holds."""
+        return len(self.records)
 
     # --- events and drawing ------------------------------------------------------------
-    def handle_event(self, event: pygame.event.Event) -> None:
-        """The wheel and the arrow / page keys scroll the list; the rest as any scene."""
-        step = scroll_step(event, max(1, self.shown_rows() - 1))
-        if step is not None:
-            self.scroll_by(step)
-            return
-        super().handle_event(event)
-
     def draw(self, surface: pygame.Surface) -> None:
         self.scroll_by(0)  # the window may have grown since the last scroll
         p = self.app.theme.palette

@@ -22,6 +22,7 @@ from pygame import FRect
 from engine.core.i18n import N_, _
 from engine.model.registry import all_games
 from engine.screens.scene import Scene
+from engine.screens.scrolling_rows import ScrollingRows
 from engine.screens.stats_table import (
     COLUMN_HEADS,
     PLAYER,
@@ -32,7 +33,7 @@ from engine.screens.stats_table import (
 from engine.storage.stats import GameSummary, PuzzleSummary, StatsStore
 from engine.ui.board.draw import dots, hatch
 from engine.ui.game_layout import MARGIN, TOOLBAR_H, Tool, toolbar
-from engine.ui.widgets import MIN_TEXT, Button, Label, ellipsize, scroll_step
+from engine.ui.widgets import MIN_TEXT, Button, Label, ellipsize
 
 if TYPE_CHECKING:
     from engine.runtime.app import App
@@ -124,7 +125,7 @@ def _read_figures(store: StatsStore) -> tuple[dict[str, tuple[int, int, int, int
     return figures
 
 
-class StatsScene(Scene):
+class StatsScene(ScrollingRows, Scene):
     """Games played, won, lost and drawn per game, as a stacked bar chart and a table."""
 
     closes_on_escape = True
@@ -364,19 +365,11 @@ class StatsScene(Scene):
         return [e for e in (self._slot_entry(i) for i in range(self.shown_rows()))
                 if e is not None]
 
-    def scroll_by(self, rows: int) -> None:
-        """Scroll the table by ``rows`` (negative: up), within its entries."""
-        self.scroll = max(0, min(self.scroll + rows, len(self.entries) - self.shown_rows()))
+    def row_count(self) -> int:
+        """How many rows the list holds."""
+        return len(self.entries)
 
     # --- events and drawing -------------------------------------------------------------
-    def handle_event(self, event: pygame.event.Event) -> None:
-        """The wheel and the arrow / page keys scroll the table; the rest as any scene."""
-        step = scroll_step(event, max(1, self.shown_rows() - 1))
-        if step is not None:
-            self.scroll_by(step)
-            return
-        super().handle_event(event)
-
     def draw(self, surface: pygame.Surface) -> None:
         self.scroll_by(0)  # the window may have grown since the last scroll
         p = self.app.theme.palette
