@@ -15,6 +15,10 @@ and the book is written to ``assets/books/gravity-<cols>x<rows>-k4.bin``; then r
 
 ``--wdl`` solves only win/draw/loss at the deepest level (far cheaper); the book
 then knows distances only where the backing-up can tell them (a win at once).
+``--part K/N`` solves only the K-th of N contiguous blocks of what is left, so N
+runs (one per core) can share the work; they append to the same progress file
+(each line is one ``O_APPEND`` write, so their lines never mix); run the command
+once more without ``--part`` to write the book when all are done.
 ``--limit N`` stops after N positions (for trying it out). ``--status`` prints how
 far the progress file is and exits. Needs a C compiler (the kernel).
 """
@@ -159,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wdl", action="store_true", help="win/draw/loss only at the depth")
     parser.add_argument("--table-mb", type=int, default=1024, help="kernel table memory")
     parser.add_argument("--limit", type=int, default=0, help="stop after this many positions")
+    parser.add_argument("--part", default="1/1", help="K/N: solve only block K of N")
     parser.add_argument("--status", action="store_true", help="say how far it is and exit")
     parser.add_argument("--out", type=Path, default=None, help="book file (default: assets)")
     parser.add_argument("--progress", type=Path, default=None,
@@ -174,6 +179,14 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(todo)} left ({progress})", flush=True)
     if args.status:
         return 0
+    try:
+        part, parts = (int(x) for x in args.part.split("/"))
+        if not 1 <= part <= parts:
+            raise ValueError
+    except ValueError:
+        parser.error(f"--part wants K/N with 1 <= K <= N, not {args.part!r}")
+    size = -(-len(todo) // parts)
+    todo = todo[(part - 1) * size: part * size]
     if todo:
         kernel = kernel_for(cols, rows, 4, args.table_mb << 20)
         if kernel is None:

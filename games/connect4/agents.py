@@ -49,6 +49,7 @@ __all__ = [
     "LEVELS",
     "LEVEL_LABELS",
     "PERFECT_BUDGET",
+    "PERFECT_PATIENCE",
     "HardAgent",
     "MediumAgent",
     "immediate_threats",
@@ -76,6 +77,13 @@ HARD_THINK_FLOOR = 0.25
 # Hard's former clock, in seconds (kept for callers that name it).
 HARD_BUDGET = 0.3
 PERFECT_BUDGET = 2.0
+# On boards of at most PATIENT_CELLS cells (7×6 and the smaller presets: the opening books
+# reach there, and the compiled kernel proves the rest within about a minute), Perfect
+# does not give up after PERFECT_BUDGET: it goes on, for up to this many seconds, looking
+# for a column proven to win (or every column's outcome), so that it never lets a won game
+# go to Hard's search (issue 30). Measured: 7×6 positions of 8 discs need up to ~15 s.
+PERFECT_PATIENCE = 60.0
+PATIENT_CELLS = 42
 # After a move it could not prove, Perfect tries the next for this long (the exact solver
 # often proves a middle-game position within a second, and Hard alone is no stronger).
 PERFECT_PROBE = 1.0
@@ -226,8 +234,8 @@ def _reflex(agent: Agent, seed: int | None) -> Agent:
 UPPER = LEVELS.index("strong")
 
 
-def _skill(skill: str, seed: int | None) -> Agent:
-    """One of the family's players (see the module's notes)."""
+def _skill(skill: str, seed: int | None, cells: int) -> Agent:
+    """One of the family's players on a board of ``cells`` cells (see the module's notes)."""
     if skill == "medium":
         return MediumAgent(seed=seed)
     if skill.startswith("depth"):  # the search, exactly so many plies: no clock to cut it
@@ -235,11 +243,13 @@ def _skill(skill: str, seed: int | None) -> Agent:
     if skill == "hard":
         return HardAgent(seed=seed, think_floor=HARD_THINK_FLOOR)
     # (Perfect: only its fallback's budget is counted in nodes here, issue 32.)
-    return PerfectAgent(values=ExactSolver(),
+    patient = cells <= PATIENT_CELLS
+    return PerfectAgent(values=ExactSolver(quick=PERFECT_BUDGET if patient else None),
                         fallback=lambda: HardAgent(
                             SAFETY_CAP * PERFECT_FALLBACK_NODES / HARD_NODES, seed=seed,
                             max_nodes=PERFECT_FALLBACK_NODES),
-                        time_budget=PERFECT_BUDGET, seed=seed, fallback_label="Hard",
+                        time_budget=PERFECT_PATIENCE if patient else PERFECT_BUDGET,
+                        seed=seed, fallback_label="Hard",
                         remaining=_empty_cells, probe=PERFECT_PROBE)
 
 
@@ -253,7 +263,8 @@ def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> A
     level = seat.level
     if level not in RECIPES:
         raise ValueError(f"no Connect Four level {level!r}: choose one of {', '.join(LEVELS)}")
-    agent = blended(RECIPES[level], lambda skill: _skill(skill, seed), level, seed)
+    cells = params.cols * params.rows
+    agent = blended(RECIPES[level], lambda skill: _skill(skill, seed, cells), level, seed)
     if LEVELS.index(level) >= UPPER:
         agent = _reflex(agent, seed)
     if seat.mistakes > 0:

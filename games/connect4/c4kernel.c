@@ -12,6 +12,11 @@
  *   (never play below an opponent's winning spot; block the one playable spot; two
  *   playable spots lose), moves ordered by the winning spots they create, centre first
  *   among equals, and the move that was best here before tried first.
+ * - Enhanced transposition cutoffs (a child's stored bound ending a node before any
+ *   search, away from the last plies) and Allis's claimeven (when every column has an
+ *   even number of empty cells the other side can take every cell of its rows by
+ *   answering on top: a mover who cannot line up four on the rest cannot win): together
+ *   about a quarter fewer nodes on 7x6 positions of 7-9 discs, the same values.
  * - A fixed-size transposition table (16-byte slots, replaced on collision) with a
  *   lower and an upper bound per position.
  * - Every call has a node budget, a deadline and a cancel flag (an int another thread
@@ -49,6 +54,9 @@ static double now_seconds(void) {
 #define C4_BAD 4
 #define NO_MOVE 255
 #define POLL_MASK 4095u
+/* Transposition cutoffs are looked for while more than this many cells are empty (near
+ * the end the extra look-ups cost more than they save: measured on 7x6, 8 was best). */
+#define ETC_LEFT 8
 
 typedef struct {
     uint64_t key;   /* cur + mask + 1; 0 is an empty slot */
@@ -60,6 +68,7 @@ typedef struct {
 typedef struct {
     int cols, rows, h1, cells, late;
     uint64_t bottom, board;
+    uint64_t xrows, yrows;  /* claimeven: the rows the mover / the other side gets */
     uint64_t colmask[16];  /* in search order: centre first */
     int order[16];
     Entry *table;
@@ -137,7 +146,8 @@ static int negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int bet
     const uint64_t board = s->board;
     const uint64_t empty = board ^ mask;
     uint64_t possible = (mask + s->bottom) & board;
-    const uint64_t theirs = spots(s, cur ^ mask) & empty;
+    const uint64_t opp0 = cur ^ mask;
+    const uint64_t theirs = spots(s, opp0) & empty;
     uint64_t forced = possible & theirs;
     if (forced) {
         if (forced & (forced - 1)) return -((cells - n) / 2);
@@ -156,6 +166,15 @@ static int negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int bet
         first = e->move;
         if (e->lo > lo) lo = e->lo;
         if (e->hi < hi) hi = e->hi;
+    }
+    /* Claimeven (Allis): every column has an even number of empty cells, so the other
+     * side can answer each move on top of it and take every empty cell of the rows
+     * yrows; the mover then only ever gets the rest. */
+    if (!(((mask + s->bottom) & board) & s->yrows) && hi > -1) {
+        if (!aligned(s, cur | (empty & s->xrows))) {
+            if (hi > 0) hi = 0;
+            if (aligned(s, opp0 | (empty & s->yrows))) hi = -1;
+        }
     }
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
@@ -183,6 +202,23 @@ static int negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int bet
             j--;
         }
         bits[j] = bit; idx[j] = i; score[j] = sc;
+    }
+    /* Enhanced transposition cutoff: a child whose stored upper bound already proves
+     * this node's fail-high ends it before any search. */
+    if (n < s->cells - ETC_LEFT) {
+        for (int j = 0; j < count; j++) {
+            const uint64_t m2 = mask | bits[j];
+            const uint64_t ck = opp + m2 + 1;
+            const Entry *ce = &s->table[ck % s->length];
+            if (ce->key == ck && -ce->hi >= b) {
+                const int v = -ce->hi;
+                e->key = key;
+                e->lo = (int8_t)v;
+                e->hi = (int8_t)hi;
+                e->move = (uint8_t)idx[j];
+                return v;
+            }
+        }
     }
     int best = -64;
     int best_i = NO_MOVE;
@@ -238,6 +274,9 @@ C4_EXPORT C4 *c4_new(int cols, int rows, uint64_t table_bytes) {
     uint64_t column = (((uint64_t)1) << rows) - 1;
     for (int c = 0; c < cols; c++) s->bottom |= ((uint64_t)1) << (c * s->h1);
     s->board = s->bottom * column;
+    for (int r = 0; r < rows; r++) {
+        if (r % 2 == rows % 2) s->xrows |= s->bottom << r; else s->yrows |= s->bottom << r;
+    }
     /* centre first, then outwards, left before right */
     int k = 0;
     for (int d = 0; d <= cols; d++) {

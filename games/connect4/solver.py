@@ -499,12 +499,16 @@ class _Searcher:
         return sign, (None if abs(value) == WIN_UNKNOWN_DISTANCE else value)
 
 
-def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool) -> dict[int, _Proven]:
+def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
+                    known: dict[int, _Proven] | None = None,
+                    first_win: bool = False) -> dict[int, _Proven]:
     """Every legal column's proven value for the mover: the book where it reaches, else
     first the outcome of every column (two cheap null windows each at most), then the
     distances (the first pass's table makes them cheaper). Raises SearchTimeout (or
     Cancelled) when an outcome is not proven in time, unless ``partial``: then the
     columns proven so far (an outcome, and its distance where it was worked out in time).
+    ``known``: columns proven by an earlier call (not searched again). ``first_win``:
+    stop at the first column proven to win (outcomes only, no distances).
     """
     if searcher.cancel is not None and searcher.cancel.is_set():
         raise Cancelled  # even where the book would answer at once
@@ -513,11 +517,11 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool) -> dic
     cur, mask, n = search.cur, search.mask, search.n
     possible = (mask + g.bottom) & g.board
     mine = g.spots(cur) & (g.board ^ mask)
-    out: dict[int, _Proven] = {}
+    out: dict[int, _Proven] = dict(known or {})
     children: dict[int, tuple[int, int]] = {}
     for col in g.order:
         bit = possible & g.col_mask[col]
-        if not bit:
+        if not bit or col in out:
             continue
         if bit & mine:
             out[col] = (1, (cells + 1 - n) // 2)
@@ -540,8 +544,12 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool) -> dic
             if col in twins and twins[col] in out:
                 out[col] = out[twins[col]]
                 continue
+            if first_win and any(sign > 0 for sign, _ in out.values()):
+                return out
             sign = -searcher.solve(c, m, n + 1, -1, 1)
             out[col] = (sign, 0 if sign == 0 else None)
+        if first_win:
+            return out
         for col, (c, m) in children.items():
             sign, score = out[col]
             if col in twins and out[twins[col]][1] is not None:
@@ -607,10 +615,17 @@ class ExactSolver:
     older ones, so it never grows; it is dropped when the board shape changes.
     Every outcome is proven or SearchTimeout is raised; a distance the time did not
     allow is left unknown (None) rather than given up.
+
+    ``quick`` (seconds, None: off) is for a player that must not give a won game away
+    (Perfect): every column's value is sought for that long only; past it, up to the
+    caller's deadline, the search looks only for a column proven to win (the answer is
+    then that column alone, enough to keep the win) or, where there is none, for every
+    column's outcome.
     """
 
-    def __init__(self, max_entries: int = DEFAULT_TABLE_CAP) -> None:
+    def __init__(self, max_entries: int = DEFAULT_TABLE_CAP, quick: float | None = None) -> None:
         self.max_entries = max_entries
+        self.quick = quick
         self._g: Geometry | None = None
         self._kernel: Kernel | None = None
         self._scorer: ScoreSearch | None = None
@@ -626,9 +641,24 @@ class ExactSolver:
             self._g = g
             self._kernel = kernel_for(g.cols, g.rows, g.k)
             self._scorer = None if self._kernel is not None else ScoreSearch(g, self.max_entries)
-        searcher = _Searcher(g, self._kernel, self._scorer, cancel, deadline)
+        legal = len(search.legal_moves())
+        # (Only with the compiled kernel: the pure-Python search would spend the whole
+        # patience on an opening it cannot prove.)
+        patient = (self.quick is not None and deadline is not None and self._kernel is not None
+                   and deadline - time.monotonic() > self.quick)
+        first = time.monotonic() + self.quick if patient else deadline  # type: ignore[operator]
+        searcher = _Searcher(g, self._kernel, self._scorer, cancel, first)
         proven = _proven_columns(search, searcher, partial=True)
-        if len(proven) < len(search.legal_moves()):
+        if len(proven) < legal and patient:
+            wins = {col: value for col, value in proven.items() if value[0] > 0}
+            if not wins:
+                searcher.deadline = deadline
+                proven = _proven_columns(search, searcher, partial=True, known=proven,
+                                         first_win=True)
+                wins = {col: value for col, value in proven.items() if value[0] > 0}
+            if wins:
+                return _values(search, wins)
+        if len(proven) < legal:
             raise SearchTimeout
         return _values(search, proven)
 

@@ -18,6 +18,7 @@ import pytest
 from engine.ai.agent import Cancelled, MistakeAgent, RandomAgent
 from engine.ai.perfect import PerfectAgent
 from engine.model.seats import Seat
+from games.connect4 import kernel
 from games.connect4.agents import (
     LEVEL_LABELS,
     LEVELS,
@@ -368,6 +369,27 @@ def test_perfect_wins_won_7x6_middle_games_from_either_seat() -> None:
             else:
                 state = state.play(rng.choice(state.legal_moves()))
         assert state.winner == me
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not kernel.available(), reason="no C compiler here")
+def test_perfect_wins_7x6_from_the_first_disc() -> None:
+    """On the classic board, from the empty board: Perfect moving first wins against Hard,
+    Strong and random play; moving second, it wins once random play makes a mistake. It
+    proves every move (the book, then the kernel): never Hard's fallback, never a note."""
+    games = (("first", lambda: agent("hard", seed=3)), ("first", lambda: agent("strong", seed=4)),
+             ("first", lambda: RandomPlayer(5)), ("second", lambda: RandomPlayer(6)))
+    for seed, (seat, opponent) in enumerate(games):
+        perfect = agent("perfect", seed=seed)
+        pair = (perfect, opponent()) if seat == "first" else (opponent(), perfect)
+        me = pair.index(perfect)
+        state = Connect4State.new(CLASSIC)
+        while not state.is_terminal():
+            mover = pair[state.current_player()]
+            state = state.play(mover.choose_move(state, threading.Event()))
+            if mover is perfect:
+                assert perfect.last_note is None and not perfect.inner.fell_back, state
+        assert state.winner == me, (seat, state)
 
 
 # --- cancellation --------------------------------------------------------------------------------

@@ -87,6 +87,30 @@ def test_kernel_scores_equal_the_pure_python_search_on_many(cols: int, rows: int
     _compare_with_the_oracle(cols, rows, low, high, 6, seed=cols * 1000 + rows)
 
 
+def test_claimeven_positions_keep_their_exact_scores() -> None:
+    """Positions whose columns all have an even number of empty cells (where the kernel
+    bounds the mover by Allis's claimeven), on boards of even and odd height, with the
+    mover or the other side holding the threats: the same scores as the oracle's."""
+    rng = random.Random(30)
+    checked = 0
+    for cols, rows, low, high in ((5, 4, 4, 14), (6, 5, 18, 26), (4, 6, 4, 16), (5, 6, 16, 26)):
+        k = kernel.kernel_for(cols, rows, table_bytes=1 << 20)
+        assert k is not None
+        oracle = ScoreSearch(geometry(cols, rows, 4), 100_003)
+        found = 0
+        while found < 12:
+            s = _random_search(cols, rows, rng.randrange(low, high + 1), rng)
+            heights = [bin(s.mask & s.g.col_mask[c]).count("1") for c in range(cols)]
+            if any((rows - h) % 2 for h in heights):
+                continue
+            found += 1
+            for lowest, highest in ((None, None), (-1, 1), (0, 1), (-1, 0)):
+                expected = oracle.solve(s.cur, s.mask, s.n, lowest, highest)
+                assert k.solve(s.cur, s.mask, s.n, lowest, highest) == expected, (s, lowest)
+        checked += found
+    assert checked == 48
+
+
 def test_kernel_values_equal_the_brute_force() -> None:
     for cfg, low, high in ((Connect4Config(4, 4), 2, 10), (Connect4Config(5, 4), 8, 14)):
         for state in random_positions(cfg, low, high, 6, seed=3):

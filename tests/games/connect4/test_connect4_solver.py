@@ -283,6 +283,39 @@ def test_exact_solver_reuses_its_table_along_a_game() -> None:
     assert solver(state, None, None) == {}
 
 
+@pytest.mark.skipif(not kernel.available(), reason="no C compiler here")
+def test_a_patient_solver_keeps_a_win_when_every_value_takes_too_long() -> None:
+    """Perfect's solver (``quick``): past its quick time it looks only for a column proven
+    to win (answering with the winning columns it found, each truly a win), or, where
+    there is none, proves every column's outcome; never gives up before its deadline."""
+    rng = random.Random(30)
+    won = other = 0
+    while won < 3 or other < 3:
+        state = sensible_game(Connect4Config(7, 6), rng.randrange(18, 26), rng)
+        if state is None or state.is_terminal():
+            continue
+        truth = exact_values(state)
+        winning = {c for c, v in truth.items() if v.outcome == "win"}
+        if winning and len(winning) < len(truth) and won < 3:
+            won += 1
+        elif not winning and other < 3:
+            other += 1
+        else:
+            continue
+        # A quick time that is over before the first search: the patient part does it all.
+        got = ExactSolver(quick=1e-9)(state, threading.Event(), time.monotonic() + 60)
+        if winning:
+            assert got and set(got) <= winning, state
+            assert all(v.outcome == "win" and v.exact for v in got.values())
+        else:
+            assert {c: v.outcome for c, v in got.items()} == {
+                c: v.outcome for c, v in truth.items()}, state
+            assert all(v.exact for v in got.values())
+        # Without patience the same short time is a timeout.
+        with pytest.raises(SearchTimeout):
+            ExactSolver()(state, threading.Event(), time.monotonic() + 1e-9)
+
+
 def test_finished_games() -> None:
     cfg = Connect4Config(4, 4)
     won = Connect4State.from_moves(cfg, [0, 1, 0, 1, 0, 1, 0])
