@@ -58,6 +58,7 @@ from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
 from engine.core.memory import on_release
 from engine.model.rules import IllegalMove
 from engine.model.values import MoveValue
+from games.connect4 import solve_pool
 from games.connect4.book import WIN_UNKNOWN_DISTANCE, Book, book_for
 from games.connect4.geometry import Geometry, geometry, spots_function
 from games.connect4.kernel import Kernel, enabled, kernel_for
@@ -539,31 +540,75 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
     symmetric = search.cur + search.mask == search.mcur + search.mmask
     twins = {col: g.mirror[col] for col in children
              if symmetric and g.mirror[col] in children and g.mirror[col] != col}
-    try:
-        for col, (c, m) in children.items():
-            if col in twins and twins[col] in out:
-                out[col] = out[twins[col]]
-                continue
-            if first_win and any(sign > 0 for sign, _ in out.values()):
-                return out
-            sign = -searcher.solve(c, m, n + 1, -1, 1)
-            out[col] = (sign, 0 if sign == 0 else None)
-        if first_win:
-            return out
-        for col, (c, m) in children.items():
-            sign, score = out[col]
-            if col in twins and out[twins[col]][1] is not None:
-                out[col] = out[twins[col]]
-            elif score is None:
-                if sign > 0:
-                    out[col] = (sign, -searcher.solve(c, m, n + 1, None, -1))
-                else:
-                    out[col] = (sign, -searcher.solve(c, m, n + 1, 1, None))
-    except SearchTimeout:
-        if not partial:
-            unproven = [col for col in children if col not in out]
-            if unproven:
-                raise
+    searched = {col: child for col, child in children.items()
+                if not (col in twins and twins[col] in children and twins[col] < col)}
+    # The position's own outcome, where the book knows it, narrows its columns: in a lost
+    # position every column loses (no search); in a drawn one each is a draw or a loss
+    # (one null window).
+    parent = searcher.booked(cur, mask, n) if children else None
+    if parent is not None and parent[0] < 0:
+        outcomes = {col: 1 for col in searched}
+    elif first_win:
+        outcomes = {}
+        for col, (c, m) in searched.items():
+            if any(sign > 0 for sign, _ in out.values()):
+                break
+            try:
+                outcomes[col] = searcher.solve(c, m, n + 1, -1, 1)
+            except SearchTimeout:
+                break
+            out[col] = (-outcomes[col], 0 if outcomes[col] == 0 else None)
+    else:
+        low = 0 if parent is not None and parent[0] == 0 else -1
+        outcomes = _solve_all(searcher, {col: (c, m, n + 1, low, 1)
+                                         for col, (c, m) in searched.items()})
+    for col in children:
+        score = outcomes.get(col, outcomes.get(twins.get(col, -1)))
+        if score is not None:
+            out[col] = (-score, 0 if score == 0 else None)
+    if first_win:
+        return out
+    if not partial and any(col not in out for col in children):
+        raise SearchTimeout
+    # Then the distances of the proven wins and losses (the first pass's table helps).
+    distances = _solve_all(searcher, {
+        col: (c, m, n + 1, None, -1) if out[col][0] > 0 else (c, m, n + 1, 1, None)
+        for col, (c, m) in searched.items() if col in out and out[col][1] is None})
+    for col in children:
+        score = distances.get(col, distances.get(twins.get(col, -1)))
+        if score is not None:
+            out[col] = (out[col][0], -score)
+    return out
+
+
+def _solve_all(searcher: _Searcher,
+               jobs: dict[int, tuple[int, int, int, int | None, int | None]]) -> dict[int, int]:
+    """Each column's score, clamped as asked, by column: the ones proven before the
+    searcher's deadline (on two threads with the compiled kernel: :mod:`solve_pool`).
+    Raises Cancelled when the searcher's cancel event is set."""
+    if searcher.kernel is None or solve_pool.WORKERS < 2:
+        out: dict[int, int] = {}
+        for col, (c, m, discs, lowest, highest) in jobs.items():
+            try:
+                out[col] = searcher.solve(c, m, discs, lowest, highest)
+            except SearchTimeout:
+                break  # the deadline has passed: the others would stop at once too
+        return out
+    g, deadline, cancel = searcher.g, searcher.deadline, searcher.cancel
+
+    def job(c: int, m: int, discs: int, lowest: int | None, highest: int | None) -> int:
+        kernel = _thread_kernel(g)  # this pool thread's own (the same board: never None)
+        assert kernel is not None
+        return kernel.solve(c, m, discs, lowest, highest, deadline=deadline, cancel=cancel)
+
+    results = solve_pool.run_all({col: (lambda a=args: job(*a)) for col, args in jobs.items()})
+    out = {}
+    for col, result in results.items():
+        if isinstance(result, SearchTimeout):
+            continue
+        if isinstance(result, BaseException):
+            raise result
+        out[col] = result
     return out
 
 

@@ -283,6 +283,39 @@ def test_exact_solver_reuses_its_table_along_a_game() -> None:
     assert solver(state, None, None) == {}
 
 
+@pytest.mark.parametrize("with_kernel", [True, False])
+def test_hints_at_the_books_depth_match_a_search_without_the_book(with_kernel: bool) -> None:
+    """At the book's deepest level the position's own booked outcome narrows its columns'
+    searches (a lost position: no search; a drawn one: one null window each), on two
+    threads with the kernel: every column's value is still the book-free search's."""
+    from games.connect4.book import book_for
+    from games.connect4.score_search import ScoreSearch, column_scores, value_of_score
+
+    if with_kernel and not kernel.available():
+        pytest.skip("no C compiler here")
+    cfg = Connect4Config(5, 4)
+    book = book_for(5, 4)
+    assert book is not None
+    rng = random.Random(31)
+    seen: set[int] = set()
+    while len(seen) < 3:  # until lost, drawn and won positions have all been checked
+        state = sensible_game(cfg, book.depth, rng)
+        if state.is_terminal() or len(state.moves) != book.depth:
+            continue
+        search = C4Search.from_rules(state)
+        oracle = column_scores(ScoreSearch(search.g, 200_003), search.cur, search.mask, search.n)
+        outcome = max((v > 0) - (v < 0) for v in oracle.values())
+        seen.add(outcome)
+        if with_kernel:
+            got = exact_values(state)
+        else:
+            with kernel.disabled():
+                got = exact_values(state)
+        expected = {c: value_of_score(search.g.size, search.n, v) for c, v in oracle.items()}
+        assert {c: (v.outcome, v.remoteness) for c, v in got.items()} == {
+            c: (OUTCOME[o], plies) for c, (o, plies) in expected.items()}, state
+
+
 @pytest.mark.skipif(not kernel.available(), reason="no C compiler here")
 def test_a_patient_solver_keeps_a_win_when_every_value_takes_too_long() -> None:
     """Perfect's solver (``quick``): past its quick time it looks only for a column proven
