@@ -77,6 +77,7 @@ def _brute_grade(state: Any, move: Any) -> str:
     return "blunder" if (top, outcome) == ("win", "loss") else "mistake"
 
 
+@pytest.mark.slow
 def test_every_move_of_every_3x3_game_matches_plain_minimax() -> None:
     """Every move from every reachable position (so every move of every game): the value
     before and after for the mover, with distance, and the grade, as brute force says."""

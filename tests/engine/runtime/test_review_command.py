@@ -72,7 +72,8 @@ def _code(outcome: str, plies: int | None) -> str:
     return outcome if plies is None or outcome == "draw" else f"{outcome}:{plies}"
 
 
-@pytest.mark.parametrize("game_id", ["4x4", pytest.param("5x4", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", ["4x4", "5x4"])
 def test_connect_four_values_equal_plain_negamax(game_id: str) -> None:
     game = find_game("connect4")
     params = game.param_spec().decode(game_id)

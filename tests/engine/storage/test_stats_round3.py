@@ -112,6 +112,7 @@ def readable_rows(path: Path) -> tuple[list[tuple], int]:
     return rows, 303 - len(rows)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_damaged_page_keeps_every_readable_row(tmp_path: Path, seed: int) -> None:
     """Regression: 2 KB of random bytes in the last page of a 303-row file set the whole
@@ -152,6 +153,7 @@ def test_a_damaged_page_keeps_every_readable_row(tmp_path: Path, seed: int) -> N
     store.close()
 
 
+@pytest.mark.slow
 def test_salvage_reads_past_a_damaged_page_in_the_middle(tmp_path: Path) -> None:
     """A damaged leaf in the middle: the rows after it are read too."""
     path = tmp_path / "statistics.sqlite3"
