@@ -15,7 +15,7 @@ and the book is written to ``assets/books/gravity-<cols>x<rows>-k4.bin``; then r
 
 ``--wdl`` solves only win/draw/loss at the deepest level (far cheaper); the book
 then knows distances only where the backing-up can tell them (a win at once).
-``--part K/N`` solves only the K-th of N contiguous blocks of what is left, so N
+``--part K/N`` solves only every N-th block (the K-th of each N) of what is left, so N
 runs (one per core) can share the work; they append to the same progress file
 (each line is one ``O_APPEND`` write, so their lines never mix); run the command
 once more without ``--part`` to write the book when all are done.
@@ -46,6 +46,8 @@ from games.connect4.geometry import geometry  # noqa: E402
 from games.connect4.kernel import kernel_for  # noqa: E402
 
 PROGRESS_DIR = ROOT / "tools" / "book-progress"
+# Positions per block when several runs share the work (--part).
+CHUNK = 256
 
 
 def progress_path(cols: int, rows: int, depth: int, wdl: bool) -> Path:
@@ -185,8 +187,9 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError
     except ValueError:
         parser.error(f"--part wants K/N with 1 <= K <= N, not {args.part!r}")
-    size = -(-len(todo) // parts)
-    todo = todo[(part - 1) * size: part * size]
+    # Blocks of CHUNK positions dealt out in turn: each run gets neighbours (which share
+    # the table) and a fair share of the harder stretches.
+    todo = [key for i, key in enumerate(todo) if (i // CHUNK) % parts == part - 1]
     if todo:
         kernel = kernel_for(cols, rows, 4, args.table_mb << 20)
         if kernel is None:

@@ -571,14 +571,33 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
     if not partial and any(col not in out for col in children):
         raise SearchTimeout
     # Then the distances of the proven wins and losses (the first pass's table helps).
+    return _with_distances(search, searcher, out, children, twins)
+
+
+def _with_distances(search: C4Search, searcher: _Searcher, out: dict[int, _Proven],
+                    children: dict[int, tuple[int, int]],
+                    twins: dict[int, int]) -> dict[int, _Proven]:
+    """``out`` with the distance of every proven win and loss among ``children`` (column →
+    its position) that is worked out before the searcher's deadline; ``twins``: mirror
+    image columns of a symmetric board (one of each pair is searched)."""
+    n = search.n
     distances = _solve_all(searcher, {
         col: (c, m, n + 1, None, -1) if out[col][0] > 0 else (c, m, n + 1, 1, None)
-        for col, (c, m) in searched.items() if col in out and out[col][1] is None})
+        for col, (c, m) in children.items()
+        if col in out and out[col][1] is None and not (col in twins and twins[col] < col)})
     for col in children:
         score = distances.get(col, distances.get(twins.get(col, -1)))
         if score is not None:
             out[col] = (out[col][0], -score)
     return out
+
+
+def _children(search: C4Search) -> dict[int, tuple[int, int]]:
+    """Every legal column's position (the opponent's discs, all discs) after it."""
+    g = search.g
+    possible = (search.mask + g.bottom) & g.board
+    return {col: (search.cur ^ search.mask, search.mask | (possible & g.col_mask[col]))
+            for col in g.order if possible & g.col_mask[col]}
 
 
 def _solve_all(searcher: _Searcher,
@@ -703,6 +722,11 @@ class ExactSolver:
                 wins = {col: value for col, value in proven.items() if value[0] > 0}
             if wins:
                 return _values(search, wins)
+            if len(proven) == legal and all(sign < 0 for sign, _ in proven.values()):
+                # Lost: the longest defence needs the losses' distances (those proven in
+                # time count; one not worked out ranks as the longest).
+                searcher.deadline = deadline
+                proven = _with_distances(search, searcher, dict(proven), _children(search), {})
         if len(proven) < legal:
             raise SearchTimeout
         return _values(search, proven)

@@ -322,8 +322,8 @@ def test_a_patient_solver_keeps_a_win_when_every_value_takes_too_long() -> None:
     to win (answering with the winning columns it found, each truly a win), or, where
     there is none, proves every column's outcome; never gives up before its deadline."""
     rng = random.Random(30)
-    won = other = 0
-    while won < 3 or other < 3:
+    won = other = lost = 0
+    while won < 3 or other < 3 or not lost:
         state = sensible_game(Connect4Config(7, 6), rng.randrange(18, 26), rng)
         if state is None or state.is_terminal():
             continue
@@ -331,7 +331,7 @@ def test_a_patient_solver_keeps_a_win_when_every_value_takes_too_long() -> None:
         winning = {c for c, v in truth.items() if v.outcome == "win"}
         if winning and len(winning) < len(truth) and won < 3:
             won += 1
-        elif not winning and other < 3:
+        elif not winning and (other < 3 or not lost):
             other += 1
         else:
             continue
@@ -344,6 +344,9 @@ def test_a_patient_solver_keeps_a_win_when_every_value_takes_too_long() -> None:
             assert {c: v.outcome for c, v in got.items()} == {
                 c: v.outcome for c, v in truth.items()}, state
             assert all(v.exact for v in got.values())
+            if all(v.outcome == "loss" for v in truth.values()):
+                lost += 1  # the longest defence: every loss's distance, worked out in time
+                assert got == truth, state
         # Without patience the same short time is a timeout.
         with pytest.raises(SearchTimeout):
             ExactSolver()(state, threading.Event(), time.monotonic() + 1e-9)
