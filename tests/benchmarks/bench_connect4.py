@@ -33,7 +33,7 @@ and the ratio. The reference gives up at a cap ("> cap").
 tables: positions per second against the pure-Python score search on the same
 positions in the same run, with the ratio; the empty boards (7×6 by the opening book
 where one is shipped, and by the kernel alone up to a cap); and the hint as the game
-asks for it (``move_values``, book + kernel, 2 s budget) p50 / p95 / max over random
+asks for it (``move_values``, book + kernel, 2 s budget) p50 / p95 / max over 20 random
 7×6 positions at each disc count from 0 to 30, with how many came out exact; and the
 kernel alone solving 7×6 positions of 4 to 12 discs weakly and strongly. Its tables
 (kernel_speed, empty_board, kernel_hints, solve_times) go into
@@ -455,7 +455,7 @@ def kernel_main(quick: bool) -> None:
     """The three tables of ``--kernel``."""
     kernel_speed(2 if quick else 4)
     empty_boards(20.0 if quick else 60.0)
-    kernel_hints(4 if quick else 10, HINT_BUDGET)
+    kernel_hints(4 if quick else 20, HINT_BUDGET)
     solve_times(2 if quick else 4, 20.0 if quick else 60.0)
 
 

@@ -50,6 +50,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import threading
 import time
@@ -388,6 +389,9 @@ def write_results(path: Path, new_rows: list[dict[str, Any]]) -> None:
 
 def _spin() -> None:
     """A busy process: spins on a core until stopped."""
+    # A forked child inherits its parent's signal handlers (the app's, in a test run that
+    # started it): the default one lets terminate() end it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         pass
 
@@ -406,6 +410,9 @@ def stop_load(busy: list[multiprocessing.Process]) -> None:
         process.terminate()
     for process in busy:
         process.join(5)
+        if process.is_alive():  # never leave a core spinning
+            process.kill()
+            process.join(5)
 
 
 def print_row(row: dict[str, Any]) -> None:
