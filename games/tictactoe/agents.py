@@ -15,30 +15,29 @@ Every level is a recipe (engine/ai/ladder.py) of the family's skills, weakest fi
 The skills are far apart on big boards (Medium beats Easy in every gomoku game), so the
 rungs between them play a stronger skill with a share of a weaker one's moves, the
 shares measured per board class by tests/benchmarks/bench_ladder.py so that each rung
-beats the one below in about two games of three. In the upper half of the ladder (from
-Strong up) a win in one is taken and a win in one of the opponent's blocked at once,
-before any search.
+beats the one below in about two games of three. The recipes and node budgets live in
+games/tictactoe/levels.py, where the help's level texts are made from them. In the upper
+half of the ladder (from Strong up) a win in one is taken and a win in one of the
+opponent's blocked at once, before any search.
 """
 
 from __future__ import annotations
 
 from engine.ai.agent import Agent, MistakeAgent, RandomAgent
-from engine.ai.ladder import Recipe, ReflexAgent, blended, level_names
+from engine.ai.ladder import ReflexAgent, blended, level_names
 from engine.model.seats import Seat
-from games.tictactoe.levels import LADDER
+from games.tictactoe.levels import HARD_NODES, LADDER, LONGER, RECIPES, UPPER, search_nodes
 from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 
-# The searches of the levels below Perfect are budgeted in nodes searched per move, not
-# seconds, so that a level is as strong on a slow or busy machine as on a fast one (issue
-# 32): about what the former 0.25 s budget searched here on an idle core (~50,000 nodes a
-# CPU-second on gomoku, ~90,000 on 7×6; measured on Hard against Hard).
-HARD_NODES = {"mnk": 20_000, "gomoku": 11_000}
-# Where nothing is proven, Perfect searches as Hard does with this many times its nodes: a
-# longer search than Hard's makes it the stronger of the two where a proof is out of
-# reach. On gomoku the threat-space search gained little from 1 s (53 % over Hard in 100
-# games) and much from 2.5 s (90 % in 40); 1.75 s, about seven times Hard's 0.25 s, put
-# Perfect a rung above Hard (tests/benchmarks/bench_ladder.py).
-LONGER = 7
+# HARD_NODES, LONGER and RECIPES live in levels.py and are named here too (the benchmarks
+# and tests import them from the players' module).
+__all__ = ["HARD_BUDGET", "HARD_NODES", "LEVELS", "LONGER", "PERFECT_BUDGET", "RECIPES",
+           "SEARCH_BUDGET", "THINK_FLOOR", "THREE_NODES", "UPPER", "board_class",
+           "make_agent"]
+
+# What the levels may do per move is counted in nodes searched, not seconds (issue 32):
+# HARD_NODES and LONGER, with the recipes, in games/tictactoe/levels.py (the help's level
+# texts are made from them).
 # The clock stays only as a safety cap: seconds per node budget at a quarter of the speed
 # measured here and a tenth of a core (a very busy machine), so it never binds first on a
 # machine at least a quarter as fast.
@@ -57,21 +56,6 @@ _SLOWEST_MAXN_NODES_PER_SECOND = 66_000 / 4 / 10
 PERFECT_BUDGET = 2.0
 
 LEVELS = level_names(LADDER)
-# The upper half of the ladder, from Strong up, takes a win and blocks a loss in one at
-# once, before any search.
-UPPER = LEVELS.index("strong")
-# Each rung's recipe per board class (see board_class).
-RECIPES: dict[str, dict[str, Recipe]] = {
-    "3x3": {"beginner": ("random", None, 0.0), "easy": ("easy", "random", 0.3),
-            "medium": ("medium", "easy", 0.5), "strong": ("medium", "easy", 0.5),
-            "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
-    "mnk": {"beginner": ("medium", None, 0.0), "easy": ("depth1", "medium", 0.55),
-            "medium": ("depth1", "medium", 0.25), "strong": ("depth3", "depth1", 0.75),
-            "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
-    "gomoku": {"beginner": ("depth1", "medium", 0.08), "easy": ("depth2", None, 0.0),
-               "medium": ("previous", "depth2", 0.5), "strong": ("previous", None, 0.0),
-               "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
-}
 
 
 def board_class(config: MNKConfig) -> str:
@@ -152,7 +136,7 @@ def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:
         return RuleAgent(seed=seed)
     from games.tictactoe.hard_search import HardSearchAgent
 
-    nodes = HARD_NODES[board_class(config)] * (LONGER if skill == "longer" else 1)
+    nodes = search_nodes(board_class(config), skill)  # the budget the help states
     # Work, not time: the clock is a safety cap only (see _SLOWEST_NODES_PER_SECOND).
     work = {"time_budget": nodes / _SLOWEST_NODES_PER_SECOND, "max_nodes": nodes,
             "seed": seed}

@@ -1,20 +1,133 @@
-"""Tic-tac-toe's difficulty ladder, weakest first (the players: games/tictactoe/agents.py)."""
+"""Tic-tac-toe's difficulty ladder, weakest first: each rung's recipe per board class and,
+made from those same recipes, what the help says it does (the players:
+games/tictactoe/agents.py).
+
+A rung's text is generated from its recipes and the budgets here, so that "a search 3 moves
+deep" or "a search of 20,000 positions a move" is true by construction: agents.py builds the
+players from the same ``RECIPES``, ``HARD_NODES`` and ``LONGER``. One ladder is shown for
+every tic-tac-toe board, so each text says what the rung does on each board class (3×3,
+the bigger boards, the gomoku-sized ones), once for classes where it does the same. No
+pygame, no search code here (the descriptor imports this module).
+"""
 
 from __future__ import annotations
 
-from engine.ai.ladder import Rung
-from engine.core.phrase import N_
+from engine.ai.ladder import Recipe, Rung
+from engine.core.phrase import N_, Nn_, Number, Phrase, joined
 
-# What each level does, in a player's words (the recipes per board class, measured so that
-# each level beats the one below in about two games of three: games/tictactoe/agents.py).
-LADDER = (
-    Rung("beginner", N_("Beginner"), N_("plays loosely and misses a lot")),
-    Rung("easy", N_("Easy"), N_("sees wins, but often misses the opponent's threats")),
-    Rung("medium", N_("Medium"), N_("wins, blocks and builds lines; a short search on big "
-                                    "boards")),
-    Rung("strong", N_("Strong"), N_("a short search; takes a win and blocks a loss at once")),
-    Rung("hard", N_("Hard"), N_("a search of a set number of positions a move that sees "
-                                "threats (never loses on 3×3)")),
-    Rung("perfect", N_("Perfect"), N_("proven moves where the board can be solved, else "
-                                      "Hard's search for longer")),
-)
+__all__ = ["BOARD_CLASSES", "HARD_NODES", "LADDER", "LONGER", "RECIPES", "REFLEX_FROM",
+           "UPPER", "recipe_text", "rung_text", "search_nodes",
+           "skill_text"]
+
+# The searches of the levels below Perfect are budgeted in nodes searched per move, not
+# seconds, so that a level is as strong on a slow or busy machine as on a fast one (issue
+# 32): about what the former 0.25 s budget searched here on an idle core (~50,000 nodes a
+# CPU-second on gomoku, ~90,000 on 7×6; measured on Hard against Hard).
+HARD_NODES = {"mnk": 20_000, "gomoku": 11_000}
+# Where nothing is proven, Perfect searches as Hard does with this many times its nodes: a
+# longer search than Hard's makes it the stronger of the two where a proof is out of
+# reach. On gomoku the threat-space search gained little from 1 s (53 % over Hard in 100
+# games) and much from 2.5 s (90 % in 40); 1.75 s, about seven times Hard's 0.25 s, put
+# Perfect a rung above Hard (tests/benchmarks/bench_ladder.py).
+LONGER = 7
+
+# Each rung's recipe (engine/ai/ladder.py) per board class (agents.board_class): the
+# classic 3×3, the boards between, and the gomoku-sized boards where Hard searches threat
+# space first. The shares are measured per class by tests/benchmarks/bench_ladder.py so
+# that each rung beats the one below in about two games of three.
+RECIPES: dict[str, dict[str, Recipe]] = {
+    "3x3": {"beginner": ("random", None, 0.0), "easy": ("easy", "random", 0.3),
+            "medium": ("medium", "easy", 0.5), "strong": ("medium", "easy", 0.5),
+            "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
+    "mnk": {"beginner": ("medium", None, 0.0), "easy": ("depth1", "medium", 0.55),
+            "medium": ("depth1", "medium", 0.25), "strong": ("depth3", "depth1", 0.75),
+            "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
+    "gomoku": {"beginner": ("depth1", "medium", 0.08), "easy": ("depth2", None, 0.0),
+               "medium": ("previous", "depth2", 0.5), "strong": ("previous", None, 0.0),
+               "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
+}
+# The board classes, in the order a rung's text names them, with the name it uses.
+BOARD_CLASSES = {"3x3": N_("3×3"), "mnk": N_("bigger boards"),
+                 "gomoku": N_("gomoku-sized boards")}
+# The upper half of the ladder, from this rung up, takes a win and blocks a loss in one at
+# once, before any search (agents.make_agent wraps those rungs in a ReflexAgent).
+REFLEX_FROM = "strong"
+
+_LABELS = {"beginner": N_("Beginner"), "easy": N_("Easy"), "medium": N_("Medium"),
+           "strong": N_("Strong"), "hard": N_("Hard"), "perfect": N_("Perfect")}
+_LEVELS = tuple(RECIPES["3x3"])
+UPPER = _LEVELS.index(REFLEX_FROM)
+
+
+def search_nodes(board_class: str, skill: str) -> int:
+    """The positions a move the search skill ``skill`` may search on ``board_class`` (the
+    budget agents._skill gives it): Hard's, ``LONGER`` times Hard's for ``longer``."""
+    return HARD_NODES[board_class] * (LONGER if skill == "longer" else 1)
+
+
+def skill_text(skill: str, board_class: str) -> Phrase:
+    """What one of the family's skills does on ``board_class``, in a few words (from its
+    name and budget, as agents._skill builds it)."""
+    if skill == "random":
+        return Phrase(N_("any empty square at random"))
+    if skill == "easy":
+        return Phrase(N_("a random square, but it takes a win"))
+    if skill == "medium":  # SPEC §2's weight grid: a win, else a block, else open lines
+        return Phrase(N_("wins, blocks, else the square on most open lines"))
+    if skill == "perfect":
+        if board_class == "3x3":  # solved at once: its fallback never plays
+            return Phrase(N_("the exact solver"))
+        return Phrase(N_("the exact solver where it answers in time, else Hard's search "
+                         "of {nodes} positions"), nodes=Number(search_nodes(board_class, "longer")))
+    if board_class == "3x3":  # every search skill is the rule player there
+        return Phrase(N_("rules that never lose"))
+    if skill.startswith("depth"):
+        return Phrase(Nn_("a search {count} move deep", "a search {count} moves deep"),
+                      count=int(skill[5:]))
+    nodes = Number(search_nodes(board_class, skill))
+    if skill in ("hard", "longer") and board_class == "gomoku":  # threat space first
+        return Phrase(N_("a search of {nodes} positions a move that looks for forcing "
+                         "threats first"), nodes=nodes)
+    if skill in ("hard", "longer", "previous"):
+        return Phrase(N_("a search of {nodes} positions a move"), nodes=nodes)
+    raise ValueError(f"no tic-tac-toe skill {skill!r}")
+
+
+def recipe_text(recipe: Recipe, board_class: str) -> Phrase:
+    """What a rung playing ``recipe`` on ``board_class`` does: its skill, and the weaker
+    skill's share."""
+    strong, weak, share = recipe
+    if weak is None or share <= 0:
+        return skill_text(strong, board_class)
+    return Phrase(N_("{strong} (in {percent} moves of 100: {weak})"),
+                  strong=skill_text(strong, board_class), percent=round(share * 100),
+                  weak=skill_text(weak, board_class))
+
+
+def rung_text(level: str) -> Phrase | str:
+    """What ``level`` does on every board class, read from ``RECIPES`` now: "3×3: …;
+    bigger boards: …; gomoku-sized boards: …", classes where it does the same named
+    together (no class named where it does the same on all)."""
+    groups: dict[str, list[str]] = {}  # English text → the classes that play it
+    texts: dict[str, Phrase] = {}
+    for board_class in BOARD_CLASSES:
+        text = recipe_text(RECIPES[board_class][level], board_class)
+        groups.setdefault(str(text), []).append(board_class)
+        texts[str(text)] = text
+    if len(groups) == 1:
+        how: Phrase | str = next(iter(texts.values()))
+    else:
+        parts = []
+        for english, classes in groups.items():
+            names = [Phrase(BOARD_CLASSES[c]) for c in classes]
+            boards = names[0] if len(names) == 1 else Phrase(
+                N_("{items} and {last}"), items=joined(names[:-1], ", "), last=names[-1])
+            parts.append(Phrase(N_("{boards}: {how}"), boards=boards, how=texts[english]))
+        how = joined(parts, "; ")
+    if level == REFLEX_FROM:
+        return Phrase(N_("{how}; from here up, it takes a win and blocks a loss at once"),
+                      how=how)
+    return how
+
+
+LADDER = tuple(Rung(level, _LABELS[level], rung_text(level)) for level in _LEVELS)

@@ -956,11 +956,13 @@ def test_a_perfect_seat_playing_as_hard_still_says_so_after_a_resume(app, monkey
     its card; after leaving and resuming the game the note was gone until it thought
     again. The save keeps it."""
     import games.tictactoe.agents as agents
+    import games.tictactoe.levels as levels
     from games.tictactoe.rules import MNKConfig
 
-    # Short budgets: gomoku is out of reach for a proof either way.
+    # Short budgets: gomoku is out of reach for a proof either way. The node budgets live
+    # with the recipes in levels.py (agents reads them there, as the level texts do).
     monkeypatch.setattr(agents, "PERFECT_BUDGET", 0.05)
-    monkeypatch.setattr(agents, "HARD_NODES", {"mnk": 500, "gomoku": 500})
+    monkeypatch.setattr(levels, "HARD_NODES", {"mnk": 500, "gomoku": 500})
     seats = (Seat(), Seat("computer", "perfect"))
     scene = app.push(TicTacToeScene(app, MNKConfig(15, 15, 5), seats=seats, seed=1))
     app.step([])

@@ -45,10 +45,10 @@ def test_after_a_corner_only_the_centre_holds_the_draw() -> None:
 
 
 def test_hard_never_loses_on_3x3() -> None:
-    """The ladder's Hard: "(never loses on 3×3)", against every line of play, on either
+    """The ladder's Hard: "3×3: rules that never lose", against every line of play, on either
     side, with several seeds (its ties are broken at random)."""
     hard_how = next(rung.how for rung in LADDER if rung.level == "hard")
-    assert "never loses on 3×3" in hard_how
+    assert "3×3: rules that never lose;" in hard_how
     cancel = threading.Event()
     for seed in range(3):
         for side in (0, 1):

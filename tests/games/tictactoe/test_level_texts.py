@@ -1,0 +1,164 @@
+"""Issue 32, item 6: tic-tac-toe's level texts are made from the recipes and budgets the
+players are built from (games/tictactoe/levels.py), so the depths, positions and shares
+they state are the ones the players use, on every board class, and change when a recipe
+does."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from engine.ai.ladder import Recipe
+from engine.core.i18n import localize, set_language
+from engine.model.seats import Seat
+from games.tictactoe import agents, levels
+from games.tictactoe.hard_search import HardSearchAgent
+from games.tictactoe.levels import (
+    BOARD_CLASSES,
+    HARD_NODES,
+    LADDER,
+    LONGER,
+    RECIPES,
+    REFLEX_FROM,
+    recipe_text,
+    rung_text,
+)
+from games.tictactoe.rules import CLASSIC, MNKConfig
+
+# A board of each class (agents.board_class).
+BOARDS = {"3x3": CLASSIC, "mnk": MNKConfig(5, 5, 4), "gomoku": MNKConfig(15, 15, 5)}
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    yield
+    set_language("en")
+
+
+def _segments(text: str) -> dict[str, str]:
+    """A rung's English text per board class: "3×3: …; bigger boards: …" split at its
+    classes (a group "A and B: …" given to each of them)."""
+    names = {name: key for key, name in BOARD_CLASSES.items()}
+    found: dict[str, str] = {}
+    pattern = "|".join(re.escape(name) for name in names)
+    for part in text.split("; "):
+        head, sep, rest = part.partition(": ")
+        classes = re.findall(pattern, head) if sep else []
+        if classes and re.fullmatch(rf"(?:{pattern})(?:(?:, | and )(?:{pattern}))*", head):
+            for name in classes:
+                found[names[name]] = rest
+    return found
+
+
+def _stated(segment: str) -> dict[str, list[int]]:
+    """The numbers a class's text states: search depths, positions a move, shares."""
+    return {"depths": [int(n) for n in re.findall(r"a search (\d+) moves? deep", segment)],
+            "nodes": [int(n.replace(",", "")) for n in
+                      re.findall(r"([\d,]+) positions", segment)],
+            "percent": [int(n) for n in re.findall(r"in (\d+) moves of 100", segment)]}
+
+
+def _expected(recipe: Recipe, board_class: str) -> dict[str, list[int]]:
+    """The numbers ``recipe`` plays with on ``board_class``, read from the constants (the
+    strong skill's first, then the weak one's, as the text says them)."""
+    strong, weak, share = recipe
+    skills = [strong] + ([weak] if weak is not None and share > 0 else [])
+    wanted: dict[str, list[int]] = {"depths": [], "nodes": [], "percent": []}
+    for skill in skills:
+        if board_class == "3x3":
+            continue  # the rule player, the exact solver: no budget to state
+        if skill.startswith("depth"):
+            wanted["depths"].append(int(skill[5:]))
+        elif skill in ("hard", "previous"):
+            wanted["nodes"].append(HARD_NODES[board_class])
+        elif skill == "perfect":
+            wanted["nodes"].append(HARD_NODES[board_class] * LONGER)
+    if len(skills) == 2:
+        wanted["percent"].append(round(share * 100))
+    return wanted
+
+
+def test_every_rung_states_the_numbers_of_its_recipes_on_every_board_class() -> None:
+    assert [rung.level for rung in LADDER] == list(RECIPES["3x3"])
+    for rung in LADDER:
+        segments = _segments(rung.how)
+        assert set(segments) == set(BOARD_CLASSES), (rung.level, rung.how)
+        for board_class, segment in segments.items():
+            recipe = RECIPES[board_class][rung.level]
+            assert _stated(segment) == _expected(recipe, board_class), (
+                rung.level, board_class, segment)
+            assert segment.startswith(str(recipe_text(recipe, board_class)))
+
+
+def test_the_budgets_stated_are_the_ones_the_players_get() -> None:
+    """Hard's search on each board is given the positions its text says; Perfect's
+    fallback LONGER times as many; a depth rung's alpha-beta the depth it says."""
+    for board_class in ("mnk", "gomoku"):
+        config = BOARDS[board_class]
+        hard = agents._skill(config, "hard", 0)
+        assert isinstance(hard, HardSearchAgent) and hard.max_nodes == HARD_NODES[board_class]
+        assert not hard.alpha_beta_only
+        longer = agents._skill(config, "longer", 0)
+        assert isinstance(longer, HardSearchAgent)
+        assert longer.max_nodes == HARD_NODES[board_class] * LONGER
+        deep = agents._skill(config, "depth3", 0)
+        assert isinstance(deep, HardSearchAgent) and deep.max_depth == 3
+        assert agents.board_class(config) == board_class
+    assert agents.board_class(CLASSIC) == "3x3"
+    # The recipe the text describes is the one the player is built from.
+    assert agents.RECIPES is RECIPES and agents.HARD_NODES is HARD_NODES
+    assert agents.LONGER == LONGER
+
+
+def test_the_reflex_is_said_from_the_rung_it_starts_at() -> None:
+    """From Strong up a win and a block in one are played at once (agents.make_agent
+    wraps those rungs in a ReflexAgent); the text says so once, at Strong."""
+    said = [rung.level for rung in LADDER if "takes a win and blocks a loss" in rung.how]
+    assert said == [REFLEX_FROM] == [agents.LEVELS[agents.UPPER]]
+    below = agents.make_agent(CLASSIC, Seat("computer", "medium"), seed=0)
+    upper = agents.make_agent(CLASSIC, Seat("computer", REFLEX_FROM), seed=0)
+    assert not hasattr(below, "reflex") and hasattr(upper, "reflex")
+
+
+def test_changing_a_recipe_or_a_budget_changes_the_text(monkeypatch) -> None:
+    before = {rung.level: str(rung.how) for rung in LADDER}
+    assert {level: str(rung_text(level)) for level in before} == before
+    recipes = {board: dict(rungs) for board, rungs in RECIPES.items()}
+    recipes["mnk"]["strong"] = ("depth5", "depth2", 0.4)
+    monkeypatch.setattr(levels, "RECIPES", recipes)
+    changed = _segments(rung_text("strong"))["mnk"]
+    assert _stated(changed) == {"depths": [5, 2], "nodes": [], "percent": [40]}
+    assert str(rung_text("easy")) == before["easy"]
+    monkeypatch.setattr(levels, "HARD_NODES", {"mnk": 12_345, "gomoku": 6_789})
+    hard = _segments(rung_text("hard"))
+    assert _stated(hard["mnk"])["nodes"] == [12_345]
+    assert _stated(hard["gomoku"])["nodes"] == [6_789]
+    assert _stated(_segments(rung_text("perfect"))["gomoku"])["nodes"] == [6_789 * LONGER]
+
+
+def test_classes_that_play_alike_are_named_once(monkeypatch) -> None:
+    recipes = {board: dict(rungs) for board, rungs in RECIPES.items()}
+    recipes["mnk"]["easy"] = recipes["gomoku"]["easy"]
+    monkeypatch.setattr(levels, "RECIPES", recipes)
+    text = rung_text("easy")
+    assert "bigger boards and gomoku-sized boards: a search 2 moves deep" in text
+    assert text.count("a search 2 moves deep") == 1
+    assert set(_segments(text)) == set(BOARD_CLASSES)
+    for board in BOARD_CLASSES:
+        recipes[board]["easy"] = ("random", None, 0.0)
+    assert rung_text("easy") == "any empty square at random"
+
+
+@pytest.mark.parametrize("language", ["hu", "cs"])
+def test_the_texts_are_said_in_every_language(language: str) -> None:
+    """Each text is translated whole, its numbers written the language's way."""
+    set_language(language)
+    for rung in LADDER:
+        said = localize(rung.how)
+        assert said and said != str(rung.how), (language, rung.level)
+        for word in ("bigger boards", "moves of 100", "positions", "search"):
+            assert word not in said, (language, rung.level, said)
+    hard = localize(next(rung.how for rung in LADDER if rung.level == "hard"))
+    assert "20 000" in hard.replace("\u00a0", " ")
