@@ -47,7 +47,7 @@ RECIPES: dict[str, dict[str, Recipe]] = {
                "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
 }
 # The board classes, in the order a rung's text names them, with the name it uses.
-BOARD_CLASSES = {"3x3": N_("3×3"), "mnk": N_("bigger boards"),
+BOARD_CLASSES = {"3x3": N_("3×3"), "mnk": N_("bigger two-player boards"),
                  "gomoku": N_("gomoku-sized boards")}
 # The upper half of the ladder, from this rung up, takes a win and blocks a loss in one at
 # once, before any search (agents.make_agent wraps those rungs in a ReflexAgent).

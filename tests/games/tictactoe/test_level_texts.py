@@ -143,7 +143,7 @@ def test_classes_that_play_alike_are_named_once(monkeypatch) -> None:
     recipes["mnk"]["easy"] = recipes["gomoku"]["easy"]
     monkeypatch.setattr(levels, "RECIPES", recipes)
     text = rung_text("easy")
-    assert "bigger boards and gomoku-sized boards: a search 2 moves deep" in text
+    assert "bigger two-player boards and gomoku-sized boards: a search 2 moves deep" in text
     assert text.count("a search 2 moves deep") == 1
     assert set(_segments(text)) == set(BOARD_CLASSES)
     for board in BOARD_CLASSES:
@@ -158,7 +158,7 @@ def test_the_texts_are_said_in_every_language(language: str) -> None:
     for rung in LADDER:
         said = localize(rung.how)
         assert said and said != str(rung.how), (language, rung.level)
-        for word in ("bigger boards", "moves of 100", "positions", "search"):
+        for word in ("bigger two-player boards", "moves of 100", "positions", "search"):
             assert word not in said, (language, rung.level, said)
     hard = localize(next(rung.how for rung in LADDER if rung.level == "hard"))
     assert "20 000" in hard.replace("\u00a0", " ")
