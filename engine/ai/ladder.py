@@ -9,6 +9,8 @@ player from its own agents. The engine adds what every ladder shares:
 * :class:`BlendAgent` — a rung between two skills: the stronger player, except that a
   given share of its moves is the weaker player's (a controlled mistake of the kind a
   weaker player really makes, not a random blunder);
+* :func:`recipe_phrase` and :func:`classes_phrase` — a rung's help text made from the
+  recipes its players are built from (one wording for every family's ladder);
 * :func:`elo_ratings` — the ladder benchmark's ratings from a round robin;
 * "Match me" (:data:`MATCH`) — a level that climbs the ladder as the player wins and steps
   down as they lose: :func:`match_level` reads it from their recorded results.
@@ -22,13 +24,16 @@ import math
 import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from typing import cast
 
 from engine.ai.agent import Agent, BlendAgent, Cancelled, Wrapper, checked_moves
+from engine.core.phrase import N_, Phrase, joined
 from engine.model.levels import MATCH, MATCH_RUNG, Rung, level_names, match_level
 from engine.model.rules import GameState, Move
 
 __all__ = ["MATCH", "MATCH_RUNG", "BlendAgent", "LookaheadAgent", "Recipe", "ReflexAgent",
-           "Rung", "blended", "elo_ratings", "level_names", "match_level"]
+           "Rung", "blended", "classes_phrase", "elo_ratings", "level_names", "match_level",
+           "recipe_phrase"]
 
 
 # How a rung plays on a board: the skill it plays (a family's player, by name), the weaker
@@ -46,6 +51,45 @@ def blended(recipe: Recipe, skill: Callable[[str], Agent], name: str,
     if weak is not None and share > 0:
         agent = BlendAgent(agent, skill(weak), share, name, seed=seed)
     return agent
+
+
+def recipe_phrase(recipe: Recipe, skill_text: Callable[[str], Phrase]) -> Phrase:
+    """What a rung playing ``recipe`` does, in the help's words: its skill, said by
+    ``skill_text(skill)``, and the weaker skill's share ("looks 3 moves ahead (in 45 moves
+    of 100: any move at random)"); the skill alone where it never plays the weaker one
+    (as :func:`blended` builds it). Every family says a share the same way, so the
+    catalogue holds one wording to translate."""
+    strong, weak, share = recipe
+    if weak is None or share <= 0:
+        return skill_text(strong)
+    return Phrase(N_("{strong} (in {percent} moves of 100: {weak})"),
+                  strong=skill_text(strong), percent=round(share * 100),
+                  weak=skill_text(weak))
+
+
+def classes_phrase(texts_by_class: Mapping[str, Phrase],
+                   class_names: Mapping[str, str]) -> Phrase:
+    """What a rung does on each class of game or board whose players have recipes of
+    their own, in one text: "A: …; B and C: …", in the order of ``class_names`` (class →
+    its name, marked with ``N_()``), the classes whose texts are the same (in English)
+    named together, once; the text alone, no class named, where all of them play alike
+    (a player needs no class list to know that)."""
+    groups: dict[str, list[str]] = {}  # English text → the classes that play it
+    texts: dict[str, Phrase] = {}
+    for name in class_names:
+        text = texts_by_class[name]
+        groups.setdefault(str(text), []).append(name)
+        texts[str(text)] = text
+    if len(groups) == 1:
+        return next(iter(texts.values()))
+    parts = []
+    for english, classes in groups.items():
+        names = [Phrase(class_names[c]) for c in classes]
+        named = names[0] if len(names) == 1 else Phrase(
+            N_("{items} and {last}"), items=joined(names[:-1], ", "), last=names[-1])
+        parts.append(Phrase(N_("{boards}: {how}"), boards=named, how=texts[english]))
+    # joined() gives a Phrase whenever a part is one (every part here is).
+    return cast(Phrase, joined(parts, "; "))
 
 
 # wins(state) / blocks(state): the mover's winning moves now, and the moves that stop the

@@ -9,7 +9,7 @@ descriptor imports this module).
 
 from __future__ import annotations
 
-from engine.ai.ladder import Recipe, Rung
+from engine.ai.ladder import Recipe, Rung, recipe_phrase
 from engine.core.phrase import N_, Nn_, Number, Phrase
 
 __all__ = ["HARD_NODES", "LADDER", "PERFECT_FALLBACK_NODES", "RECIPES", "skill_text"]
@@ -46,8 +46,9 @@ def skill_text(skill: str) -> Phrase:
         plies = int(skill[5:])
         return Phrase(Nn_("a search {count} move deep", "a search {count} moves deep"),
                       count=plies)
-    if skill == "medium":
-        return Phrase(N_("one move ahead (it wins, blocks and never hands over a win at once)"))
+    if skill == "medium":  # said inside the share's parentheses: none of its own
+        return Phrase(N_("one move ahead, so it wins, blocks and never hands over a "
+                         "win at once"))
     if skill == "hard":
         return Phrase(N_("a search of {nodes} positions a move with a threat-counting "
                          "evaluation"), nodes=Number(HARD_NODES))
@@ -58,13 +59,9 @@ def skill_text(skill: str) -> Phrase:
 
 
 def recipe_text(recipe: Recipe) -> Phrase:
-    """What a rung playing ``recipe`` does: its skill, and the weaker skill's share."""
-    strong, weak, share = recipe
-    if weak is None or share <= 0:
-        return skill_text(strong)
-    return Phrase(N_("{strong}; in {percent} moves of 100, {weak}"),
-                  strong=skill_text(strong), percent=round(share * 100),
-                  weak=skill_text(weak))
+    """What a rung playing ``recipe`` does: its skill, and the weaker skill's share
+    (engine/ai/ladder.py's wording)."""
+    return recipe_phrase(recipe, skill_text)
 
 
 LADDER = tuple(Rung(level, _LABELS[level], recipe_text(recipe))

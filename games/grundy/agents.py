@@ -3,8 +3,9 @@
 The lower rungs count moves ahead (:class:`engine.ai.ladder.LookaheadAgent`); Perfect
 plays the theory (games/grundy/ai.py), any winning move at random (:class:`TheoryAgent`:
 its games vary, and it never misses a win); Hard plays the theory except that some of its
-moves only look two ahead (``RECIPES``). Heaps and graphs share one set of recipes, the
-token games on a board another (see :func:`recipe_class`).
+moves only look two ahead (``RECIPES``, in games/grundy/levels.py with the texts made
+from it). Heaps and graphs share one set of recipes, the token games on a board another
+(see :func:`recipe_class`).
 """
 
 from __future__ import annotations
@@ -14,26 +15,15 @@ import threading
 from typing import Any
 
 from engine.ai.agent import Agent, MistakeAgent, RandomAgent, Wrapper, checked_moves
-from engine.ai.ladder import LookaheadAgent, Recipe, blended, level_names
+from engine.ai.ladder import LookaheadAgent, blended, level_names
 from engine.model.seats import Seat
-from games.grundy.levels import LADDER
+from games.grundy.levels import LADDER, RECIPES
+
+__all__ = ["LEVELS", "RECIPES", "TheoryAgent", "make_agent", "recipe_class"]
 
 LEVELS = level_names(LADDER)
-# Each rung's recipe (engine/ai/ladder.py) of the skills "random", "look<n>" (n moves
-# ahead) and "perfect", measured by tests/benchmarks/bench_ladder.py so that each rung
-# beats the one below in about two games of three. Strong and Hard know the theory but
-# some of their moves only look a few ahead (one slip in a won game usually hands it
-# over, so few).
-# On a board (King's walk) a game is short and a turn has few moves, so counting one move
-# further ahead gains less than in Nim: the middle rungs there play more of the theory.
-RECIPES: dict[str, dict[str, Recipe]] = {
-    "heaps": {"beginner": ("random", None, 0.0), "easy": ("look2", "random", 0.2),
-              "medium": ("look3", None, 0.0), "strong": ("perfect", "look3", 0.45),
-              "hard": ("perfect", "look2", 0.15), "perfect": ("perfect", None, 0.0)},
-    "board": {"beginner": ("random", None, 0.0), "easy": ("look2", None, 0.0),
-              "medium": ("perfect", "look3", 0.75), "strong": ("perfect", "look3", 0.45),
-              "hard": ("perfect", "look2", 0.15), "perfect": ("perfect", None, 0.0)},
-}
+# RECIPES (each rung's recipe per class, the skills named below) lives with the ladder
+# whose texts are made from it; imported here, it stays agents.RECIPES.
 
 
 def recipe_class(params: Any) -> str:

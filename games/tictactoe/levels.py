@@ -12,8 +12,8 @@ pygame, no search code here (the descriptor imports this module).
 
 from __future__ import annotations
 
-from engine.ai.ladder import Recipe, Rung
-from engine.core.phrase import N_, Nn_, Number, Phrase, joined
+from engine.ai.ladder import Recipe, Rung, classes_phrase, recipe_phrase
+from engine.core.phrase import N_, Nn_, Number, Phrase
 
 __all__ = ["BOARD_CLASSES", "HARD_NODES", "LADDER", "LONGER", "RECIPES", "REFLEX_FROM",
            "UPPER", "recipe_text", "rung_text", "search_nodes",
@@ -95,35 +95,16 @@ def skill_text(skill: str, board_class: str) -> Phrase:
 
 def recipe_text(recipe: Recipe, board_class: str) -> Phrase:
     """What a rung playing ``recipe`` on ``board_class`` does: its skill, and the weaker
-    skill's share."""
-    strong, weak, share = recipe
-    if weak is None or share <= 0:
-        return skill_text(strong, board_class)
-    return Phrase(N_("{strong} (in {percent} moves of 100: {weak})"),
-                  strong=skill_text(strong, board_class), percent=round(share * 100),
-                  weak=skill_text(weak, board_class))
+    skill's share (engine/ai/ladder.py's wording)."""
+    return recipe_phrase(recipe, lambda skill: skill_text(skill, board_class))
 
 
 def rung_text(level: str) -> Phrase | str:
     """What ``level`` does on every board class, read from ``RECIPES`` now: "3×3: …;
     bigger boards: …; gomoku-sized boards: …", classes where it does the same named
     together (no class named where it does the same on all)."""
-    groups: dict[str, list[str]] = {}  # English text → the classes that play it
-    texts: dict[str, Phrase] = {}
-    for board_class in BOARD_CLASSES:
-        text = recipe_text(RECIPES[board_class][level], board_class)
-        groups.setdefault(str(text), []).append(board_class)
-        texts[str(text)] = text
-    if len(groups) == 1:
-        how: Phrase | str = next(iter(texts.values()))
-    else:
-        parts = []
-        for english, classes in groups.items():
-            names = [Phrase(BOARD_CLASSES[c]) for c in classes]
-            boards = names[0] if len(names) == 1 else Phrase(
-                N_("{items} and {last}"), items=joined(names[:-1], ", "), last=names[-1])
-            parts.append(Phrase(N_("{boards}: {how}"), boards=boards, how=texts[english]))
-        how = joined(parts, "; ")
+    how = classes_phrase({board_class: recipe_text(RECIPES[board_class][level], board_class)
+                          for board_class in BOARD_CLASSES}, BOARD_CLASSES)
     if level == REFLEX_FROM:
         return Phrase(N_("{how}; from here up, it takes a win and blocks a loss at once"),
                       how=how)

@@ -247,7 +247,7 @@ def test_some_built_in_graphs_have_cycles_where_best_play_never_ends() -> None:
 
 
 def test_perfect_never_misses_a_win() -> None:
-    """The ladder's "Perfect: the Sprague–Grundy theory: never misses a win": from every
+    """The ladder's "Perfect: the Sprague–Grundy theory, which never misses a win": from every
     won position tried, its move leaves the opponent a lost one (brute force)."""
     import random
     import threading
