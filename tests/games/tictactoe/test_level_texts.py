@@ -26,6 +26,7 @@ from games.tictactoe.levels import (
     rung_text,
 )
 from games.tictactoe.rules import CLASSIC, MNKConfig
+from tests.support.ladder_texts import assert_translated_whole
 
 # A board of each class (agents.board_class).
 BOARDS = {"3x3": CLASSIC, "mnk": MNKConfig(5, 5, 4), "gomoku": MNKConfig(15, 15, 5)}
@@ -154,11 +155,7 @@ def test_classes_that_play_alike_are_named_once(monkeypatch) -> None:
 @pytest.mark.parametrize("language", ["hu", "cs"])
 def test_the_texts_are_said_in_every_language(language: str) -> None:
     """Each text is translated whole, its numbers written the language's way."""
-    set_language(language)
-    for rung in LADDER:
-        said = localize(rung.how)
-        assert said and said != str(rung.how), (language, rung.level)
-        for word in ("bigger two-player boards", "moves of 100", "positions", "search"):
-            assert word not in said, (language, rung.level, said)
+    assert_translated_whole(LADDER, language,
+                            ("bigger two-player boards", "moves of 100", "positions", "search"))
     hard = localize(next(rung.how for rung in LADDER if rung.level == "hard"))
     assert "20 000" in hard.replace("\u00a0", " ")
