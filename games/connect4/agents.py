@@ -77,13 +77,16 @@ HARD_THINK_FLOOR = 0.25
 # Hard's former clock, in seconds (kept for callers that name it).
 HARD_BUDGET = 0.3
 PERFECT_BUDGET = 2.0
-# On boards of at most PATIENT_CELLS cells (7×6 and the smaller presets: the opening books
-# reach there, and the compiled kernel proves the rest within about a minute), Perfect
-# does not give up after PERFECT_BUDGET: it goes on, for up to this many seconds, looking
-# for a column proven to win (or every column's outcome), so that it never lets a won game
-# go to Hard's search (issue 30). Measured: 7×6 positions of 8 discs need up to ~15 s.
+# On boards of at most PATIENT_CELLS cells (7×6 and the smaller presets), from
+# PATIENT_FROM discs on, Perfect does not give up after PERFECT_BUDGET: it goes on, for up
+# to this many seconds, looking for a column proven to win (or every column's outcome), so
+# that it never lets a won game go to Hard's search (issue 30). Measured with the compiled
+# kernel: every column of a 7×6 position of 8 discs is proven in up to ~15 s of one core;
+# earlier positions are the opening book's (7×6: once its depth-8 book ships; until then
+# they may take many minutes, and Perfect falls back there as before).
 PERFECT_PATIENCE = 60.0
 PATIENT_CELLS = 42
+PATIENT_FROM = 8
 # After a move it could not prove, Perfect tries the next for this long (the exact solver
 # often proves a middle-game position within a second, and Hard alone is no stronger).
 PERFECT_PROBE = 1.0
@@ -244,7 +247,8 @@ def _skill(skill: str, seed: int | None, cells: int) -> Agent:
         return HardAgent(seed=seed, think_floor=HARD_THINK_FLOOR)
     # (Perfect: only its fallback's budget is counted in nodes here, issue 32.)
     patient = cells <= PATIENT_CELLS
-    return PerfectAgent(values=ExactSolver(quick=PERFECT_BUDGET if patient else None),
+    return PerfectAgent(values=ExactSolver(quick=PERFECT_BUDGET if patient else None,
+                                           patient_from=PATIENT_FROM),
                         fallback=lambda: HardAgent(
                             SAFETY_CAP * PERFECT_FALLBACK_NODES / HARD_NODES, seed=seed,
                             max_nodes=PERFECT_FALLBACK_NODES),

@@ -684,12 +684,17 @@ class ExactSolver:
     (Perfect): every column's value is sought for that long only; past it, up to the
     caller's deadline, the search looks only for a column proven to win (the answer is
     then that column alone, enough to keep the win) or, where there is none, for every
-    column's outcome.
+    column's outcome (and, in a lost position, the losses' distances, for the longest
+    defence). Only with the compiled kernel, and only in positions of at least
+    ``patient_from`` discs (earlier ones are the opening book's, or too big to prove in
+    minutes); else ``quick`` is the whole budget.
     """
 
-    def __init__(self, max_entries: int = DEFAULT_TABLE_CAP, quick: float | None = None) -> None:
+    def __init__(self, max_entries: int = DEFAULT_TABLE_CAP, quick: float | None = None,
+                 patient_from: int = 0) -> None:
         self.max_entries = max_entries
         self.quick = quick
+        self.patient_from = patient_from
         self._g: Geometry | None = None
         self._kernel: Kernel | None = None
         self._scorer: ScoreSearch | None = None
@@ -709,6 +714,7 @@ class ExactSolver:
         # (Only with the compiled kernel: the pure-Python search would spend the whole
         # patience on an opening it cannot prove.)
         patient = (self.quick is not None and deadline is not None and self._kernel is not None
+                   and search.n >= self.patient_from
                    and deadline - time.monotonic() > self.quick)
         first = time.monotonic() + self.quick if patient else deadline  # type: ignore[operator]
         searcher = _Searcher(g, self._kernel, self._scorer, cancel, first)

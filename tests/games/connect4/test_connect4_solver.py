@@ -350,6 +350,10 @@ def test_a_patient_solver_keeps_a_win_when_every_value_takes_too_long() -> None:
         # Without patience the same short time is a timeout.
         with pytest.raises(SearchTimeout):
             ExactSolver()(state, threading.Event(), time.monotonic() + 1e-9)
+        # Before its first patient position (``patient_from`` discs) the whole deadline
+        # goes to every column's value, as without patience.
+        early = ExactSolver(quick=1e-9, patient_from=len(state.moves) + 1)
+        assert early(state, threading.Event(), time.monotonic() + 60) == truth, state
 
 
 def test_finished_games() -> None:
