@@ -25,7 +25,7 @@ import pytest
 from engine.ai.agent import Cancelled
 from engine.ai.negamax import SearchTimeout
 from engine.model.rules import IllegalMove
-from games.connect4 import kernel
+from games.connect4 import kernel, solve_pool
 from games.connect4.rules import Connect4Config, Connect4State
 from games.connect4.solver import (
     C4Search,
@@ -432,7 +432,9 @@ def test_hints_fall_back_to_estimates_within_the_limit(limit: float) -> None:
     start = time.process_time()
     values = move_values(state, time_limit=limit)
     elapsed = time.process_time() - start
-    assert elapsed < limit + 0.15
+    # CPU time (a busy machine does not stretch it), of every thread: the columns are
+    # proven on up to solve_pool.WORKERS threads at once until the deadline.
+    assert elapsed < solve_pool.WORKERS * limit + 0.15
     assert set(values) == set(state.legal_moves())
     assert all(not v.exact and v.label().startswith("~") for v in values.values())
     assert {v.label() for v in values.values()} <= {"~W", "~D", "~L"}
