@@ -28,6 +28,7 @@ and the ratio. The reference gives up at a cap ("> cap").
     python tests/benchmarks/bench_connect4.py --quick    # fewer rows, lower caps
     python tests/benchmarks/bench_connect4.py --per-disc # only the table per disc count
     python tests/benchmarks/bench_connect4.py --kernel --json FILE  # the compiled kernel
+    python tests/benchmarks/bench_connect4.py --kernel --hints --json FILE  # its hint table only
 
 ``--kernel`` measures the compiled kernel (games/connect4/c4kernel.c) instead, four
 tables: positions per second against the pure-Python score search on the same
@@ -461,8 +462,10 @@ def kernel_main(quick: bool) -> None:
 
 def main() -> None:
     """``--kernel`` writes its own result file; the rest as before."""
-    if "--kernel" in sys.argv[1:]:
-        sys.argv.remove("--kernel")
+    # (--kernel and --hints stay in sys.argv: the result file records the command.)
+    if "--kernel" in sys.argv[1:] and "--hints" in sys.argv[1:]:
+        records("kernel_hints", update=True)(_hints_entry)()
+    elif "--kernel" in sys.argv[1:]:
         records("kernel_speed", "empty_board", "kernel_hints", "solve_times")(_kernel_entry)()
     else:
         records("positions")(_main)()
@@ -470,10 +473,21 @@ def main() -> None:
 
 def _kernel_entry() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kernel", action="store_true", help="the compiled kernel's tables")
     parser.add_argument("--quick", action="store_true", help="fewer positions, lower caps")
     parser.add_argument("--json", metavar="FILE", help=JSON_HELP)
     args = parser.parse_args()
     kernel_main(args.quick)
+
+
+def _hints_entry() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kernel", action="store_true", help="the compiled kernel's tables")
+    parser.add_argument("--hints", action="store_true", help="only the hint table")
+    parser.add_argument("--quick", action="store_true", help="fewer positions")
+    parser.add_argument("--json", metavar="FILE", help=JSON_HELP + " (its other tables kept)")
+    args = parser.parse_args()
+    kernel_hints(4 if args.quick else 20, HINT_BUDGET)
 
 
 def _main() -> None:

@@ -85,10 +85,12 @@ class _Tee(io.TextIOBase):
 
 
 @contextlib.contextmanager
-def recording(path: str | None, script: str, names: Sequence[str] = ()) -> Iterator[None]:
+def recording(path: str | None, script: str, names: Sequence[str] = (),
+              update: bool = False) -> Iterator[None]:
     """Inside: what is printed goes out as usual; at the end, with ``path``, the Markdown
     tables printed are written to ``path`` as a result file (tables named by ``names`` in
-    order, the rest by their number), dated today, with this machine and command."""
+    order, the rest by their number), dated today, with this machine and command.
+    ``update``: the file's other tables are kept (each keeps its own date and command)."""
     if path is None:
         yield
         return
@@ -100,13 +102,15 @@ def recording(path: str | None, script: str, names: Sequence[str] = ()) -> Itera
         sys.stdout = tee.real
         printed = markdown_tables(tee.copy.getvalue())
         if printed:  # nothing for --help or a usage error
-            _write(path, script, names, printed)
+            _write(path, script, names, printed, update)
 
 
 def _write(path: str, script: str, names: Sequence[str],
-           printed: list[tuple[list[str], list[list[str]]]]) -> None:
+           printed: list[tuple[list[str], list[list[str]]]], update: bool = False) -> None:
     today = datetime.date.today().isoformat()
     tables = {}
+    if update and Path(path).is_file():
+        tables = dict(json.loads(Path(path).read_text(encoding="utf-8"))["tables"])
     for i, (columns, rows) in enumerate(printed):
         name = names[i] if i < len(names) else str(i + 1)
         tables[name] = {"date": today, "machine": machine_note(),
@@ -133,14 +137,15 @@ def json_option(argv: Sequence[str]) -> str | None:
 Main = TypeVar("Main", bound=Callable[..., Any])
 
 
-def records(*names: str) -> Callable[[Main], Main]:
+def records(*names: str, update: bool = False) -> Callable[[Main], Main]:
     """Decorate a benchmark's ``main`` (whose parser takes ``--json FILE``, help
     :data:`JSON_HELP`): with ``--json FILE`` on the command line, the Markdown tables it
-    prints are written to FILE, named ``names`` in order."""
+    prints are written to FILE, named ``names`` in order (``update``: FILE's other tables
+    kept)."""
     def wrap(main: Main) -> Main:
         @functools.wraps(main)
         def run(*args: Any, **kwargs: Any) -> Any:
-            with recording(json_option(sys.argv[1:]), inspect.getfile(main), names):
+            with recording(json_option(sys.argv[1:]), inspect.getfile(main), names, update):
                 return main(*args, **kwargs)
         return run  # type: ignore[return-value]
     return wrap

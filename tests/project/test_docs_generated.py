@@ -132,6 +132,35 @@ def test_a_benchmark_writes_a_result_file_from_the_tables_it_prints(
     assert data["tables"]["2"]["rows"] == [["1", "2"]]
 
 
+def test_an_update_replaces_only_the_tables_it_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``records(..., update=True)`` (e.g. bench_connect4.py --kernel --hints): the tables
+    printed are replaced, the file's others kept with their own dates and commands."""
+    out = tmp_path / "bench.json"
+    monkeypatch.setattr(sys, "argv", ["bench_demo.py", "--json", str(out)])
+
+    @figures.records("boards", "speed")
+    def everything() -> int:
+        print("| board | time |\n| --- | --- |\n| 5×5 | 0.5 s |\n")
+        print("| a | b |\n|---|---|\n| 1 | 2 |")
+        return 0
+
+    assert everything() == 0
+    kept = json.loads(out.read_text(encoding="utf-8"))["tables"]["speed"]
+    monkeypatch.setattr(sys, "argv", ["bench_demo.py", "--hints", "--json", str(out)])
+
+    @figures.records("boards", update=True)
+    def boards_only() -> int:
+        print("| board | time |\n| --- | --- |\n| 7×6 | 0.2 s |\n")
+        return 0
+
+    assert boards_only() == 0
+    tables = json.loads(out.read_text(encoding="utf-8"))["tables"]
+    assert tables["speed"] == kept
+    assert tables["boards"]["rows"] == [["7×6", "0.2 s"]]
+    assert tables["boards"]["command"].endswith("--hints")
+
+
 # --- links ---------------------------------------------------------------------------------
 
 
