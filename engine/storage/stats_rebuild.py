@@ -96,14 +96,17 @@ def rebuild_file(conn: sqlite3.Connection, path: Path, why: str, timeout: float)
     _fsync_folder(path.parent)
     skipped = sum(len(rows.get(table, ())) for table in recovery.RESULT_TABLES) - copied
     if skipped:
+        # Two counts, each with its own plural ("1 result (1 with invalid values was ...)").
+        left_out = Phrase(Nn_("{count} with invalid values was left out",
+                              "{count} with invalid values were left out"), count=skipped)
         return Phrase(
             Nn_("Statistics file {path} could not be used as it was ({why}); a new file "
-                "was made from its {copied} result ({skipped} with invalid values were "
-                "left out), and the original file was kept as {kept}.",
+                "was made from its {copied} result ({left_out}), and the original file was "
+                "kept as {kept}.",
                 "Statistics file {path} could not be used as it was ({why}); a new file "
-                "was made from its {copied} results ({skipped} with invalid values were "
-                "left out), and the original file was kept as {kept}."),
-            count_key="copied", path=path, why=brief(why), copied=copied, skipped=skipped,
+                "was made from its {copied} results ({left_out}), and the original file was "
+                "kept as {kept}."),
+            count_key="copied", path=path, why=brief(why), copied=copied, left_out=left_out,
             kept=kept)
     return Phrase(
         Nn_("Statistics file {path} could not be used as it was ({why}); a new file "

@@ -103,6 +103,26 @@ def test_copies_starting_together_on_a_new_profile_all_save(tmp_path: Path, copi
         assert live_rows(path) == (5 * copies, 0)
 
 
+@pytest.mark.parametrize("refused", [1, 2])
+def test_a_rebuild_counts_the_rows_it_left_out_in_good_english(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused: int) -> None:
+    """Both counts of the rebuild notice agree with their own numbers ("1 with invalid
+    values was left out", "2 … were left out"), not only the results copied."""
+    path = tmp_path / "statistics.sqlite3"
+    make_db(path)
+    needs_rebuild(path)
+    original = stats_rebuild.copy_rows
+    monkeypatch.setattr(stats_rebuild, "copy_rows",
+                        lambda new, rows: original(new, rows) - refused)
+    store = StatsStore(path)
+    warnings = store.open()
+    store.close()
+    verb = "was" if refused == 1 else "were"
+    notice = [w for w in warnings if "new file was made from its" in w]
+    assert len(notice) == 1, warnings
+    assert f"({refused} with invalid values {verb} left out)" in notice[0], notice
+
+
 # --- 2. a full disk during a rebuild ---------------------------------------------------
 
 
