@@ -106,6 +106,7 @@ def test_a_kill_after_the_moves_loses_none_and_a_torn_line_is_ignored(tmp_path: 
     assert moves == 7 and not notices
 
 
+@pytest.mark.slow
 def test_a_kill_during_play_loses_at_most_the_move_being_made(tmp_path: Path) -> None:
     """Killed at a random moment mid-game (here and in the crash harness, many times):
     every move but at most the one being made is there on reopening, and the game goes

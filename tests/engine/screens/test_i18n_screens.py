@@ -204,6 +204,7 @@ def test_the_hint_legends_fit_their_boxes_in_every_language(
     assert not problems, "legend text out of its box:\n" + "\n".join(problems)
 
 
+@pytest.mark.slow
 def test_the_ranked_legend_is_never_cut_in_any_language(
         profile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A gomoku position's ranked hint ("Best moves", the real one), then every reason

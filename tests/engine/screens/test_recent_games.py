@@ -89,6 +89,7 @@ def test_the_list_scrolls_and_a_game_without_a_record_cannot_be_reviewed(app) ->
     assert recent.scroll == 0
 
 
+@pytest.mark.slow
 def test_a_busy_file_never_freezes_a_frame_of_recording_or_listing(
     profile: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

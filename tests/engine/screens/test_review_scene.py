@@ -230,7 +230,9 @@ def test_layout_keeps_its_parts_apart_in_any_area() -> None:
             assert not a.colliderect(b), (w, h, a, b)
 
 
-@pytest.mark.parametrize("language", ["en", "hu", "cs"])
+# English in every palette in the quick run; the other languages in the full one.
+@pytest.mark.parametrize("language", ["en", pytest.param("hu", marks=pytest.mark.slow),
+                                      pytest.param("cs", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("palette", sorted(PALETTES))
 def test_the_review_reads_in_every_palette_and_language(profile: Path, language: str,
                                                         palette: str) -> None:

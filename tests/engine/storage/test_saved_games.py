@@ -436,7 +436,9 @@ DAMAGE = ["garbage", "truncated", "not an object", "deeply nested", "wrong types
           "params no longer valid", "another game", "NaN", "a huge number"]
 
 
-@pytest.mark.parametrize("kind", DAMAGE)
+# The deeply nested save takes seconds to refuse (the decoder's own depth): full run only.
+@pytest.mark.parametrize("kind", [pytest.param(kind, marks=pytest.mark.slow)
+                                  if kind == "deeply nested" else kind for kind in DAMAGE])
 def test_a_damaged_save_is_set_aside_with_a_notice_and_a_new_game_starts(
         profile: Path, kind: str) -> None:
     good = a_real_save(profile)

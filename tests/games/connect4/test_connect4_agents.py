@@ -454,6 +454,7 @@ def _depth_searches(level: str) -> list[HardAgent]:
     return [p for p in parts if isinstance(p, HardAgent) and p.max_depth is not None]
 
 
+@pytest.mark.slow
 def test_depth_rungs_reach_their_stated_depth_on_a_busy_clock(monkeypatch) -> None:
     """Issue 28: Strong's help says "a search eight moves deep", Easy's four, Medium's six
     (sometimes four), Beginner's two; on a busy machine Strong used to stop at 6 or 7 when

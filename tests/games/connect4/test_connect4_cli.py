@@ -134,6 +134,7 @@ def test_scores_print_one_line_per_column_in_column_order(capsys) -> None:
     assert code == 0 and out.splitlines()[0] == "1 full"
 
 
+@pytest.mark.slow
 def test_scores_match_the_brute_force(capsys) -> None:
     rng = random.Random(30)
     for cfg in (Connect4Config(4, 4), Connect4Config(5, 4)):

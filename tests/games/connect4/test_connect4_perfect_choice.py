@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 import threading
 
+import pytest
+
 from engine.ai.ladder import ReflexAgent
 from engine.ai.perfect import PerfectAgent
 from engine.model.seats import Seat
@@ -52,6 +54,7 @@ def rank(value: tuple[int, int]) -> tuple[int, int]:
     return (outcome, -plies if outcome > 0 else plies if outcome < 0 else 0)
 
 
+@pytest.mark.slow
 def test_perfect_chooses_among_all_best_columns_except_for_the_documented_reflexes() -> None:
     narrowed = checked = 0
     for cfg in (Connect4Config(4, 4, 3), Connect4Config(4, 4, 4)):

@@ -146,6 +146,8 @@ def test_an_open_three_is_never_called_their_open_four(app) -> None:
     assert not any("their open four" in r for r in reasons)
 
 
+# Each waits for a real 15×15 hint (about a second): the full run has them.
+@pytest.mark.slow
 @pytest.mark.parametrize("marks", [O_TWO, MOSTLY_BAD], ids=["all-bad", "mostly-bad"])
 def test_no_bad_move_under_best_moves(app, monkeypatch, marks) -> None:
     """Observation 3: a row that looks bad is left out where a better one is shown; where
@@ -170,6 +172,7 @@ def _distance(outlook: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+@pytest.mark.slow
 def test_proven_wins_rank_by_distance_and_above_estimates(app, monkeypatch) -> None:
     """Observation 4: rows go exact (quickest first), proven, then estimates; a row saying
     "wins in n" is exact, an estimate's distance is only "looks like"; no longer win
@@ -222,6 +225,7 @@ def test_the_status_line_and_the_list_agree(app, monkeypatch) -> None:
         assert "the first is proven" in status and seen["note"] == PROVEN_RANK_NOTE
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "hu", "cs"])
 def test_every_row_of_the_list_in_one_font_size(app, monkeypatch, language) -> None:
     """Observation 7: all rows' lines are rendered in one size, in the real scene (its own
