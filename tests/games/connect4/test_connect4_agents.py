@@ -85,6 +85,18 @@ def play_game(cfg: Connect4Config, first, second, start: Connect4State | None = 
     return state
 
 
+def play_proving(cfg: Connect4Config, pair, perfect) -> Connect4State:
+    """A whole game of ``pair`` (first, second) from the empty board, checking that every
+    move of ``perfect`` (one of them) was proven: no fallback, no note."""
+    state = Connect4State.new(cfg)
+    while not state.is_terminal():
+        mover = pair[state.current_player()]
+        state = state.play(mover.choose_move(state, threading.Event()))
+        if mover is perfect:
+            assert perfect.last_note is None and not perfect.inner.fell_back, state
+    return state
+
+
 class RandomPlayer:
     name = "random"
 
@@ -337,12 +349,7 @@ def test_perfect_proves_every_move_on_the_small_presets(cols: int, rows: int) ->
             perfect = agent("perfect", seed=seed, cfg=cfg)
             medium = agent("medium", seed=seed, cfg=cfg)
             pair = (perfect, medium) if seat == 0 else (medium, perfect)
-            state = Connect4State.new(cfg)
-            while not state.is_terminal():
-                mover = pair[state.current_player()]
-                state = state.play(mover.choose_move(state, threading.Event()))
-                if mover is perfect:
-                    assert perfect.last_note is None and not perfect.inner.fell_back, state
+            state = play_proving(cfg, pair, perfect)
             mine = first_value if seat == 0 else -first_value
             got = 0 if state.winner is None else (1 if state.winner == seat else -1)
             assert got >= mine, state
@@ -387,14 +394,8 @@ def test_perfect_wins_7x6_from_the_first_disc() -> None:
     for seed, (seat, opponent) in enumerate(games):
         perfect = agent("perfect", seed=seed)
         pair = (perfect, opponent()) if seat == "first" else (opponent(), perfect)
-        me = pair.index(perfect)
-        state = Connect4State.new(CLASSIC)
-        while not state.is_terminal():
-            mover = pair[state.current_player()]
-            state = state.play(mover.choose_move(state, threading.Event()))
-            if mover is perfect:
-                assert perfect.last_note is None and not perfect.inner.fell_back, state
-        assert state.winner == me, (seat, state)
+        state = play_proving(CLASSIC, pair, perfect)
+        assert state.winner == pair.index(perfect), (seat, state)
 
 
 # --- cancellation --------------------------------------------------------------------------------
