@@ -145,7 +145,8 @@ static int negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int bet
     const int cells = s->cells;
     const uint64_t board = s->board;
     const uint64_t empty = board ^ mask;
-    uint64_t possible = (mask + s->bottom) & board;
+    const uint64_t playable = (mask + s->bottom) & board;
+    uint64_t possible = playable;
     const uint64_t opp0 = cur ^ mask;
     const uint64_t theirs = spots(s, opp0) & empty;
     uint64_t forced = possible & theirs;
@@ -170,7 +171,7 @@ static int negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int bet
     /* Claimeven (Allis): every column has an even number of empty cells, so the other
      * side can answer each move on top of it and take every empty cell of the rows
      * yrows; the mover then only ever gets the rest. */
-    if (!(((mask + s->bottom) & board) & s->yrows) && hi > -1) {
+    if (!(playable & s->yrows) && hi > -1) {
         if (!aligned(s, cur | (empty & s->xrows))) {
             if (hi > 0) hi = 0;
             if (aligned(s, opp0 | (empty & s->yrows))) hi = -1;

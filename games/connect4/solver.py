@@ -516,20 +516,17 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
     g = search.g
     cells = g.size
     cur, mask, n = search.cur, search.mask, search.n
-    possible = (mask + g.bottom) & g.board
     mine = g.spots(cur) & (g.board ^ mask)
     out: dict[int, _Proven] = dict(known or {})
     children: dict[int, tuple[int, int]] = {}
-    for col in g.order:
-        bit = possible & g.col_mask[col]
-        if not bit or col in out:
+    for col, child in _children(search).items():
+        if col in out:
             continue
-        if bit & mine:
+        if (child[1] ^ mask) & mine:  # the disc dropped there completes a line
             out[col] = (1, (cells + 1 - n) // 2)
         elif n + 1 == cells:
             out[col] = (0, 0)
         else:
-            child = (cur ^ mask, mask | bit)
             known = searcher.booked(child[0], child[1], n + 1)
             if known is not None:
                 out[col] = (-known[0], None if known[1] is None else -known[1])
@@ -540,8 +537,7 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
     symmetric = search.cur + search.mask == search.mcur + search.mmask
     twins = {col: g.mirror[col] for col in children
              if symmetric and g.mirror[col] in children and g.mirror[col] != col}
-    searched = {col: child for col, child in children.items()
-                if not (col in twins and twins[col] in children and twins[col] < col)}
+    searched = _searched(children, twins)
     # The position's own outcome, where the book knows it, narrows its columns: in a lost
     # position every column loses (no search); in a drawn one each is a draw or a loss
     # (one null window).
@@ -562,10 +558,8 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
         low = 0 if parent is not None and parent[0] == 0 else -1
         outcomes = _solve_all(searcher, {col: (c, m, n + 1, low, 1)
                                          for col, (c, m) in searched.items()})
-    for col in children:
-        score = outcomes.get(col, outcomes.get(twins.get(col, -1)))
-        if score is not None:
-            out[col] = (-score, 0 if score == 0 else None)
+    for col, score in _per_column(outcomes, children, twins).items():
+        out[col] = (-score, 0 if score == 0 else None)
     if first_win:
         return out
     if not partial and any(col not in out for col in children):
@@ -583,12 +577,28 @@ def _with_distances(search: C4Search, searcher: _Searcher, out: dict[int, _Prove
     n = search.n
     distances = _solve_all(searcher, {
         col: (c, m, n + 1, None, -1) if out[col][0] > 0 else (c, m, n + 1, 1, None)
-        for col, (c, m) in children.items()
-        if col in out and out[col][1] is None and not (col in twins and twins[col] < col)})
+        for col, (c, m) in _searched(children, twins).items()
+        if col in out and out[col][1] is None})
+    for col, score in _per_column(distances, children, twins).items():
+        out[col] = (out[col][0], -score)
+    return out
+
+
+def _searched(children: dict[int, tuple[int, int]],
+              twins: dict[int, int]) -> dict[int, tuple[int, int]]:
+    """The columns to search: of each pair of mirror-image ``twins``, the left one."""
+    return {col: child for col, child in children.items()
+            if not (col in twins and twins[col] in children and twins[col] < col)}
+
+
+def _per_column(results: dict[int, int], children: dict[int, tuple[int, int]],
+                twins: dict[int, int]) -> dict[int, int]:
+    """Every column of ``children`` with a result: its own, else its mirror twin's."""
+    out = {}
     for col in children:
-        score = distances.get(col, distances.get(twins.get(col, -1)))
+        score = results.get(col, results.get(twins.get(col, -1)))
         if score is not None:
-            out[col] = (out[col][0], -score)
+            out[col] = score
     return out
 
 
@@ -731,7 +741,6 @@ class ExactSolver:
             if len(proven) == legal and all(sign < 0 for sign, _ in proven.values()):
                 # Lost: the longest defence needs the losses' distances (those proven in
                 # time count; one not worked out ranks as the longest).
-                searcher.deadline = deadline
                 proven = _with_distances(search, searcher, dict(proven), _children(search), {})
         if len(proven) < legal:
             raise SearchTimeout
