@@ -26,7 +26,16 @@ from __future__ import annotations
 from engine.ai.agent import Agent, MistakeAgent, RandomAgent
 from engine.ai.ladder import ReflexAgent, blended, level_names
 from engine.model.seats import Seat
-from games.tictactoe.levels import HARD_NODES, LADDER, LONGER, RECIPES, UPPER, search_nodes
+from games.tictactoe.levels import (
+    HARD_NODES,
+    LADDER,
+    LONGER,
+    RECIPES,
+    THREE_NODES,
+    THREE_PLAYERS,
+    UPPER,
+    search_nodes,
+)
 from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 
 # HARD_NODES, LONGER and RECIPES live in levels.py and are named here too (the benchmarks
@@ -48,10 +57,8 @@ THINK_FLOOR = 0.2
 # Hard's former clock, in seconds (kept for callers that name it: the benchmarks).
 HARD_BUDGET = 0.25
 SEARCH_BUDGET = 0.1  # three players: Strong's search (its former clock)
-# Three players: the max^n search's nodes per move for Hard (Perfect three times as many)
-# and Strong, about what 0.3 s and 0.1 s searched here on an idle core (~66,000 nodes a
-# CPU-second on the 4×4 board); the clock a safety cap as above.
-THREE_NODES = {"hard": 20_000, "strong": 6_500}
+# Three players: the max^n search's nodes per move (THREE_NODES, in levels.py); the clock
+# a safety cap as above, at ~66,000 nodes a CPU-second measured on the 4×4 board.
 _SLOWEST_MAXN_NODES_PER_SECOND = 66_000 / 4 / 10
 PERFECT_BUDGET = 2.0
 
@@ -99,18 +106,18 @@ def _blocks(state: TicTacToeState) -> list[int]:
 
 
 def _three_player_agent(level: str, seed: int | None) -> Agent:
-    """Three players: Beginner at random, Strong as Hard with a shorter search, the
-    other levels the three-player agent's own."""
-    if level == "beginner":
+    """Three players: the player ``levels.THREE_PLAYERS`` names for ``level`` (Beginner
+    at random, Strong as Hard with fewer positions, the others the three-player agent's
+    own levels), with the positions THREE_NODES gives it."""
+    player = THREE_PLAYERS[level]
+    if player == "random":
         return RandomAgent(seed=seed)
     from games.tictactoe.ai_three import ThreePlayerAgent
 
-    nodes = THREE_NODES["strong" if level == "strong" else "hard"]
+    nodes = THREE_NODES["strong" if player == "strong" else "hard"]
     work = {"time_budget": nodes / _SLOWEST_MAXN_NODES_PER_SECOND, "max_nodes": nodes,
-            "seed": seed, "think_floor": THINK_FLOOR if level in ("strong", "hard") else 0.0}
-    if level == "strong":
-        return ThreePlayerAgent(level="hard", **work)
-    return ThreePlayerAgent(level=level, **work)
+            "seed": seed, "think_floor": THINK_FLOOR if player in ("strong", "hard") else 0.0}
+    return ThreePlayerAgent(level="hard" if player == "strong" else player, **work)
 
 
 def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:

@@ -44,6 +44,7 @@ from games.tictactoe.ai_simple import (
     weight_grid,
     winning_moves,
 )
+from games.tictactoe.levels import THREE_DEPTH, THREE_PERFECT_TIMES
 from games.tictactoe.rules import EMPTY, MNKConfig, TicTacToeState
 
 __all__ = ["LEVELS", "THREE_PLAYER_4X4", "ThreePlayerAgent", "evaluate", "forced_moves"]
@@ -196,9 +197,10 @@ class ThreePlayerAgent:
         perfect = self.level == "perfect"
         search = MaxnSearch(
             evaluate,
-            max_depth=len(state.legal_moves()) if perfect else 6,
-            time_budget=self.time_budget * (3 if perfect else 1),
-            max_nodes=None if self.max_nodes is None else self.max_nodes * (3 if perfect else 1),
+            max_depth=len(state.legal_moves()) if perfect else THREE_DEPTH,
+            time_budget=self.time_budget * (THREE_PERFECT_TIMES if perfect else 1),
+            max_nodes=(None if self.max_nodes is None
+                       else self.max_nodes * (THREE_PERFECT_TIMES if perfect else 1)),
             # returns(): a win is (1, −1, −1), a draw all 0; evaluate stays inside too.
             min_value=-1.0, max_sum=0.0, discount=0.01)
         result = search.search(state, cancel, root_moves=order)

@@ -16,8 +16,8 @@ from engine.ai.ladder import Recipe, Rung, classes_phrase, recipe_phrase
 from engine.core.phrase import N_, Nn_, Number, Phrase
 
 __all__ = ["BOARD_CLASSES", "HARD_NODES", "LADDER", "LONGER", "RECIPES", "REFLEX_FROM",
-           "UPPER", "recipe_text", "rung_text", "search_nodes",
-           "skill_text"]
+           "THREE_DEPTH", "THREE_NODES", "THREE_PERFECT_TIMES", "THREE_PLAYERS", "UPPER",
+           "recipe_text", "rung_text", "search_nodes", "skill_text", "three_player_text"]
 
 # The searches of the levels below Perfect are budgeted in nodes searched per move, not
 # seconds, so that a level is as strong on a slow or busy machine as on a fast one (issue
@@ -49,6 +49,19 @@ RECIPES: dict[str, dict[str, Recipe]] = {
 # The board classes, in the order a rung's text names them, with the name it uses.
 BOARD_CLASSES = {"3x3": N_("3×3"), "mnk": N_("bigger two-player boards"),
                  "gomoku": N_("gomoku-sized boards")}
+# Three players (the 4×4 board, games/tictactoe/ai_three.py) have players of their own:
+# each rung's player there, and the max^n search's positions a move for the two that
+# search below Perfect (about what 0.3 s and 0.1 s searched here on an idle core, ~66,000
+# nodes a CPU-second); their search looks THREE_DEPTH moves ahead, Perfect's to the end
+# with THREE_PERFECT_TIMES times Hard's positions. agents._three_player_agent builds the
+# players from these, and the texts below are made from them.
+THREE_PLAYERS = {"beginner": "random", "easy": "easy", "medium": "medium",
+                 "strong": "strong", "hard": "hard", "perfect": "perfect"}
+THREE_NODES = {"hard": 20_000, "strong": 6_500}
+THREE_DEPTH = 6
+THREE_PERFECT_TIMES = 3
+# The name a rung's text gives the three-player board, after the two-player classes.
+THREE_CLASS = N_("three players")
 # The upper half of the ladder, from this rung up, takes a win and blocks a loss in one at
 # once, before any search (agents.make_agent wraps those rungs in a ReflexAgent).
 REFLEX_FROM = "strong"
@@ -99,12 +112,36 @@ def recipe_text(recipe: Recipe, board_class: str) -> Phrase:
     return recipe_phrase(recipe, lambda skill: skill_text(skill, board_class))
 
 
+def three_player_text(level: str) -> Phrase:
+    """What ``level``'s player does with three players, from ``THREE_PLAYERS`` and the
+    budgets above (ai_three's rules: every player but Beginner wins, else blocks the next
+    player; from Medium up the third player's line too)."""
+    player = THREE_PLAYERS[level]
+    if player == "random":
+        return skill_text("random", "three")
+    if player == "easy":
+        return Phrase(N_("wins, else blocks the next player, else any empty square at random"))
+    if player == "medium":
+        return Phrase(N_("wins, else blocks either opponent, else the square on most "
+                         "open lines"))
+    if player == "perfect":
+        return Phrase(N_("wins, else blocks either opponent, else a search of {nodes} "
+                         "positions a move, with no depth limit"),
+                      nodes=Number(THREE_NODES["hard"] * THREE_PERFECT_TIMES))
+    return Phrase(N_("wins, else blocks either opponent, else a search of {nodes} positions "
+                     "a move, at most {depth} moves deep"),
+                  depth=THREE_DEPTH, nodes=Number(THREE_NODES[player]))
+
+
 def rung_text(level: str) -> Phrase | str:
-    """What ``level`` does on every board class, read from ``RECIPES`` now: "3×3: …;
-    bigger boards: …; gomoku-sized boards: …", classes where it does the same named
-    together (no class named where it does the same on all)."""
-    how = classes_phrase({board_class: recipe_text(RECIPES[board_class][level], board_class)
-                          for board_class in BOARD_CLASSES}, BOARD_CLASSES)
+    """What ``level`` does on every board class, read from ``RECIPES`` and
+    ``THREE_PLAYERS`` now: "3×3: …; bigger boards: …; gomoku-sized boards: …; three
+    players: …", classes where it does the same named together (no class named where it
+    does the same on all)."""
+    texts = {board_class: recipe_text(RECIPES[board_class][level], board_class)
+             for board_class in BOARD_CLASSES}
+    texts["three"] = three_player_text(level)
+    how = classes_phrase(texts, {**BOARD_CLASSES, "three": THREE_CLASS})
     if level == REFLEX_FROM:
         return Phrase(N_("{how}; from here up, it takes a win and blocks a loss at once"),
                       how=how)

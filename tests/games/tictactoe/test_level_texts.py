@@ -6,6 +6,7 @@ does."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -14,6 +15,7 @@ from engine.ai.ladder import Recipe
 from engine.core.i18n import localize, set_language
 from engine.model.seats import Seat
 from games.tictactoe import agents, levels
+from games.tictactoe.ai_three import ThreePlayerAgent
 from games.tictactoe.hard_search import HardSearchAgent
 from games.tictactoe.levels import (
     BOARD_CLASSES,
@@ -22,14 +24,23 @@ from games.tictactoe.levels import (
     LONGER,
     RECIPES,
     REFLEX_FROM,
+    THREE_CLASS,
+    THREE_DEPTH,
+    THREE_NODES,
+    THREE_PERFECT_TIMES,
+    THREE_PLAYERS,
     recipe_text,
     rung_text,
+    three_player_text,
 )
-from games.tictactoe.rules import CLASSIC, MNKConfig
+from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 from tests.support.ladder_texts import assert_translated_whole
 
 # A board of each class (agents.board_class).
 BOARDS = {"3x3": CLASSIC, "mnk": MNKConfig(5, 5, 4), "gomoku": MNKConfig(15, 15, 5)}
+THREE = MNKConfig(4, 4, 3, players=3)
+# Every class a rung's text names, the three-player board last.
+CLASSES = {**BOARD_CLASSES, "three": THREE_CLASS}
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +52,7 @@ def _english_afterwards() -> Iterator[None]:
 def _segments(text: str) -> dict[str, str]:
     """A rung's English text per board class: "3×3: …; bigger boards: …" split at its
     classes (a group "A and B: …" given to each of them)."""
-    names = {name: key for key, name in BOARD_CLASSES.items()}
+    names = {name: key for key, name in CLASSES.items()}
     found: dict[str, str] = {}
     pattern = "|".join(re.escape(name) for name in names)
     for part in text.split("; "):
@@ -85,7 +96,8 @@ def test_every_rung_states_the_numbers_of_its_recipes_on_every_board_class() -> 
     assert [rung.level for rung in LADDER] == list(RECIPES["3x3"])
     for rung in LADDER:
         segments = _segments(rung.how)
-        assert set(segments) == set(BOARD_CLASSES), (rung.level, rung.how)
+        assert set(segments) == set(CLASSES), (rung.level, rung.how)
+        assert segments.pop("three") == str(three_player_text(rung.level))
         for board_class, segment in segments.items():
             recipe = RECIPES[board_class][rung.level]
             assert _stated(segment) == _expected(recipe, board_class), (
@@ -146,10 +158,41 @@ def test_classes_that_play_alike_are_named_once(monkeypatch) -> None:
     text = rung_text("easy")
     assert "bigger two-player boards and gomoku-sized boards: a search 2 moves deep" in text
     assert text.count("a search 2 moves deep") == 1
-    assert set(_segments(text)) == set(BOARD_CLASSES)
+    assert set(_segments(text)) == set(CLASSES)
     for board in BOARD_CLASSES:
         recipes[board]["easy"] = ("random", None, 0.0)
+    monkeypatch.setattr(levels, "THREE_PLAYERS", {**THREE_PLAYERS, "easy": "random"})
     assert rung_text("easy") == "any empty square at random"
+
+
+def test_the_three_player_texts_state_the_budgets_the_players_get(monkeypatch) -> None:
+    """With three players, each rung's text names the player agents builds for it and
+    the positions and depth that player searches with; a changed budget changes both."""
+    start = TicTacToeState.new(THREE)
+    for rung in LADDER:
+        player = agents.make_agent(THREE, Seat("computer", rung.level), seed=0)
+        text = str(three_player_text(rung.level))
+        stated = _stated(text)
+        if THREE_PLAYERS[rung.level] == "random":
+            assert not isinstance(player, ThreePlayerAgent)
+            assert text == "any empty square at random"
+            assert player.choose_move(start, threading.Event()) in start.legal_moves()
+            continue
+        assert isinstance(player, ThreePlayerAgent)
+        if rung.level in ("easy", "medium"):
+            assert player.level == rung.level and stated["nodes"] == []
+            continue
+        nodes = THREE_NODES["strong" if rung.level == "strong" else "hard"]
+        assert player.max_nodes == nodes
+        if rung.level == "perfect":
+            assert player.level == "perfect" and "no depth limit" in text
+            assert stated["nodes"] == [nodes * THREE_PERFECT_TIMES]
+        else:
+            assert player.level == "hard" and f"at most {THREE_DEPTH} moves deep" in text
+            assert stated["nodes"] == [nodes]
+    monkeypatch.setattr(levels, "THREE_NODES", {"hard": 12_345, "strong": 678})
+    assert _stated(str(three_player_text("strong")))["nodes"] == [678]
+    assert _stated(str(three_player_text("perfect")))["nodes"] == [12_345 * THREE_PERFECT_TIMES]
 
 
 @pytest.mark.parametrize("language", ["hu", "cs"])
