@@ -83,6 +83,12 @@ class ParamSpec:
                 return _(preset.label)
         return self.encode(params)
 
+    def with_start(self, params: Any, start: Any) -> Any:
+        """Parameters like ``params`` whose game starts at ``start`` (a position dealt or
+        set by hand), where the game ID can say where a game starts; None (the default)
+        where it cannot: such a game has no record (engine.model.records)."""
+        return None
+
     def variant_id(self, params: Any) -> str:
         """The statistics id of ``params`` (by default the game ID)."""
         return self.encode(params)
@@ -169,7 +175,7 @@ MODULE_PATH = re.compile(_DOTTED)
 # The fields that name an object by import path; ``cli`` names a module. (A field listed
 # here that a version of the descriptor lacks is simply not checked.)
 OBJECT_FIELDS = ("preview", "scene", "params", "rules", "agents", "hints", "help", "smoke",
-                 "solve", "notation")
+                 "solve", "notation", "deal")
 REQUIRED_FIELDS = ("id", "title", "blurb", "scene")
 SEAT_KINDS = ("human", "computer")
 
@@ -214,6 +220,11 @@ class GameDescriptor:
     * ``notation``: ``move_text(state, move) -> str``, a move of ``state`` in the game's own
       notation (a grid's cell ``b2``), for the move list and the review; None: the move's
       plain text (:meth:`move_text`).
+    * ``deal``: ``deal(params, rng) -> state``, a start dealt at random for a game between
+      two computers, so that their games differ where every game from the one start would
+      be alike (as engines' matches start from an opening suite); None: they start at
+      ``new_game``. A dealt start has a record only where the game ID can say where it
+      starts (:meth:`ParamSpec.with_start`).
 
     Every game is saved when left and resumed (:mod:`engine.storage.saved_games`): its scene's
     ``snapshot(compact)`` and ``restore(data)`` write and replay the move log, so a game
@@ -235,6 +246,7 @@ class GameDescriptor:
     cli: str | None = None
     solve: str | None = None
     notation: str | None = None
+    deal: str | None = None
     aliases: tuple[str, ...] = ()
     # Seats: their keys in settings, and the kinds and level of a first game. No
     # default_kinds: human against the computer where the game has agents, else humans.
@@ -408,6 +420,16 @@ class GameDescriptor:
         if params is None and spec is not None:
             params = spec.default()
         return load(self.rules)(params, rng or random.Random())
+
+    def deal_start(self, params: Any, rng: random.Random) -> Any:
+        """A start for a game between two computers: one dealt by the game's ``deal``
+        (their games then differ), else :meth:`new_game`'s."""
+        if self.deal is None:
+            return self.new_game(params, rng)
+        spec = self.param_spec()
+        if params is None and spec is not None:
+            params = spec.default()
+        return load(self.deal)(params, rng)
 
     def make_agent(self, params: Any, seat: Any, seed: int | None = None,
                    match_outcomes: Sequence[str] = ()) -> Any:

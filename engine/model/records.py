@@ -13,7 +13,9 @@ Reading a record checks everything and says what is wrong and where
 not legal in its position (with the legal ones), a move after the end. A move is read
 by matching its text with the texts of the legal moves of its position, so every game's
 notation reads back with no code of its own. Only games that start where their
-parameters say can be written (a position set by hand has no record).
+parameters say can be written: a position dealt or set by hand has a record where the
+game ID can say where it starts (:meth:`~engine.model.descriptor.ParamSpec.with_start`),
+else none.
 
 No pygame here.
 """
@@ -77,22 +79,33 @@ class Record:
 
 
 def _start(game: GameDescriptor, params: Any) -> Any:
-    # The start a game's parameters give (a game whose start is dealt at random has no
-    # records: both deals must agree).
+    # The start a game's parameters give (where new_game deals at random, both deals
+    # must agree: see _starts_at).
     return game.new_game(params, random.Random(0))
+
+
+def _starts_at(game: GameDescriptor, params: Any, start: Any) -> bool:
+    """Whether every game of ``params`` starts at ``start`` (two deals agree with it)."""
+    return start == _start(game, params) == game.new_game(params, random.Random(1))
 
 
 def record_text(game: GameDescriptor, params: Any, start: Any, moves: Sequence[Move]) -> str:
     """The one-line record of ``moves`` played from ``start`` in ``game`` with ``params``.
 
-    ValueError when ``start`` is not the start those parameters give (a position set by
-    hand), or a move is not legal.
+    A start that is not the one those parameters give (a position dealt or set by hand)
+    is written into the game ID where its :class:`ParamSpec` can say it
+    (``with_start``); ValueError where it cannot, or a move is not legal.
     """
     spec = game.param_spec()
-    game_id = spec.encode(params) if spec is not None else NO_PARAMS
-    if start != _start(game, params) or start != game.new_game(params, random.Random(1)):
+    if not _starts_at(game, params, start) and spec is not None:
+        params = spec.with_start(params, start)
+        if params is None:
+            raise ValueError(f"this {game.id} game does not start where its game ID says: "
+                             "it has no record")
+    if not _starts_at(game, params, start):
         raise ValueError(f"this {game.id} game does not start where its game ID says: "
                          "it has no record")
+    game_id = spec.encode(params) if spec is not None else NO_PARAMS
     texts = []
     state = start
     for number, move in enumerate(moves, 1):

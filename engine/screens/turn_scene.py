@@ -434,8 +434,16 @@ class TurnBasedScene(MatchFront, MoveListView, PlayerCardsView, GameScene):
 
     # --- GameScene actions ----------------------------------------------------------------
     def new_game(self) -> None:
-        if self.match.new_game():
+        if self.match.new_game(self.dealt_start()):
             self._changed()
+
+    def dealt_start(self) -> Any:
+        """A new game's start dealt by the game (its descriptor's ``deal``) when two
+        computers play, so that their games differ; None, the fresh start, otherwise (and
+        for a human, who starts where the rules and the help say)."""
+        if self.game.deal is None or not self.all_computers():
+            return None
+        return self.game.deal_start(self.params, self.rng)
 
     def undo(self) -> None:
         if self.match.undo():

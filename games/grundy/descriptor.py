@@ -13,6 +13,7 @@ GAME = GameDescriptor(
     scene="games.grundy.scenes:open_scene",
     params="games.grundy.variants:SPEC",
     rules="games.grundy.variants:new_game",
+    deal="games.grundy.variants:deal",
     agents="games.grundy.agents:make_agent",
     hints="games.grundy.ai:hint_values",
     help="games.grundy.help_text:rules",

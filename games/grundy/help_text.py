@@ -131,9 +131,15 @@ def nim_example(heaps: tuple[int, ...] = DEFAULT_NIM_HEAPS) -> dict[str, str]:
     }
 
 
+# Said after the board and graph games' rules (games.grundy.starts deals these starts).
+DEALT_HELP = N_("""A new game between two computers starts on a position dealt at random, so
+that their games differ: the tokens on squares (mostly far from the corner), or the token on a
+node, always where the first player can win.""")
+
+
 def board_rules() -> str:
     """The board games' rules and the computer levels, in the current language."""
-    return GAME.with_levels(_(BOARD_HELP))
+    return GAME.with_levels(f"{_(BOARD_HELP)}\n\n{_(DEALT_HELP)}")
 
 
 def heap_rules() -> str:
@@ -149,16 +155,16 @@ def heaps_rules() -> str:
 
 def graph_rules() -> str:
     """The graph games' rules and the computer levels, in the current language."""
-    return GAME.with_levels(_(GRAPH_HELP))
+    return GAME.with_levels(f"{_(GRAPH_HELP)}\n\n{_(DEALT_HELP)}")
 
 
 def rules() -> str:
     """Every kind's rules in the current language (the descriptor's help, which adds the
     levels)."""
-    return "\n\n".join((_(BOARD_HELP), heap_rules(), _(GRAPH_HELP)))
+    return "\n\n".join((_(BOARD_HELP), heap_rules(), _(GRAPH_HELP), _(DEALT_HELP)))
 
 
 
 # Every kind's rules in English, examples filled in (tests read it).
 HELP = "\n\n".join((BOARD_HELP, HEAPS_HELP.format(k=BACHET_DEFAULT.max_take, zeros=bachet_zeros(),
-                                                  **nim_example()), GRAPH_HELP))
+                                                  **nim_example()), GRAPH_HELP, DEALT_HELP))

@@ -109,7 +109,12 @@ class GrundyBoardScene(GrundyScene):
     # --- hooks ----------------------------------------------------------------------------
     def fresh_state(self) -> Any:
         """The fair start (see :func:`games.grundy.starts.fair_start`): won for the first
-        player, unless only the second seat is a human, who then gets the won side."""
+        player, unless only the second seat is a human, who then gets the won side; or the
+        start the game ID names (``king:8x8:@5.6``, a record's)."""
+        if self.setup.start:
+            from games.grundy.variants import new_game
+
+            return new_game(self.setup)
         first, second = (seat.is_computer for seat in self.seats)
         return fair_start(self.config, mover_should_win(first, second))
 

@@ -146,7 +146,9 @@ class GraphScene(GrundyScene):
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
                  seed: int | None = None) -> None:
         self.graph: Digraph = BUILTIN[setup.graph % len(BUILTIN)]
-        super().__init__(app, setup, GraphState.start(self.graph), seats, seed)
+        # The graph's start, or the node the game ID names.
+        start = GraphState(self.graph, setup.start[0]) if setup.start else None
+        super().__init__(app, setup, start or GraphState.start(self.graph), seats, seed)
         self.mouse: Point | None = None  # pointer, design coordinates
         self.cursor: int | None = None  # keyboard choice among the successors (a node)
         self._label_size: tuple[Any, float] = (None, 16.0)  # (radius, scale) → label size
@@ -167,6 +169,9 @@ class GraphScene(GrundyScene):
 
     # --- hooks ----------------------------------------------------------------------------
     def fresh_state(self) -> Any:
+        """The graph's start, or the node the game ID names (``graph:0:@3``)."""
+        if self.setup.start:
+            return GraphState(self.graph, self.setup.start[0])
         return GraphState.start(self.graph)
 
     def hint_extra(self, state: Any, cancel: Any) -> dict[str, Any]:

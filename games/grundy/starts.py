@@ -9,11 +9,24 @@ that does, so the game stays as long as possible. No pygame here.
 
 from __future__ import annotations
 
+import random
 from functools import reduce
 from operator import xor
+from typing import Any
 
 from games.grundy.board import BoardConfig, Square, TokenState
 from games.grundy.tables import grundy_table
+
+# Tries at dealing every token before the last one goes where the nim-sum needs it.
+DEAL_TRIES = 64
+# How strongly a dealt start favours squares far from the goal, per piece (see
+# dealt_start), measured with tests/benchmarks/bench_ladder.py and the variety test
+# (tests/engine/ai/test_levels_by_work.py): the King's games are short and nearly forced,
+# so it needs far starts (long games) for its levels to stay about two games in three
+# apart (flatter deals put three of its five pairs under 65 %); the Queen jumps, so its
+# games vary by their starts and want many of them (steeper deals repeat a third of its
+# games).
+DEAL_POWER = {"king": 8, "rook": 2, "queen": 2, "knight": 2}
 
 
 def fair_start(config: BoardConfig, mover_wins: bool = True) -> TokenState:
@@ -42,6 +55,37 @@ def fair_start(config: BoardConfig, mover_wins: bool = True) -> TokenState:
         if not start.is_terminal():
             return start
     return corner_start
+
+
+def dealt_start(config: BoardConfig, rng: random.Random) -> TokenState:
+    """A start dealt at random for a game between two computers, won for the first player:
+    each token on a square dealt with a weight that grows with its distance from the goal
+    corner (the top left), as ``(row + column) ** DEAL_POWER[piece]`` (far squares give
+    long games, near ones many different starts), the last token where the tokens' nim-sum is
+    not 0. Falls back to :func:`fair_start` where that cannot be done (tiny boards)."""
+    table = grundy_table(config.piece, config.rows, config.cols)
+    squares_all = [(r, c) for r in range(config.rows) for c in range(config.cols)]
+    weights = [(r + c) ** DEAL_POWER[config.piece] for r, c in squares_all]
+    for _try in range(DEAL_TRIES):
+        squares = rng.choices(squares_all, weights, k=config.tokens - 1)
+        rest = reduce(xor, (int(table[s]) for s in squares), 0)
+        fits = [(s, w) for s, w in zip(squares_all, weights, strict=True)
+                if rest ^ int(table[s]) and w]
+        if fits:
+            last = rng.choices([s for s, _w in fits], [w for _s, w in fits])[0]
+            start = TokenState.start(config, [*squares, last])
+            if not start.is_terminal():
+                return start
+    return fair_start(config)
+
+
+def dealt_node(graph: Any, rng: random.Random) -> Any:
+    """A graph game's start dealt at random for two computers: the token on a node won for
+    the first player (the graph's own start where there is none)."""
+    from games.grundy.graphs import GraphState, label_outcomes
+
+    won = [u for u, outcome in enumerate(label_outcomes(graph)) if outcome == "win"]
+    return GraphState(graph, rng.choice(won)) if won else GraphState.start(graph)
 
 
 def mover_should_win(first_is_computer: bool, second_is_computer: bool) -> bool:

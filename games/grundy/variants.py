@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +21,9 @@ MIN_SIDE, MAX_SIDE = 3, 32
 # The game ID's marker of a size written columns × rows (``king:6x8:cxr``); a size without
 # it is rows first, the older form (see GrundyParams).
 COLS_FIRST = "cxr"
+# The game ID's last part when a game starts elsewhere than usual: ``king:8x8:@5.6`` (the
+# token on row 5, column 6, from 0 at the top left), ``queen:8x8:2t:@7.7+5.4``, ``graph:0:@3``.
+START = "@"
 NIM_PRESETS: tuple[tuple[int, ...], ...] = ((3, 5, 7), (1, 2, 3, 4), (2, 5, 9, 11), (4, 4),
                                             (1, 3, 5, 7, 9))
 SEAT_KEYS = ("1", "2")
@@ -68,6 +73,11 @@ class GrundySetup:
     misere: bool = False
     graph: int = 0  # index into the built-in graphs
     nim_heaps: tuple[int, ...] = ()  # heaps typed by the player; () means the preset
+    # Where a game starts, when not where the game's rules start it (a start dealt for two
+    # computers, or set by hand, written in its record's game ID): a board's tokens' squares
+    # as row, column, row, column … (from 0 at the top left), a graph's node as (node,);
+    # () is the usual start. Never stored in settings, never part of the statistics id.
+    start: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -91,6 +101,27 @@ class GrundySetup:
                 # One set-up, one form: typed heaps equal to a preset are that preset.
                 object.__setattr__(self, "nim", NIM_PRESETS.index(self.nim_heaps))
                 object.__setattr__(self, "nim_heaps", ())
+        if self.start:
+            object.__setattr__(self, "start", tuple(self.start))
+            self._check_start()
+
+    def _check_start(self) -> None:
+        """ValueError unless ``start`` is a start this set-up can have."""
+        if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in self.start):
+            raise ValueError(Phrase(N_("a start is written in whole numbers")))
+        if self.is_board:
+            rows, cols = self.start[0::2], self.start[1::2]
+            if (len(self.start) != 2 * self.tokens or max(rows) >= self.rows
+                    or max(cols) >= self.cols):
+                raise ValueError(Phrase(N_("the start must be squares on the board, one for "
+                                           "each token")))
+        elif self.game == "graph":
+            from games.grundy.graphs import BUILTIN
+
+            if len(self.start) != 1 or self.start[0] >= BUILTIN[self.graph % len(BUILTIN)].size:
+                raise ValueError(Phrase(N_("the start must be one of the graph's nodes")))
+        else:
+            raise ValueError(Phrase(N_("only the board and graph games start elsewhere")))
 
     @property
     def heaps(self) -> tuple[int, ...]:
@@ -152,7 +183,7 @@ class GrundySetup:
             s["misere"] = bool(s.get("misere", 0))
             # Typed heaps are stored as text ("3.5.7"): settings hold text and numbers.
             s["nim_heaps"] = parse_heaps(s["nim_heaps"]) if s.get("nim_heaps") else ()
-            return cls(**{k: s[k] for k in cls.__dataclass_fields__ if k in s})
+            return cls(**{k: s[k] for k in cls.__dataclass_fields__ if k in s and k != "start"})
         except (TypeError, ValueError):
             return cls()
 
@@ -180,6 +211,16 @@ class GrundyParams(ParamSpec):
     )
 
     def encode(self, params: GrundySetup) -> str:
+        text = self._encode_setup(params)
+        if not params.start:
+            return text
+        if params.is_board:
+            squares = zip(params.start[0::2], params.start[1::2], strict=True)
+            return f"{text}:{START}" + "+".join(f"{r}.{c}" for r, c in squares)
+        return f"{text}:{START}{params.start[0]}"
+
+    @staticmethod
+    def _encode_setup(params: GrundySetup) -> str:
         if params.is_board:
             extra = f":{params.tokens}t" if params.tokens > 1 else ""
             if params.rows == params.cols:
@@ -195,11 +236,17 @@ class GrundyParams(ParamSpec):
     def decode(self, text: str) -> GrundySetup:
         parts = text.strip().lower().split(":")
         try:
+            if parts[-1].startswith(START):
+                start = parts.pop()[len(START):]
+                squares = start.split("+") if parts[0] in BOARD_GAMES else [start]
+                numbers = tuple(_number(x) for square in squares for x in square.split("."))
+                return dataclasses.replace(self._decode(parts), start=numbers)
             return self._decode(parts)
         except (ValueError, IndexError, KeyError):
             raise ValueError(Phrase(N_("Invalid game ID {value}: expected e.g. king:8x8, "
                                        "king:6x8:cxr (6 columns, 8 rows), queen:8x8:2t, "
-                                       "bachet:100:10, nim:3.5.7, nim:3.5.7:misere or graph:0"),
+                                       "bachet:100:10, nim:3.5.7, nim:3.5.7:misere or graph:0, "
+                                       "with a start such as king:8x8:@5.6"),
                                     value=repr(text))) from None
 
     @staticmethod
@@ -236,6 +283,24 @@ class GrundyParams(ParamSpec):
     def label(self, params: GrundySetup) -> str:
         return params.label()
 
+    def with_start(self, params: GrundySetup, start: Any) -> GrundySetup | None:
+        """``params`` starting at ``start``: a board's tokens or a graph's node, the first
+        player to move (a position the game ID can say); None for anything else."""
+        from games.grundy.board import TokenState
+        from games.grundy.graphs import GraphState
+
+        if isinstance(start, TokenState) and params.is_board and start.to_move == 0:
+            numbers = tuple(x for square in start.tokens for x in square)
+        elif (isinstance(start, GraphState) and params.game == "graph" and start.to_move == 0
+              and start == GraphState(start.graph, start.node)):
+            numbers = (start.node,)
+        else:
+            return None
+        try:
+            return dataclasses.replace(params, start=numbers)
+        except ValueError:
+            return None
+
     def variant_id(self, params: GrundySetup) -> str:
         return params.variant_id()
 
@@ -243,8 +308,9 @@ class GrundyParams(ParamSpec):
         return GrundySetup.from_settings(stored)
 
     def to_settings(self, params: GrundySetup) -> dict[str, str | int]:
-        stored = super().to_settings(params)
+        stored = super().to_settings(dataclasses.replace(params, start=()))
         stored["nim_heaps"] = ".".join(map(str, params.nim_heaps))
+        del stored["start"]  # a game's start, not the set-up's
         return stored
 
 
@@ -260,19 +326,44 @@ SPEC = GrundyParams()
 
 def new_game(params: GrundySetup, rng: Any = None) -> Any:
     """The start position of ``params``: tokens, heaps or a graph (the rules factory); a
-    board's tokens start where the first player can win (see games.grundy.starts)."""
+    board's tokens start where the first player can win (see games.grundy.starts), or
+    where ``params.start`` says."""
     if params.is_board:
-        from games.grundy.board import BoardConfig
+        from games.grundy.board import BoardConfig, TokenState
         from games.grundy.starts import fair_start
 
-        return fair_start(BoardConfig(params.game, params.rows, params.cols, params.tokens))
+        config = BoardConfig(params.game, params.rows, params.cols, params.tokens)
+        if params.start:
+            return TokenState.start(config, list(zip(params.start[0::2], params.start[1::2],
+                                                     strict=True)))
+        return fair_start(config)
     if params.game in ("bachet", "nim"):
         from games.grundy.heaps import HeapState
 
         return HeapState.start(heap_config(params))
     from games.grundy.graphs import BUILTIN, GraphState
 
-    return GraphState.start(BUILTIN[params.graph % len(BUILTIN)])
+    graph = BUILTIN[params.graph % len(BUILTIN)]
+    return GraphState(graph, params.start[0]) if params.start else GraphState.start(graph)
+
+
+def deal(params: GrundySetup, rng: random.Random) -> Any:
+    """A start dealt for two computers (the descriptor's ``deal``), so that their games
+    differ: a board's tokens on squares dealt at random where the first player wins (see
+    games.grundy.starts.dealt_start), a graph's token on a node dealt so; heaps, whose
+    games differ anyway, and a start the game ID names, as :func:`new_game` gives them."""
+    if params.start or params.game in ("bachet", "nim"):
+        return new_game(params)
+    if params.is_board:
+        from games.grundy.board import BoardConfig
+        from games.grundy.starts import dealt_start
+
+        return dealt_start(BoardConfig(params.game, params.rows, params.cols, params.tokens),
+                           rng)
+    from games.grundy.graphs import BUILTIN
+    from games.grundy.starts import dealt_node
+
+    return dealt_node(BUILTIN[params.graph % len(BUILTIN)], rng)
 
 
 def heap_config(params: GrundySetup) -> Any:

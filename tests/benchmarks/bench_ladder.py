@@ -131,7 +131,11 @@ def play(job: tuple[str, str, str, int]) -> dict[str, Any]:
         players = {"a": players[a], "b": make_agent(params, Seat("computer", b), seed=2000 + i)}
         a, b = "a", "b"
     order = (a, b) if i % 2 == 0 else (b, a)
-    state = new_game(params)
+    # As the game screen starts a game between two computers: dealt, where the game deals
+    # (the Grundy board games), else its one start.
+    from engine.model.registry import find_game
+
+    state = first = find_game(board.game).deal_start(params, random.Random(3000 + i))
     cancel = threading.Event()
     think: dict[str, list[float]] = {a: [], b: []}
     moves: list[Any] = []
@@ -145,7 +149,7 @@ def play(job: tuple[str, str, str, int]) -> dict[str, Any]:
     result = state.returns()[order.index(a)]
     return {"score": 1.0 if result > 0 else 0.0 if result < 0 else 0.5, "first": i % 2 == 0,
             "moves": len(moves), "think_a": think[a], "think_b": think[b],
-            "record": repr(moves)}
+            "record": repr((first, moves))}
 
 
 def pairings(levels: tuple[str, ...], adjacent: bool) -> list[tuple[str, str]]:

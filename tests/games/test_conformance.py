@@ -564,6 +564,49 @@ def test_review_grades_every_move_of_a_game_on_small_boards(game: GameDescriptor
     assert reviewed >= 5
 
 
+DEALING = [g for g in GAMES if g.deal is not None]
+
+
+@pytest.mark.parametrize("game", DEALING, ids=[g.id for g in DEALING])
+def test_dealt_starts_are_saved_and_recorded(app: Any, game: GameDescriptor) -> None:
+    """A game that deals the start of a game between two computers (its ``deal``): the
+    same seed deals the same start, different seeds different ones; a dealt start is a
+    position of the game, has a record that reads back to it (its game ID says where the
+    game starts), and New game between two computers deals one that a save keeps."""
+    from engine.model.records import parse_record, record_text
+    from engine.storage.saved_games import encode, resume
+
+    spec = game.param_spec()
+    variants = [p.params for p in spec.presets] if spec is not None else [None]
+    dealt_apart = 0
+    for params in variants + small_params(game):
+        starts = [game.deal_start(params, random.Random(seed)) for seed in range(8)]
+        assert starts == [game.deal_start(params, random.Random(seed)) for seed in range(8)]
+        dealt_apart += len(set(starts)) > 1
+        for start in starts:
+            assert start.legal_moves() or start.is_terminal()
+            moves = list(start.legal_moves()[:1])
+            record = parse_record(record_text(game, params, start, moves))
+            assert record.start == start and list(record.moves) == moves
+    assert dealt_apart, f"{game.id} deals the same start whatever the seed"
+    computer = Seat("computer", game.default_level or "hard")
+    params = variants[0]
+    scene = game.open_scene(app, params, seats=(computer,) * 2, seed=3)
+    try:
+        firsts = set()
+        for _ in range(6):
+            scene.new_game()
+            firsts.add(scene.state)
+            assert scene.state == scene.history.entries[scene.history.index].state
+        assert len(firsts) > 1, "New game between two computers deals its start"
+        back = resume(app, game, encode(scene))
+        assert back.state == scene.state
+        assert list(back.history.entries) == list(scene.history.entries)
+        back.leave()
+    finally:
+        scene.leave()
+
+
 @pytest.mark.parametrize("game", TWO_PLAYER, ids=[g.id for g in TWO_PLAYER])
 def test_records_round_trip_in_the_games_notation(game: GameDescriptor) -> None:
     """Every preset and small variant: a random game written as a record (engine.model.records)
