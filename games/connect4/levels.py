@@ -22,18 +22,20 @@ __all__ = ["HARD_NODES", "LADDER", "PERFECT_FALLBACK_NODES", "RECIPES", "skill_t
 HARD_NODES = 40_000
 PERFECT_FALLBACK_NODES = 150_000
 
-# Each rung's recipe (engine/ai/ladder.py): searches two, four, six and eight plies deep,
+# Each rung's recipe (engine/ai/ladder.py): searches two, four, six and eight or nine plies deep,
 # then Hard's search of HARD_NODES positions (about nine plies at first, deeper as the
 # board fills); two plies more win about two games of three. Beginner plays three moves in
 # ten as the Medium skill (one move ahead), so each rung beats the one below in about two
 # games of three (tests/benchmarks/bench_ladder.py). Medium played a quarter of its moves
 # at four plies until issue 32: over 400 games (two samples of 200) it then scored only
-# 64.1 % against Easy; six plies throughout scored 67.8 % (71.0 and 64.5 %), and against
-# Strong it made no measurable difference (64 % over 100 games either way). Nine plies
-# for Strong were far too strong (86.5 % over Medium in 100 games): eight it stays.
+# 64.1 % against Easy; six plies throughout scored 67.8 % (71.0 and 64.5 %). Strong at
+# eight plies scored only 64 % over Medium (100 games) and Hard 80 % over it (40); nine
+# plies were far too strong (86.5 % over Medium in 100 games); nine plies in half its
+# moves and eight in the others put both pairs in the band (67.0 % and 71.5 %, 100 games
+# each).
 RECIPES: dict[str, Recipe] = {
     "beginner": ("depth2", "medium", 0.3), "easy": ("depth4", None, 0.0),
-    "medium": ("depth6", None, 0.0), "strong": ("depth8", None, 0.0),
+    "medium": ("depth6", None, 0.0), "strong": ("depth9", "depth8", 0.5),
     "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)}
 
 _LABELS = {"beginner": N_("Beginner"), "easy": N_("Easy"), "medium": N_("Medium"),
