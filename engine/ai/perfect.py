@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from engine.ai.agent import Agent, Cancelled
 from engine.ai.negamax import Negamax, SearchTimeout
@@ -64,7 +64,10 @@ class PerfectAgent:
     game is left (e.g. empty cells): once a position proved too big at some
     measure, positions with at least as much left go straight to the fallback,
     since they can only be harder. After a move it could not prove, the next try gets
-    only ``probe`` seconds (until one succeeds).
+    only ``probe`` seconds (until one succeeds). ``defence(state, moves, cancel)``, where
+    given, chooses among best moves that all lose at a distance not known (so the longest
+    defence cannot be told from the values: an opening book of outcomes only), as a
+    searching player would; else the choice among best moves is at random.
     """
 
     name = "perfect"
@@ -73,8 +76,11 @@ class PerfectAgent:
                  time_budget: float = 2.0, seed: int | None = None,
                  fallback_label: str = "Hard",
                  remaining: Callable[[GameState], int] | None = None,
-                 probe: float = PROBE) -> None:
+                 probe: float = PROBE,
+                 defence: Callable[[GameState, Sequence[Move], threading.Event], Move]
+                 | None = None) -> None:
         self._values = values
+        self._defence = defence
         self._fallback = fallback
         self.time_budget = time_budget
         self.fallback_label = fallback_label
@@ -132,7 +138,12 @@ class PerfectAgent:
                               f"playing at the {self.fallback_label} level.")
             return self.fallback.choose_move(state, cancel)
         self.last_note = None
-        return self._rng.choice(_stable(best_moves(values)))
+        best = _stable(best_moves(values))
+        if (self._defence is not None and len(best) > 1
+                and all(values[m].outcome == "loss" and values[m].remoteness is None
+                        for m in best)):
+            return self._defence(state, best, cancel)
+        return self._rng.choice(best)
 
 
 def _stable(moves: list[Move]) -> list[Move]:

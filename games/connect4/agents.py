@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Sequence
 
 from engine.ai.agent import Agent, Cancelled, MistakeAgent, checked_moves
 from engine.ai.ladder import ReflexAgent, blended, level_names
@@ -182,13 +183,25 @@ class HardAgent:
 
     def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
         """Win now, block now, else the best column the search finds in its work."""
+        return self.choose_among(state, None, cancel)
+
+    def choose_among(self, state: GameState, among: Sequence[Move] | None,
+                     cancel: threading.Event) -> Move:
+        """:meth:`choose_move` with the columns it may play limited to ``among`` (None:
+        every legal column): Perfect's defence where its proofs know only that every
+        such column loses."""
         if cancel.is_set():
             raise Cancelled
         start = time.monotonic()
         checked_moves(state, cancel)
         search = search_state(state)  # type: ignore[arg-type]
         known = search.forced_outcome()
-        moves = search.ordered_moves()
+        moves = search.ordered_moves()  # where a column is forced, that column alone
+        if among is not None:
+            moves = ([m for m in moves if m in among]
+                     or [m for m in search.legal_moves() if m in among])
+        if not moves:
+            raise ValueError("none of the columns to choose among is legal")
         self.last_depth = 0
         if known is not None and known[0] > 0:
             return self._rng.choice(moves)  # the winning columns
@@ -196,6 +209,7 @@ class HardAgent:
             # Lost against best play: block a win in one anyway (the opponent may miss
             # the other), else play on at random.
             _, blocks, unsafe = immediate_threats(search)
+            blocks = [m for m in blocks if m in moves]
             return self._rng.choice(blocks or [m for m in moves if m not in unsafe] or moves)
         if len(moves) == 1:
             return moves[0]
@@ -255,7 +269,10 @@ def _skill(skill: str, seed: int | None, cells: int) -> Agent:
                             max_nodes=PERFECT_FALLBACK_NODES),
                         time_budget=PERFECT_PATIENCE if patient else PERFECT_BUDGET,
                         seed=seed, fallback_label="Hard",
-                        remaining=_empty_cells, probe=PERFECT_PROBE)
+                        remaining=_empty_cells, probe=PERFECT_PROBE,
+                        # Lost where the book knows no distances (7×6 before 8 discs):
+                        # resist as Hard's search would, among the losing columns.
+                        defence=HardAgent(SAFETY_CAP, seed=seed).choose_among)
 
 
 def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> Agent:

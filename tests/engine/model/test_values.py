@@ -91,6 +91,31 @@ def test_perfect_agent_picks_among_the_best_at_random_with_its_seed() -> None:
     assert len(again) == 1
 
 
+def test_perfect_agent_defends_where_every_best_move_loses_at_an_unknown_distance() -> None:
+    """Where the values say only that every best move loses (no distances: a book of
+    outcomes), the ``defence`` chooses among exactly those moves; where a distance, a
+    win or a draw tells the best apart, it is never asked."""
+    asked: list[tuple[int, list]] = []
+
+    def defence(state: _Line, moves: list, cancel: threading.Event) -> int:
+        asked.append((state.n, list(moves)))
+        return moves[-1]
+
+    def agent(table: dict) -> PerfectAgent:
+        return PerfectAgent(lambda s, c, d: table, _Fallback, seed=1, defence=defence)
+
+    unknown = {1: MoveValue("loss"), 2: MoveValue("loss"), 3: MoveValue("loss", 4)}
+    assert agent(unknown).choose_move(_Line(5), NO_CANCEL) == 2
+    assert asked == [(5, [1, 2])]  # the unknown distances rank as the longest defence
+    for table in ({1: MoveValue("loss", 6), 2: MoveValue("loss", 6)},  # distances known
+                  {1: MoveValue("win"), 2: MoveValue("win")},
+                  {1: MoveValue("draw"), 2: MoveValue("loss")},
+                  {1: MoveValue("loss")}):  # one move: nothing to choose
+        asked.clear()
+        assert agent(table).choose_move(_Line(5), NO_CANCEL) in table
+        assert asked == []
+
+
 def test_perfect_agent_falls_back_with_a_note_and_remembers_the_size() -> None:
     calls = []
 

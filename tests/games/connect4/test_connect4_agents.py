@@ -400,6 +400,24 @@ def test_perfect_wins_7x6_from_the_first_disc() -> None:
         assert state.winner == pair.index(perfect), (seat, state)
 
 
+def test_hard_chooses_among_the_columns_it_is_given() -> None:
+    """Perfect's defence (its book knows only that every column loses): Hard's search,
+    limited to the columns given; given them all, the same move as Hard's own choice."""
+    cancel = threading.Event()
+    for state in positions(CLASSIC, lambda s: True, 6, seed=9):
+        legal = state.legal_moves()
+        assert (HardAgent(seed=5).choose_among(state, None, cancel)
+                == HardAgent(seed=5).choose_move(state, cancel))
+        some = legal[1::2] or legal
+        assert HardAgent(seed=5).choose_among(state, some, cancel) in some
+    with pytest.raises(ValueError):
+        HardAgent(seed=5).choose_among(Connect4State.from_moves(CLASSIC, [0] * 6), [0],
+                                       cancel)
+    perfect = agent("perfect").inner
+    assert isinstance(perfect, PerfectAgent)
+    assert perfect._defence.__func__ is HardAgent.choose_among  # type: ignore[union-attr]
+
+
 # --- cancellation --------------------------------------------------------------------------------
 
 
