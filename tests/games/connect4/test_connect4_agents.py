@@ -478,10 +478,10 @@ def _depth_searches(level: str) -> list[HardAgent]:
 @pytest.mark.slow
 def test_depth_rungs_reach_their_stated_depth_on_a_busy_clock(monkeypatch) -> None:
     """Issue 28: Strong's help says "a search 9 moves deep (in 50 moves of 100: a search 8
-    moves deep)", Easy's four, Medium's six, Beginner's two; on a busy machine Strong used to stop at 6 or 7 when
-    Hard's 0.3 s ran out. With a clock that looks a minute later at every reading, every
-    searched move still completes its stated depth (or stops sooner only on a proven result
-    or at the end of the board)."""
+    moves deep)", Easy's four, Medium's six, Beginner's two; on a busy machine Strong
+    used to stop at 6 or 7 when Hard's 0.3 s ran out. With a clock that looks a minute
+    later at every reading, every searched move still completes its stated depth (or
+    stops sooner only on a proven result or at the end of the board)."""
     import engine.ai.negamax as negamax_module
     import games.connect4.agents as agents_module
     from engine.ai.negamax import MATE_MIN
