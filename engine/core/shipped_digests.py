@@ -9,7 +9,7 @@ SHIPPED_DIGESTS: dict[str, str] = {
     "books/gravity-6x5-k4.bin":
         "15010114c8c5cd91b3f07c01bd1089cc10587d71dea6f67bdcd09c9966ba0754",
     "books/gravity-7x6-k4.bin":
-        "5397b833a541bab0ad7f45cb9a13b8e12a0607bccb19f573999e231f6e3b1b2e",
+        "e18da200678be6e1e323fb8f40f6ce33206437ac8c6562d5410d01d65b5193be",
     "books/mnk-5x5-k4.json":
         "ed29111713714c22ac8b0de88069ed856f0dea796d0a6feb25fb2ecd3d74f8c4",
     "books/mnk-6x7-k4.json":

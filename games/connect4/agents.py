@@ -83,9 +83,7 @@ PERFECT_BUDGET = 2.0
 # to this many seconds, looking for a column proven to win (or every column's outcome), so
 # that it never lets a won game go to Hard's search (issue 30). Measured with the compiled
 # kernel: every column of a 7×6 position of 8 or 9 discs is proven in at most ~11 s of one
-# core (60 random positions);
-# earlier positions are the opening book's (7×6: once its depth-8 book ships; until then
-# they may take many minutes, and Perfect falls back there as before).
+# core (60 random positions); earlier positions are the opening book's (7×6 to 8 discs).
 PERFECT_PATIENCE = 60.0
 PATIENT_CELLS = 42
 PATIENT_FROM = 8

@@ -89,6 +89,12 @@ DEFAULT_TABLE_CAP = 1_000_000
 DEFAULT_SOLVE_LIMIT = 60.0
 # Seconds the hint overlay waits for every move's value.
 HINT_LIMIT = 2.0
+# On boards of at most this many cells (7×6 and the smaller presets), with the compiled
+# kernel, a hint proves every column's outcome even where that takes longer than its time
+# limit (on 7×6 about one position in ten of 8 discs takes 2–4 s, after the book's depth),
+# for up to HINT_PATIENCE seconds: never an estimate there.
+HINT_PATIENT_CELLS = 42
+HINT_PATIENCE = 30.0
 # The share of a hint's time the exact search may take before estimates take over (they
 # need a little time to see a few moves deep).
 EXACT_SHARE = 0.8
@@ -502,14 +508,15 @@ class _Searcher:
 
 def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
                     known: dict[int, _Proven] | None = None,
-                    first_win: bool = False) -> dict[int, _Proven]:
+                    first_win: bool = False, distances: bool = True) -> dict[int, _Proven]:
     """Every legal column's proven value for the mover: the book where it reaches, else
     first the outcome of every column (two cheap null windows each at most), then the
     distances (the first pass's table makes them cheaper). Raises SearchTimeout (or
     Cancelled) when an outcome is not proven in time, unless ``partial``: then the
     columns proven so far (an outcome, and its distance where it was worked out in time).
     ``known``: columns proven by an earlier call (not searched again). ``first_win``:
-    stop at the first column proven to win (outcomes only, no distances).
+    stop at the first column proven to win (outcomes only, no distances). Not
+    ``distances``: the outcomes alone.
     """
     if searcher.cancel is not None and searcher.cancel.is_set():
         raise Cancelled  # even where the book would answer at once
@@ -560,7 +567,7 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
                                          for col, (c, m) in searched.items()})
     for col, score in _per_column(outcomes, children, twins).items():
         out[col] = (-score, 0 if score == 0 else None)
-    if first_win:
+    if first_win or not distances:
         return out
     if not partial and any(col not in out for col in children):
         raise SearchTimeout
@@ -780,7 +787,9 @@ def move_values(state: Connect4State | C4Search, cancel: threading.Event | None 
     distance was not worked out in time shows its proven outcome alone (``W``,
     ``L``); the columns whose outcome was not proven get, in the time left, a
     depth-limited estimate (``exact=False``, labels ``~W`` / ``~D`` / ``~L``).
-    The whole call stays within ``time_limit`` plus a few milliseconds.
+    The whole call stays within ``time_limit`` plus a few milliseconds, except on boards
+    of at most :data:`HINT_PATIENT_CELLS` cells with the compiled kernel, where every
+    outcome is proven, for up to :data:`HINT_PATIENCE` seconds.
     ``time_limit=None`` waits for the exact answer. Raises Cancelled when
     ``cancel`` is set.
     """
@@ -797,6 +806,13 @@ def move_values(state: Connect4State | C4Search, cancel: threading.Event | None 
     scorer = None if kernel is not None else ScoreSearch(g, DEFAULT_TABLE_CAP)
     searcher = _Searcher(g, kernel, scorer, cancel, start + time_limit * EXACT_SHARE)
     proven = _proven_columns(search, searcher, partial=True)
+    if (len(proven) < len(search.legal_moves()) and kernel is not None
+            and g.size <= HINT_PATIENT_CELLS):
+        # 7×6 and smaller, after their books: every outcome is proven, taking longer
+        # where it must (a few positions of 8 to 9 discs on 7×6), up to HINT_PATIENCE.
+        searcher.deadline = start + max(time_limit, HINT_PATIENCE)
+        proven = _proven_columns(search, searcher, partial=True, known=proven,
+                                 distances=False)
     values = _values(search, proven)
     if len(values) == len(search.legal_moves()):
         return values

@@ -384,7 +384,8 @@ def test_perfect_wins_won_7x6_middle_games_from_either_seat() -> None:
 @pytest.mark.skipif(not kernel.available(), reason="no C compiler here")
 def test_perfect_wins_7x6_from_the_first_disc() -> None:
     """On the classic board, from the empty board: Perfect moving first wins against Hard,
-    Strong and random play; moving second, it wins once random play makes a mistake. It
+    Strong, Medium and random play; moving second, it wins once random play or Beginner
+    makes a mistake. It
     proves every move (the book, then the kernel): never Hard's fallback, never a note."""
     from games.connect4.book import book_for
 
@@ -392,7 +393,8 @@ def test_perfect_wins_7x6_from_the_first_disc() -> None:
     if book is None or book.depth < 8:
         pytest.skip("needs the 7×6 opening book of depth 8 (tools/make_connect4_book.py)")
     games = (("first", lambda: agent("hard", seed=3)), ("first", lambda: agent("strong", seed=4)),
-             ("first", lambda: RandomPlayer(5)), ("second", lambda: RandomPlayer(6)))
+             ("first", lambda: agent("medium", seed=7)), ("first", lambda: RandomPlayer(5)),
+             ("second", lambda: RandomPlayer(6)), ("second", lambda: agent("beginner", seed=8)))
     for seed, (seat, opponent) in enumerate(games):
         perfect = agent("perfect", seed=seed)
         pair = (perfect, opponent()) if seat == "first" else (opponent(), perfect)

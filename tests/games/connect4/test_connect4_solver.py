@@ -356,6 +356,34 @@ def test_a_patient_solver_keeps_a_win_when_every_value_takes_too_long() -> None:
         assert early(state, threading.Event(), time.monotonic() + 60) == truth, state
 
 
+@pytest.mark.skipif(not kernel.available(), reason="no C compiler here")
+def test_a_hint_proves_every_outcome_on_7x6_however_long_it_takes(monkeypatch) -> None:
+    """On 7×6 and smaller, with the kernel, a hint whose time runs out before every
+    column's outcome is proven goes on proving (up to HINT_PATIENCE): every column exact,
+    equal to the book-free exact values; on a bigger board the time limit holds, and
+    what is not proven is an estimate."""
+    import games.connect4.solver as solver_module
+
+    rng = random.Random(8)
+    for discs in (12, 15, 18):
+        state = sensible_game(Connect4Config(7, 6), discs, rng)
+        # A time limit over before the first search: the patient part does it all.
+        got = move_values(state, time_limit=1e-9)
+        truth = exact_values(state)
+        assert {c: v.outcome for c, v in got.items()} == {
+            c: v.outcome for c, v in truth.items()}, state
+        assert all(v.exact for v in got.values())
+    big = Connect4State.from_moves(Connect4Config(8, 7), [3, 4])
+    start = time.monotonic()
+    hint = move_values(big, time_limit=0.3)
+    assert time.monotonic() - start < 5.0  # no patience there (a wide margin: busy CI)
+    assert not all(v.exact for v in hint.values())
+    # The patience is a bound, not a wait: with none left, an estimate again.
+    monkeypatch.setattr(solver_module, "HINT_PATIENCE", 0.0)
+    assert not all(v.exact for v in move_values(
+        sensible_game(Connect4Config(7, 6), 9, rng), time_limit=1e-9).values())
+
+
 def test_finished_games() -> None:
     cfg = Connect4Config(4, 4)
     won = Connect4State.from_moves(cfg, [0, 1, 0, 1, 0, 1, 0])
