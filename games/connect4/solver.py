@@ -704,7 +704,8 @@ class ExactSolver:
     column's outcome (and, in a lost position, the losses' distances, for the longest
     defence). Only with the compiled kernel, and only in positions of at least
     ``patient_from`` discs (earlier ones are the opening book's, or too big to prove in
-    minutes); else ``quick`` is the whole budget.
+    minutes): before them the whole deadline goes to every column's value, and without
+    the kernel ``quick`` is the whole budget.
     """
 
     def __init__(self, max_entries: int = DEFAULT_TABLE_CAP, quick: float | None = None,
@@ -733,7 +734,11 @@ class ExactSolver:
         patient = (self.quick is not None and deadline is not None and self._kernel is not None
                    and search.n >= self.patient_from
                    and deadline - time.monotonic() > self.quick)
-        first = time.monotonic() + self.quick if patient else deadline  # type: ignore[operator]
+        # Patient: ``quick`` first. Without the kernel ``quick`` is the whole budget (never
+        # a minute of the pure-Python search on one move); else the whole deadline.
+        first = (min(time.monotonic() + self.quick, deadline)
+                 if self.quick is not None and deadline is not None
+                 and (patient or self._kernel is None) else deadline)
         searcher = _Searcher(g, self._kernel, self._scorer, cancel, first)
         proven = _proven_columns(search, searcher, partial=True)
         if len(proven) < legal and patient:

@@ -402,6 +402,19 @@ def test_perfect_wins_7x6_from_the_first_disc() -> None:
         assert state.winner == pair.index(perfect), (seat, state)
 
 
+@pytest.mark.slow
+def test_perfect_without_the_kernel_keeps_to_its_quick_budget() -> None:
+    """Without the compiled kernel Perfect is not patient: past its 2 s of the
+    pure-Python search it plays Hard's search and says so (never a minute a move)."""
+    state = Connect4State.from_moves(CLASSIC, [3, 3, 2, 4, 3, 2, 4, 4])
+    with kernel.disabled():
+        perfect = agent("perfect", seed=1)
+        start = time.process_time()
+        assert perfect.choose_move(state, threading.Event()) in state.legal_moves()
+        assert time.process_time() - start < 20.0  # 2 s + Hard's search, wide margin
+        assert perfect.inner.fell_back and perfect.inner.card_note
+
+
 def test_hard_chooses_among_the_columns_it_is_given() -> None:
     """Perfect's defence (its book knows only that every column loses): Hard's search,
     limited to the columns given; given them all, the same move as Hard's own choice."""
