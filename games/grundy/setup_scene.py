@@ -64,7 +64,9 @@ class GrundySetupOverlay(SeatSetupOverlay):
     def __init__(self, app: App, game: TurnBasedScene) -> None:
         super().__init__(app)
         self.game = game
-        self.choice = game.setup
+        # The board and its game, never where one game started (a record's start: the set-up
+        # chooses new games, and a start would not fit another board).
+        self.choice = dataclasses.replace(game.setup, start=())
         self.seats: list[Seat] = list(game.seats)
         x0, y0, _w, _h = PANEL
         ui = self.ui

@@ -157,6 +157,12 @@ def test_a_game_id_with_a_start_opens_there(app) -> None:
     scene = app.push(scene_for(app, SPEC.decode("king:8x8:@5.6"), (Seat(), Seat()), seed=1))
     app.step([])
     assert scene.state.tokens == ((5, 6),)
+    # Its set-up chooses new games: no start carried over (it would not fit another board).
+    from games.grundy.setup_scene import GrundySetupOverlay
+
+    overlay = GrundySetupOverlay(app, scene)
+    overlay.pick(rows=4, cols=4)
+    assert overlay.choice.start == () and overlay.choice.rows == 4
     graph = app.push(scene_for(app, SPEC.decode("graph:3:@4"), (Seat(), Seat()), seed=1))
     app.step([])
     assert graph.state.node == 4
