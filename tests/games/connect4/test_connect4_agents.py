@@ -415,6 +415,7 @@ def test_perfect_without_the_kernel_keeps_to_its_quick_budget() -> None:
         assert perfect.inner.fell_back and perfect.inner.card_note
 
 
+@pytest.mark.slow
 def test_hard_chooses_among_the_columns_it_is_given() -> None:
     """Perfect's defence (its book knows only that every column loses): Hard's search,
     limited to the columns given; given them all, the same move as Hard's own choice."""

@@ -356,6 +356,7 @@ def test_a_patient_solver_keeps_a_win_when_every_value_takes_too_long() -> None:
         assert early(state, threading.Event(), time.monotonic() + 60) == truth, state
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not kernel.available(), reason="no C compiler here")
 def test_a_hint_proves_every_outcome_on_7x6_however_long_it_takes(monkeypatch) -> None:
     """On 7×6 and smaller, with the kernel, a hint whose time runs out before every
