@@ -97,14 +97,11 @@ def record_text(game: GameDescriptor, params: Any, start: Any, moves: Sequence[M
     (``with_start``); ValueError where it cannot, or a move is not legal.
     """
     spec = game.param_spec()
-    if not _starts_at(game, params, start) and spec is not None:
-        params = spec.with_start(params, start)
-        if params is None:
+    if not _starts_at(game, params, start):
+        params = spec.with_start(params, start) if spec is not None else None
+        if params is None or not _starts_at(game, params, start):
             raise ValueError(f"this {game.id} game does not start where its game ID says: "
                              "it has no record")
-    if not _starts_at(game, params, start):
-        raise ValueError(f"this {game.id} game does not start where its game ID says: "
-                         "it has no record")
     game_id = spec.encode(params) if spec is not None else NO_PARAMS
     texts = []
     state = start

@@ -42,7 +42,7 @@ from engine.model.seats import Seat
 from games.connect4.descriptor import GAME
 from games.connect4.levels import HARD_NODES, LADDER, PERFECT_FALLBACK_NODES, RECIPES
 from games.connect4.rules import Connect4Config, Connect4State
-from games.connect4.solver import C4Search, ExactSolver, search_state
+from games.connect4.solver import PATIENT_CELLS, C4Search, ExactSolver, search_state
 
 __all__ = [
     "HARD_BUDGET",
@@ -85,7 +85,6 @@ PERFECT_BUDGET = 2.0
 # kernel: every column of a 7×6 position of 8 or 9 discs is proven in at most ~11 s of one
 # core (60 random positions); earlier positions are the opening book's (7×6 to 8 discs).
 PERFECT_PATIENCE = 60.0
-PATIENT_CELLS = 42
 PATIENT_FROM = 8
 # After a move it could not prove, Perfect tries the next for this long (the exact solver
 # often proves a middle-game position within a second, and Hard alone is no stronger).

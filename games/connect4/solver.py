@@ -90,10 +90,11 @@ DEFAULT_SOLVE_LIMIT = 60.0
 # Seconds the hint overlay waits for every move's value.
 HINT_LIMIT = 2.0
 # On boards of at most this many cells (7×6 and the smaller presets), with the compiled
-# kernel, a hint proves every column's outcome even where that takes longer than its time
-# limit (on 7×6 about one position in ten of 8 discs takes 2–4 s, after the book's depth),
-# for up to HINT_PATIENCE seconds: never an estimate there.
-HINT_PATIENT_CELLS = 42
+# kernel, proofs are patient: a hint proves every column's outcome even where that takes
+# longer than its time limit (on 7×6 about one position in ten of 8 discs takes 2–4 s,
+# after the book's depth), for up to HINT_PATIENCE seconds, never an estimate there; and
+# Perfect does not give up (games/connect4/agents.py).
+PATIENT_CELLS = 42
 HINT_PATIENCE = 30.0
 # The share of a hint's time the exact search may take before estimates take over (they
 # need a little time to see a few moves deep).
@@ -793,7 +794,7 @@ def move_values(state: Connect4State | C4Search, cancel: threading.Event | None 
     ``L``); the columns whose outcome was not proven get, in the time left, a
     depth-limited estimate (``exact=False``, labels ``~W`` / ``~D`` / ``~L``).
     The whole call stays within ``time_limit`` plus a few milliseconds, except on boards
-    of at most :data:`HINT_PATIENT_CELLS` cells with the compiled kernel, where every
+    of at most :data:`PATIENT_CELLS` cells with the compiled kernel, where every
     outcome is proven, for up to :data:`HINT_PATIENCE` seconds.
     ``time_limit=None`` waits for the exact answer. Raises Cancelled when
     ``cancel`` is set.
@@ -812,7 +813,7 @@ def move_values(state: Connect4State | C4Search, cancel: threading.Event | None 
     searcher = _Searcher(g, kernel, scorer, cancel, start + time_limit * EXACT_SHARE)
     proven = _proven_columns(search, searcher, partial=True)
     if (len(proven) < len(search.legal_moves()) and kernel is not None
-            and g.size <= HINT_PATIENT_CELLS):
+            and g.size <= PATIENT_CELLS):
         # 7×6 and smaller, after their books: every outcome is proven, taking longer
         # where it must (a few positions of 8 to 9 discs on 7×6), up to HINT_PATIENCE.
         searcher.deadline = start + max(time_limit, HINT_PATIENCE)

@@ -83,6 +83,11 @@ def _node_positions(graph: Digraph, board: Area, margin: float) -> tuple[Point, 
 
 
 @lru_cache(maxsize=32)
+def _start(graph: Digraph, setup: GrundySetup) -> GraphState:
+    """The token on the graph's start, or on the node the game ID names."""
+    return GraphState(graph, setup.start[0]) if setup.start else GraphState.start(graph)
+
+
 def graph_geometry(graph: Digraph, board: Area) -> tuple[float, tuple[Point, ...]]:
     """(node radius, node centres) in design coordinates inside ``board`` (x, y, w, h),
     sized so nodes never touch; the nodes grow with the board up to :data:`MAX_RADIUS`
@@ -146,9 +151,7 @@ class GraphScene(GrundyScene):
     def __init__(self, app: App, setup: GrundySetup, seats: tuple[Seat, ...] | None = None,
                  seed: int | None = None) -> None:
         self.graph: Digraph = BUILTIN[setup.graph % len(BUILTIN)]
-        # The graph's start, or the node the game ID names.
-        start = GraphState(self.graph, setup.start[0]) if setup.start else None
-        super().__init__(app, setup, start or GraphState.start(self.graph), seats, seed)
+        super().__init__(app, setup, _start(self.graph, setup), seats, seed)
         self.mouse: Point | None = None  # pointer, design coordinates
         self.cursor: int | None = None  # keyboard choice among the successors (a node)
         self._label_size: tuple[Any, float] = (None, 16.0)  # (radius, scale) → label size
@@ -170,9 +173,7 @@ class GraphScene(GrundyScene):
     # --- hooks ----------------------------------------------------------------------------
     def fresh_state(self) -> Any:
         """The graph's start, or the node the game ID names (``graph:0:@3``)."""
-        if self.setup.start:
-            return GraphState(self.graph, self.setup.start[0])
-        return GraphState.start(self.graph)
+        return _start(self.graph, self.setup)
 
     def hint_extra(self, state: Any, cancel: Any) -> dict[str, Any]:
         """Every node's generalised Grundy value and outcome label, and the arithmetic."""

@@ -29,6 +29,11 @@ DEAL_TRIES = 64
 DEAL_POWER = {"king": 8, "rook": 2, "queen": 2, "knight": 2}
 
 
+def _nim_sum(table: Any, squares: list[Square]) -> int:
+    """The tokens' nim-sum: the XOR of their squares' Grundy values in ``table``."""
+    return reduce(xor, (int(table[s]) for s in squares), 0)
+
+
 def fair_start(config: BoardConfig, mover_wins: bool = True) -> TokenState:
     """The start of ``config``: every token in the bottom-right corner, except that when
     the player to move would not then have the outcome asked for (``mover_wins``: a won
@@ -40,7 +45,7 @@ def fair_start(config: BoardConfig, mover_wins: bool = True) -> TokenState:
     table = grundy_table(config.piece, config.rows, config.cols)
     corner = (config.rows - 1, config.cols - 1)
     squares: list[Square] = [corner] * config.tokens
-    total = reduce(xor, (int(table[s]) for s in squares), 0)
+    total = _nim_sum(table, squares)
     corner_start = TokenState.start(config, squares)
     if (total != 0) == mover_wins and not corner_start.is_terminal():
         return corner_start
@@ -68,7 +73,7 @@ def dealt_start(config: BoardConfig, rng: random.Random) -> TokenState:
     weights = [(r + c) ** DEAL_POWER[config.piece] for r, c in squares_all]
     for _try in range(DEAL_TRIES):
         squares = rng.choices(squares_all, weights, k=config.tokens - 1)
-        rest = reduce(xor, (int(table[s]) for s in squares), 0)
+        rest = _nim_sum(table, squares)
         fits = [(s, w) for s, w in zip(squares_all, weights, strict=True)
                 if rest ^ int(table[s]) and w]
         if fits:
