@@ -43,7 +43,7 @@ RECIPES: dict[str, dict[str, Recipe]] = {
             "medium": ("depth1", "medium", 0.25), "strong": ("depth3", "depth1", 0.75),
             "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
     "gomoku": {"beginner": ("depth1", "medium", 0.08), "easy": ("depth2", None, 0.0),
-               "medium": ("previous", "depth2", 0.5), "strong": ("previous", None, 0.0),
+               "medium": ("previous", "depth2", 0.5), "strong": ("hard", "previous", 0.5),
                "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
 }
 # The board classes, in the order a rung's text names them, with the name it uses.
