@@ -8,7 +8,7 @@ Every level is a recipe (engine/ai/ladder.py) of the family's skills, weakest fi
   ``previous`` — the same as deep as Hard's budget allows (Hard before its threat-space
   search);
   ``hard`` — Hard: threat-space search first on gomoku-sized boards; ``longer`` — Hard
-  given about seven times its nodes;
+  given ``levels.LONGER`` times its nodes;
 * ``perfect`` — proven moves where they can be proven in its budget, else ``longer``
   (saying it plays as Hard).
 

@@ -24,12 +24,13 @@ __all__ = ["BOARD_CLASSES", "HARD_NODES", "LADDER", "LONGER", "RECIPES", "REFLEX
 # 32): about what the former 0.25 s budget searched here on an idle core (~50,000 nodes a
 # CPU-second on gomoku, ~90,000 on 7×6; measured on Hard against Hard).
 HARD_NODES = {"mnk": 20_000, "gomoku": 11_000}
-# Where nothing is proven, Perfect searches as Hard does with this many times its nodes: a
-# longer search than Hard's makes it the stronger of the two where a proof is out of
-# reach. On gomoku the threat-space search gained little from 1 s (53 % over Hard in 100
-# games) and much from 2.5 s (90 % in 40); 1.75 s, about seven times Hard's 0.25 s, put
-# Perfect a rung above Hard (tests/benchmarks/bench_ladder.py).
-LONGER = 7
+# Where nothing is proven, Perfect searches as Hard does with this many times its nodes
+# per board class: a longer search than Hard's makes it the stronger of the two where a
+# proof is out of reach. On gomoku, measured over 20 games against Hard
+# (tests/benchmarks/bench_ladder.py): 7 times scored 97.5 %, far above a rung's two games
+# in three; 5 times 85 %, 4 times 77.5 %. Fewer did worse than Hard itself (2 times:
+# 15 %, 3 times: 32.5 %), which is not explained yet.
+LONGER = {"mnk": 7, "gomoku": 4}
 
 # Each rung's recipe (engine/ai/ladder.py) per board class (agents.board_class): the
 # classic 3×3, the boards between, and the gomoku-sized boards where Hard searches threat
@@ -39,7 +40,7 @@ RECIPES: dict[str, dict[str, Recipe]] = {
     "3x3": {"beginner": ("random", None, 0.0), "easy": ("easy", "random", 0.3),
             "medium": ("medium", "easy", 0.5), "strong": ("medium", "easy", 0.5),
             "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
-    "mnk": {"beginner": ("medium", None, 0.0), "easy": ("depth1", "medium", 0.55),
+    "mnk": {"beginner": ("medium", None, 0.0), "easy": ("depth1", "medium", 0.5),
             "medium": ("depth1", "medium", 0.25), "strong": ("depth3", "depth1", 0.75),
             "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
     "gomoku": {"beginner": ("depth1", "medium", 0.08), "easy": ("depth2", None, 0.0),
@@ -74,8 +75,9 @@ UPPER = _LEVELS.index(REFLEX_FROM)
 
 def search_nodes(board_class: str, skill: str) -> int:
     """The positions a move the search skill ``skill`` may search on ``board_class`` (the
-    budget agents._skill gives it): Hard's, ``LONGER`` times Hard's for ``longer``."""
-    return HARD_NODES[board_class] * (LONGER if skill == "longer" else 1)
+    budget agents._skill gives it): Hard's, ``LONGER[board_class]`` times Hard's for
+    ``longer``."""
+    return HARD_NODES[board_class] * (LONGER[board_class] if skill == "longer" else 1)
 
 
 def skill_text(skill: str, board_class: str) -> Phrase:

@@ -66,6 +66,8 @@ from engine.model.seats import Seat  # noqa: E402
 from tests.benchmarks.figures import machine_note, percentile  # noqa: E402
 
 BAND = (65.0, 80.0)
+# The band column of a top pair that no score can rank (see summary).
+BOTH_PERFECT = ("draws (both perfect)", "each wins moving first (both perfect)")
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,6 @@ class Board:
     key: str
     game: str
     label: str
-    top_draws: bool = False  # the top rungs both play perfectly: their games are draws
 
     def params(self) -> Any:
         if self.game == "tictactoe":
@@ -93,7 +94,7 @@ class Board:
 
 
 BOARDS = {
-    "3x3": Board("ttt-3x3k3", "tictactoe", "tic-tac-toe 3×3", top_draws=True),
+    "3x3": Board("ttt-3x3k3", "tictactoe", "tic-tac-toe 3×3"),
     "7x6": Board("ttt-7x6k4", "tictactoe", "tic-tac-toe 6×7, 4 in a row"),
     "gomoku": Board("ttt-15x15k5", "tictactoe", "gomoku 15×15"),
     "c4": Board("c4", "connect4", "Connect Four 7×6"),
@@ -212,14 +213,17 @@ def summary(board: Board, a: str, b: str, results: list[dict[str, Any]],
     think_a = [t for r in results for t in r["think_a"]]
     think_b = [t for r in results for t in r["think_b"]]
     adjacent = abs(levels.index(a) - levels.index(b)) == 1
-    top = board.top_draws and {a, b} >= {levels[-1], levels[-2]}
-    s = score(results)
-    band = ("" if not adjacent else "draws (both perfect)" if top and draws == games
+    # Where the top two rungs both play every game's outcome perfectly (every game drawn,
+    # or every game won by whoever moves first) no score can rank them: said so instead.
+    top = {a, b} == {levels[-1], levels[-2]}
+    s, first, second = (score(results), score([r for r in results if r["first"]]),
+                        score([r for r in results if not r["first"]]))
+    band = ("" if not adjacent else BOTH_PERFECT[0] if top and draws == games
+            else BOTH_PERFECT[1] if top and (first, second) == (100.0, 0.0)
             else "in band" if BAND[0] <= s <= BAND[1] else "OUT of band")
     return {"game": board.game, "board": board.key, "a": a, "b": b, "games": games,
             "wins": wins, "draws": draws, "losses": games - wins - draws, "score": s,
-            "first": score([r for r in results if r["first"]]),
-            "second": score([r for r in results if not r["first"]]),
+            "first": first, "second": second,
             "moves": round(sum(r["moves"] for r in results) / games, 1),
             "think_ms": {"a": [round(1000 * percentile(think_a, q), 1) for q in (0.5, 0.95)],
                          "b": [round(1000 * percentile(think_b, q), 1) for q in (0.5, 0.95)]},
@@ -312,7 +316,7 @@ def read_rows(path: Path | None) -> list[dict[str, Any]]:
 
 def band_text(row: dict[str, Any]) -> str:
     """The last column: in the band or not, and whether the interval crosses its edge."""
-    if row["band"] in ("", "draws (both perfect)"):
+    if row["band"] in ("", *BOTH_PERFECT):
         return row["band"] or "—"
     lo, hi = row["interval"]
     inside = row["band"] == "in band"

@@ -398,6 +398,28 @@ def test_the_ladder_benchmark_measures_with_load_into_a_result_file(tmp_path: Pa
     assert json.loads(out.read_text(encoding="utf-8"))["raw"] == json.loads(before)["raw"]
 
 
+def test_the_ladder_benchmark_says_when_no_score_can_rank_the_top_two() -> None:
+    """The band column of the top pair (Perfect and Hard): "both perfect" only where
+    every game was drawn or every game was won by whoever moved first; any other result
+    of theirs (Perfect winning from the second seat too) is judged by the band."""
+    from tests.benchmarks.bench_ladder import BOARDS, BOTH_PERFECT, summary
+
+    levels = ("beginner", "easy", "medium", "strong", "hard", "perfect")
+
+    def band(scores: list[float], pair: tuple[str, str] = ("perfect", "hard")) -> str:
+        results = [{"score": s, "first": i % 2 == 0, "moves": 9, "think_a": [0.0],
+                    "think_b": [0.0], "record": str(i)} for i, s in enumerate(scores)]
+        return summary(BOARDS["7x6"], *pair, results, levels)["band"]
+
+    assert band([0.5] * 4) == BOTH_PERFECT[0]
+    assert band([1.0, 0.0] * 3) == BOTH_PERFECT[1]  # a first moves in the even games
+    assert band([1.0] * 4) == "OUT of band"  # Perfect won from the second seat too
+    assert band([1.0, 0.0, 1.0, 1.0]) == "in band"  # 75 %: not the pattern, so judged
+    assert band([1.0, 0.0, 1.0, 0.5]) == "OUT of band"
+    assert band([1.0, 0.0] * 3, ("strong", "medium")) == "OUT of band"  # not the top pair
+    assert band([1.0, 0.0, 1.0, 1.0], ("strong", "medium")) == "in band"
+
+
 # --- "Match me" ------------------------------------------------------------------------------
 
 
@@ -533,7 +555,7 @@ def test_perfect_falls_back_early_where_the_board_is_too_big() -> None:
             if not perfect.reflex:
                 assert "Hard" in perfect.card_note, "it says it plays as Hard"
             # Its search is budgeted in nodes (issue 32): a poll past them at most.
-            assert fallback.nodes <= HARD_NODES["gomoku"] * LONGER + 64
+            assert fallback.nodes <= HARD_NODES["gomoku"] * LONGER["gomoku"] + 64
         state = state.play(move)
         if state.is_terminal():
             break

@@ -86,7 +86,7 @@ def _expected(recipe: Recipe, board_class: str) -> dict[str, list[int]]:
         elif skill in ("hard", "previous"):
             wanted["nodes"].append(HARD_NODES[board_class])
         elif skill == "perfect":
-            wanted["nodes"].append(HARD_NODES[board_class] * LONGER)
+            wanted["nodes"].append(HARD_NODES[board_class] * LONGER[board_class])
     if len(skills) == 2:
         wanted["percent"].append(round(share * 100))
     return wanted
@@ -107,7 +107,7 @@ def test_every_rung_states_the_numbers_of_its_recipes_on_every_board_class() -> 
 
 def test_the_budgets_stated_are_the_ones_the_players_get() -> None:
     """Hard's search on each board is given the positions its text says; Perfect's
-    fallback LONGER times as many; a depth rung's alpha-beta the depth it says."""
+    fallback LONGER[class] times as many; a depth rung's alpha-beta the depth it says."""
     for board_class in ("mnk", "gomoku"):
         config = BOARDS[board_class]
         hard = agents._skill(config, "hard", 0)
@@ -115,7 +115,7 @@ def test_the_budgets_stated_are_the_ones_the_players_get() -> None:
         assert not hard.alpha_beta_only
         longer = agents._skill(config, "longer", 0)
         assert isinstance(longer, HardSearchAgent)
-        assert longer.max_nodes == HARD_NODES[board_class] * LONGER
+        assert longer.max_nodes == HARD_NODES[board_class] * LONGER[board_class]
         deep = agents._skill(config, "depth3", 0)
         assert isinstance(deep, HardSearchAgent) and deep.max_depth == 3
         assert agents.board_class(config) == board_class
@@ -148,7 +148,7 @@ def test_changing_a_recipe_or_a_budget_changes_the_text(monkeypatch) -> None:
     hard = _segments(rung_text("hard"))
     assert _stated(hard["mnk"])["nodes"] == [12_345]
     assert _stated(hard["gomoku"])["nodes"] == [6_789]
-    assert _stated(_segments(rung_text("perfect"))["gomoku"])["nodes"] == [6_789 * LONGER]
+    assert _stated(_segments(rung_text("perfect"))["gomoku"])["nodes"] == [6_789 * LONGER["gomoku"]]
 
 
 def test_classes_that_play_alike_are_named_once(monkeypatch) -> None:
