@@ -144,14 +144,11 @@ def _adjacent_pairs() -> list[Any]:
 # game screen starts a game between two computers: the Grundy board and graph games deal
 # their start, games.grundy.starts). Strict: a pair that comes to vary fails here until it
 # is taken off this list. Not done (issue 32, finding 4): each value is the measured count.
-# - King's walk Perfect–Hard: its games are short and nearly forced (a lost side's
-#   longest resistance is mostly one move), so different starts are most of its variety.
 # - graph-0 (two heaps of 2 drawn as a graph, 12 nodes): only 69 different games exist
 #   from its 9 won nodes, whoever plays them; 40 drawn even uniformly from 69 give about
 #   31 different on average, so 36 of 40 is out of reach on this graph (proven by
 #   test_graph_0_has_too_few_games_for_36_of_40 below).
 KNOWN_REPETITIVE: dict[tuple[str, str, str, str], str] = {
-    ("grundy", "king-8x8", "perfect", "hard"): "34 of 40",
     ("grundy", "graph-0", "easy", "beginner"): "19 of 40",
     ("grundy", "graph-0", "medium", "easy"): "14 of 40",
     ("grundy", "graph-0", "strong", "medium"): "13 of 40",
