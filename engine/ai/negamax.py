@@ -50,6 +50,7 @@ from engine.model.rules import GameState, Move
 
 __all__ = [
     "BYTES_PER_ENTRY",
+    "BudgetExceeded",
     "DEFAULT_MAX_ENTRIES",
     "EXACT",
     "HEURISTIC_MAX",
@@ -87,6 +88,11 @@ BYTES_PER_ENTRY = 200
 
 class SearchTimeout(Exception):
     """Raised when a search runs past its deadline."""
+
+
+class BudgetExceeded(SearchTimeout):
+    """Raised when a search used up its budget of work (nodes) before it finished: the
+    same on every machine, however fast or busy."""
 
 
 class SearchClock:
@@ -287,7 +293,7 @@ class Negamax(SearchClock):
         way on every machine)."""
         super().check()
         if self.max_nodes is not None and self.nodes + self._counter[0] > self.max_nodes:
-            raise SearchTimeout
+            raise BudgetExceeded
 
     def clear(self) -> None:
         """Forget the transposition tables (node counts are kept)."""

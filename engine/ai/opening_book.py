@@ -93,6 +93,25 @@ class OpeningBook:
                 return BookEntry(found[0], from_image(found[1]))
         return None
 
+    def proven_moves(self, state: GameState) -> tuple[int, list[Move]] | None:
+        """The book's proven outcome for ``state`` and every move here that achieves it by
+        the book: its move mapped back from each image of ``state`` the book holds (a
+        symmetric position has several: the book's move and its mirror images, each as
+        good); or None."""
+        images = getattr(state, "book_images", None)
+        if not callable(images):
+            return None
+        outcome: int | None = None
+        moves: list[Move] = []
+        for code, _, from_image in images():
+            found = self.entries.get(code)
+            if found is not None:
+                outcome = found[0]
+                move = from_image(found[1])
+                if move not in moves:
+                    moves.append(move)
+        return None if outcome is None else (outcome, moves)
+
     def add(self, state: GameState, outcome: int, move: Move) -> None:
         """Record ``state``'s proven ``outcome`` and ``move`` under its least code."""
         code, to_image = canonical(state)

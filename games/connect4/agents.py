@@ -7,16 +7,20 @@
   limit: every move completes its n plies on any machine, however busy, so a rung's "a
   search n moves deep" is true; only a proven result or the end of the board stops it
   sooner).
-* :class:`HardAgent`: the generic negamax, depth-limited with iterative
-  deepening under a budget of work (:data:`HARD_NODES` nodes per move: the deepest
-  search completed within them), on the solver's bitboard position with its
-  threat-counting heuristic and threat-aware move ordering. Its clock is only a safety
-  cap (:data:`SAFETY_CAP`), so loose that it does not bind on a machine a quarter as fast
-  as the one it was measured on, even with only a tenth of a core to itself: Hard plays the
-  same moves on any such machine.
+* :class:`HardAgent`: the generic negamax, depth-limited with iterative deepening under a
+  budget of work (:data:`HARD_NODES` nodes per move: the deepest search completed within
+  them), on the solver's bitboard position with its threat-counting heuristic and
+  threat-aware move ordering. Its clock is only a safety cap (:data:`SAFETY_CAP`), so
+  loose that it does not bind on a machine a quarter as fast as the one it was measured
+  on, even with only a tenth of a core to itself: it plays the same moves on any such
+  machine.
+* :class:`ProvingAgent`: the opening book, then proofs of each column's outcome within a
+  budget of positions a move, else that search among the columns not proven to lose. The
+  skill ``book`` (Strong's) proves nothing (the book, else the search); ``proof`` (Hard's)
+  proves within :data:`PROOF_NODES` positions.
 * Perfect: :class:`engine.ai.perfect.PerfectAgent` on the solver's proven
-  values; where they take longer than its 2 s budget it says so and plays Hard's
-  search, given :data:`PERFECT_FALLBACK_NODES` nodes instead of Hard's.
+  values; where they take longer than its 2 s budget it says so and plays as Hard,
+  its search given :data:`PERFECT_FALLBACK_NODES` nodes instead of Strong's.
 
 These are the skills; the levels are recipes of them (``RECIPES``). From Strong up a win
 in one is taken and the opponent's win in one blocked at once, before any search
@@ -40,9 +44,21 @@ from engine.ai.perfect import PerfectAgent
 from engine.model.rules import GameState, Move
 from engine.model.seats import Seat
 from games.connect4.descriptor import GAME
-from games.connect4.levels import HARD_NODES, LADDER, PERFECT_FALLBACK_NODES, RECIPES
+from games.connect4.levels import (
+    HARD_NODES,
+    LADDER,
+    PERFECT_FALLBACK_NODES,
+    PROOF_NODES,
+    RECIPES,
+)
 from games.connect4.rules import Connect4Config, Connect4State
-from games.connect4.solver import PATIENT_CELLS, C4Search, ExactSolver, search_state
+from games.connect4.solver import (
+    PATIENT_CELLS,
+    C4Search,
+    ExactSolver,
+    OutcomeProver,
+    search_state,
+)
 
 __all__ = [
     "HARD_BUDGET",
@@ -229,6 +245,64 @@ class HardAgent:
         return self._rng.choice(result.near) if result.near else result.move
 
 
+class ProvingAgent:
+    """The opening book, then proofs within a budget of work, else the search (Hard; with
+    no proofs, Strong).
+
+    Every column is looked up in the opening book; then the columns are proven one after
+    the other, in a random order, until one is proven to win or ``proof_nodes`` positions
+    have been searched (:class:`games.connect4.solver.OutcomeProver`: the same count on
+    every machine). A proven win is played; otherwise ``search`` (a search of
+    :data:`HARD_NODES` positions by default) chooses among the columns not proven to lose
+    (among all of them where every column loses). ``time_budget`` is only a safety cap on
+    the proofs, as on the search; ``think_floor`` as for :class:`HardAgent`.
+    """
+
+    name = "proof"
+
+    def __init__(self, proof_nodes: int = PROOF_NODES, seed: int | None = None,
+                 search: HardAgent | None = None, time_budget: float | None = None,
+                 think_floor: float = HARD_THINK_FLOOR) -> None:
+        self.prover = OutcomeProver(proof_nodes)
+        self.search = search if search is not None else HardAgent(seed=seed)
+        self.time_budget = (SAFETY_CAP * proof_nodes / HARD_NODES if time_budget is None
+                            else time_budget)
+        self.think_floor = think_floor
+        self._rng = random.Random(seed)
+        # Whether the latest move was a proven win (the tests read it).
+        self.proved_win = False
+
+    @property
+    def max_nodes(self) -> int:
+        """The proofs' budget of work, in positions a move."""
+        return self.prover.nodes
+
+    @max_nodes.setter
+    def max_nodes(self, nodes: int) -> None:
+        self.prover.nodes = nodes
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """A column proven to win, else the search's choice among those not proven to
+        lose."""
+        moves = checked_moves(state, cancel)
+        order = list(moves)
+        self._rng.shuffle(order)
+        outcomes = self.prover(state, order, cancel,  # type: ignore[arg-type]
+                               time.monotonic() + self.time_budget)
+        wins = [col for col in order if outcomes.get(col, 0) > 0]
+        self.proved_win = bool(wins)
+        if wins:
+            return wins[0]
+        if len(outcomes) == len(moves):
+            best = max(outcomes.values())
+            among = [col for col in moves if outcomes[col] == best]
+        else:
+            among = [col for col in moves if outcomes.get(col, 0) >= 0] or list(moves)
+        if len(among) == 1:
+            return among[0]
+        return self.search.choose_among(state, among, cancel)
+
+
 def _empty_cells(state: GameState) -> int:
     if isinstance(state, C4Search):
         return state.max_remaining_plies()
@@ -255,15 +329,18 @@ def _skill(skill: str, seed: int | None, cells: int) -> Agent:
         return MediumAgent(seed=seed)
     if skill.startswith("depth"):  # the search, exactly so many plies: no clock to cut it
         return HardAgent(time_budget=None, seed=seed, max_depth=int(skill[5:]), max_nodes=None)
-    if skill == "hard":
-        return HardAgent(seed=seed, think_floor=HARD_THINK_FLOOR)
+    if skill == "book":  # the book's outcomes alone: no proofs, then the search
+        return ProvingAgent(0, seed=seed)
+    if skill == "proof":
+        return ProvingAgent(seed=seed)
     # (Perfect: only its fallback's budget is counted in nodes here, issue 32.)
     patient = cells <= PATIENT_CELLS
     return PerfectAgent(values=ExactSolver(quick=PERFECT_BUDGET if patient else None,
                                            patient_from=PATIENT_FROM),
-                        fallback=lambda: HardAgent(
+                        # Hard's play, its search given PERFECT_FALLBACK_NODES.
+                        fallback=lambda: ProvingAgent(seed=seed, think_floor=0.0, search=HardAgent(
                             SAFETY_CAP * PERFECT_FALLBACK_NODES / HARD_NODES, seed=seed,
-                            max_nodes=PERFECT_FALLBACK_NODES),
+                            max_nodes=PERFECT_FALLBACK_NODES)),
                         time_budget=PERFECT_PATIENCE if patient else PERFECT_BUDGET,
                         seed=seed, fallback_label="Hard",
                         remaining=_empty_cells, probe=PERFECT_PROBE,
@@ -275,8 +352,8 @@ def _skill(skill: str, seed: int | None, cells: int) -> Agent:
 def make_agent(params: Connect4Config, seat: Seat, seed: int | None = None) -> Agent:
     """The computer player for ``seat`` (its level and mistake rate) on ``params``.
 
-    Perfect plays proven moves where it can prove them within 2 s and Hard's search
-    for a second (saying so in ``last_note``) elsewhere. A mistake rate wraps any level in
+    Perfect plays proven moves where it can prove them within 2 s and plays as Hard
+    elsewhere (saying so in ``last_note``), with a longer search. A mistake rate wraps any level in
     a player that sometimes plays a random column on purpose.
     """
     level = seat.level

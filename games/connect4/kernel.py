@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from engine.ai.agent import Cancelled
-from engine.ai.negamax import SearchTimeout
+from engine.ai.negamax import BudgetExceeded, SearchTimeout
 from engine.core.native import load_library
 
 __all__ = [
@@ -51,10 +51,6 @@ _OK, _BUDGET, _CANCELLED, _TIMEOUT, _BAD = range(5)
 # Seconds between two looks at a cancel event by the watcher thread.
 _WATCH_INTERVAL = 0.01
 _NO_CLAMP = 1000
-
-
-class BudgetExceeded(SearchTimeout):
-    """The search used up its node budget before it finished."""
 
 
 # Set by :func:`disabled`: kernel_for answers None (the pure-Python search runs).

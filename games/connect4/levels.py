@@ -3,8 +3,8 @@ same recipe, what the help says it does (the players: games/connect4/agents.py).
 
 A rung's text is generated from its recipe and the budgets here, so that "a search 8 moves
 deep" is true by construction: agents.py builds the players from the same ``RECIPES``,
-``HARD_NODES`` and ``PERFECT_FALLBACK_NODES``. No pygame, no search code here (the
-descriptor imports this module).
+``HARD_NODES``, ``PROOF_NODES`` and ``PERFECT_FALLBACK_NODES``. No pygame, no search code
+here (the descriptor imports this module).
 """
 
 from __future__ import annotations
@@ -12,31 +12,41 @@ from __future__ import annotations
 from engine.ai.ladder import Recipe, Rung, recipe_phrase
 from engine.core.phrase import N_, Nn_, Number, Phrase
 
-__all__ = ["HARD_NODES", "LADDER", "PERFECT_FALLBACK_NODES", "RECIPES", "skill_text"]
+__all__ = ["HARD_NODES", "LADDER", "PERFECT_FALLBACK_NODES", "PROOF_NODES", "RECIPES",
+           "skill_text"]
 
 # The work of the searching levels, in positions searched a move (not seconds: a level is
-# as strong on a slow or busy machine as on a fast one, issue 32). HARD_NODES is about
-# what Hard's former 0.3 s searched here on an idle core (~150,000 positions a
-# CPU-second, measured on positions of Hard against Hard); Perfect's fallback, where
-# nothing is proven, what its former second did.
+# as strong on a slow or busy machine as on a fast one, issue 32). HARD_NODES, Strong's
+# search, is about what Hard's former 0.3 s searched here on an idle core (~150,000
+# positions a CPU-second, measured on positions of Hard against Hard); PROOF_NODES, Hard's
+# proofs, counted by the compiled kernel (a few milliseconds of it; the pure-Python search,
+# where no C compiler is found, counts its own positions, about a quarter of a second);
+# Perfect's fallback, where nothing is proven, searches what its former second did.
 HARD_NODES = 40_000
+PROOF_NODES = 60_000
 PERFECT_FALLBACK_NODES = 150_000
 
-# Each rung's recipe (engine/ai/ladder.py): searches two, four, six and eight or nine plies deep,
-# then Hard's search of HARD_NODES positions (about nine plies at first, deeper as the
-# board fills); two plies more win about two games of three. Beginner plays three moves in
-# ten as the Medium skill (one move ahead), so each rung beats the one below in about two
-# games of three (tests/benchmarks/bench_ladder.py). Medium played a quarter of its moves
-# at four plies until issue 32: over 400 games (two samples of 200) it then scored only
-# 64.1 % against Easy; six plies throughout scored 67.8 % (71.0 and 64.5 %). Strong at
-# eight plies scored only 64 % over Medium (100 games) and Hard 80 % over it (40); nine
-# plies were far too strong (86.5 % over Medium in 100 games); nine plies in half its
-# moves and eight in the others put both pairs in the band (67.0 % and 71.5 %, 100 games
-# each).
+# Each rung's recipe (engine/ai/ladder.py): searches two, four, and nine or eight plies
+# deep, then the opening book before a search of HARD_NODES positions (about nine plies at
+# first, deeper as the board fills), then proofs of PROOF_NODES positions before it, and
+# Perfect. Beginner plays three moves in ten as the Medium skill (one move ahead).
+# Measured with tests/benchmarks/bench_ladder.py, 100 games a pair unless said, so that each
+# rung beats the one below in about two games of three (docs/performance.md).
+#
+# Until issue 32 Hard was the search alone and Perfect beat it in every game (20 of 20): it
+# never kept the first player's win against a proven defence. The book and proofs before
+# the search keep it in some of Hard's games; how often depends steeply on the proofs'
+# budget (Perfect–Hard: the book alone 90 % over 20 games; 20,000 and 30,000 positions
+# 81.0 %; 50,000 76.5 %; 60,000 69.5 %; 100,000 58.0 %). Against the same search with the
+# book and no proofs, Hard scores 68.0 % (30,000), 70.0 % (50,000) and 73.5 % (100,000).
+# So that is Strong (72.5 % over the former Strong), and the former Strong (nine plies in
+# half its moves, eight in the others) is Medium: 76.5 % over 200 games against Easy's four
+# plies, where seven plies scored 75.5 % but lost 83.5 % against the search, and five
+# plies beat Beginner 81.2 %. The former Medium's six plies are no longer a rung.
 RECIPES: dict[str, Recipe] = {
     "beginner": ("depth2", "medium", 0.3), "easy": ("depth4", None, 0.0),
-    "medium": ("depth6", None, 0.0), "strong": ("depth9", "depth8", 0.5),
-    "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)}
+    "medium": ("depth9", "depth8", 0.5), "strong": ("book", None, 0.0),
+    "hard": ("proof", None, 0.0), "perfect": ("perfect", None, 0.0)}
 
 _LABELS = {"beginner": N_("Beginner"), "easy": N_("Easy"), "medium": N_("Medium"),
            "strong": N_("Strong"), "hard": N_("Hard"), "perfect": N_("Perfect")}
@@ -51,12 +61,18 @@ def skill_text(skill: str) -> Phrase:
     if skill == "medium":  # said inside the share's parentheses: none of its own
         return Phrase(N_("one move ahead, so it wins, blocks and never hands over a "
                          "win at once"))
-    if skill == "hard":
-        return Phrase(N_("a search of {nodes} positions a move with a threat-counting "
-                         "evaluation"), nodes=Number(HARD_NODES))
+    if skill == "book":
+        return Phrase(N_("the opening book where there is one, else a search of {nodes} "
+                         "positions a move with a threat-counting evaluation"),
+                      nodes=Number(HARD_NODES))
+    if skill == "proof":
+        return Phrase(N_("the opening book where there is one, then proofs of up to "
+                         "{proof} positions a move, else Strong's search"),
+                      proof=Number(PROOF_NODES))
     if skill == "perfect":
-        return Phrase(N_("the exact solver where it answers in time, else Hard's search "
-                         "of {nodes} positions"), nodes=Number(PERFECT_FALLBACK_NODES))
+        return Phrase(N_("the exact solver where it answers in time, else Hard's play "
+                         "with a search of {nodes} positions"),
+                      nodes=Number(PERFECT_FALLBACK_NODES))
     raise ValueError(f"no Connect Four skill {skill!r}")
 
 

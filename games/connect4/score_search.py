@@ -46,7 +46,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engine.ai.negamax import SearchClock
+from engine.ai.negamax import BudgetExceeded, SearchClock
 
 if TYPE_CHECKING:
     from games.connect4.geometry import Geometry
@@ -110,9 +110,14 @@ class ScoreSearch(SearchClock):
     bounds the table (its length is the largest prime no larger). ``cancel``
     and ``deadline`` (a ``time.monotonic()`` instant) may be changed between
     calls; past the deadline :class:`SearchTimeout` is raised, once cancelled
-    :class:`Cancelled`. The table is kept between calls (positions of one
-    game help each other); :meth:`clear` forgets it.
+    :class:`Cancelled`. ``budget`` (None: none), which may be changed between calls too,
+    is a budget of work for each call to :meth:`solve`: past that many nodes (looked at
+    every 2,048, so the same count on every machine) :class:`BudgetExceeded` is raised.
+    The table is kept between calls (positions of one game help each other);
+    :meth:`clear` forgets it.
     """
+
+    budget: int | None = None
 
     def __init__(self, geometry: Geometry, max_entries: int = DEFAULT_ENTRIES,
                  cancel: threading.Event | None = None, deadline: float | None = None) -> None:
@@ -127,6 +132,12 @@ class ScoreSearch(SearchClock):
     def clear(self) -> None:
         """Forget every stored bound."""
         self.table[:] = [0] * self.length
+
+    def check(self) -> None:
+        """Raise Cancelled, SearchTimeout or BudgetExceeded if the search must stop now."""
+        super().check()
+        if self.budget is not None and self._counter[0] >= self.budget:
+            raise BudgetExceeded
 
     # --- one position ------------------------------------------------------------------
 

@@ -51,17 +51,18 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from operator import itemgetter
 
 from engine.ai.agent import Cancelled
-from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout
+from engine.ai.negamax import MATE_MIN, WIN, BudgetExceeded, Negamax, SearchTimeout
 from engine.core.memory import on_release
 from engine.model.rules import IllegalMove
 from engine.model.values import MoveValue
 from games.connect4 import solve_pool
 from games.connect4.book import WIN_UNKNOWN_DISTANCE, Book, book_for
 from games.connect4.geometry import Geometry, geometry, spots_function
-from games.connect4.kernel import Kernel, enabled, kernel_for
+from games.connect4.kernel import DEFAULT_TABLE_BYTES, Kernel, enabled, kernel_for
 from games.connect4.rules import Connect4State
 from games.connect4.score_search import ScoreSearch, value_of_score
 
@@ -71,6 +72,7 @@ __all__ = [
     "HINT_LIMIT",
     "C4Search",
     "ExactSolver",
+    "OutcomeProver",
     "column_values",
     "Geometry",
     "estimate_values",
@@ -476,24 +478,40 @@ class _Searcher:
     there is one, else the pure-Python :class:`ScoreSearch`; with the opening book."""
 
     def __init__(self, g: Geometry, kernel: Kernel | None, scorer: ScoreSearch | None,
-                 cancel: threading.Event | None, deadline: float | None) -> None:
+                 cancel: threading.Event | None, deadline: float | None,
+                 budget: int | None = None) -> None:
         self.g = g
         self.kernel = kernel
         self.scorer = scorer
         self.cancel = cancel
         self.deadline = deadline
+        # Nodes left to every search of this searcher together (None: no budget of work).
+        # With a budget the columns are searched one after the other (never on two
+        # threads), so that the count is the same on every machine.
+        self.budget = budget
         self.book: Book | None = book_for(g.cols, g.rows, g.k)
 
     def solve(self, cur: int, mask: int, discs: int, lowest: int | None,
               highest: int | None) -> int:
-        if self.kernel is not None:
-            return self.kernel.solve(cur, mask, discs, lowest, highest,
-                                     deadline=self.deadline, cancel=self.cancel)
-        scorer = self.scorer
-        assert scorer is not None
-        scorer.cancel = self.cancel
-        scorer.deadline = self.deadline
-        return scorer.solve(cur, mask, discs, lowest, highest)
+        if self.budget is not None and self.budget <= 0:
+            raise BudgetExceeded
+        search: Kernel | ScoreSearch | None = self.kernel or self.scorer
+        assert search is not None
+        before = search.nodes
+        try:
+            if self.kernel is not None:
+                return self.kernel.solve(cur, mask, discs, lowest, highest,
+                                         deadline=self.deadline, cancel=self.cancel,
+                                         budget=self.budget or 0)
+            scorer = self.scorer
+            assert scorer is not None
+            scorer.cancel = self.cancel
+            scorer.deadline = self.deadline
+            scorer.budget = self.budget
+            return scorer.solve(cur, mask, discs, lowest, highest)
+        finally:
+            if self.budget is not None:
+                self.budget -= search.nodes - before
 
     def booked(self, cur: int, mask: int, discs: int) -> _Proven | None:
         """The book's value of a position (for its mover), when the book holds it."""
@@ -509,7 +527,8 @@ class _Searcher:
 
 def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
                     known: dict[int, _Proven] | None = None,
-                    first_win: bool = False, distances: bool = True) -> dict[int, _Proven]:
+                    first_win: bool = False, distances: bool = True,
+                    order: Sequence[int] | None = None) -> dict[int, _Proven]:
     """Every legal column's proven value for the mover: the book where it reaches, else
     first the outcome of every column (two cheap null windows each at most), then the
     distances (the first pass's table makes them cheaper). Raises SearchTimeout (or
@@ -517,7 +536,8 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
     columns proven so far (an outcome, and its distance where it was worked out in time).
     ``known``: columns proven by an earlier call (not searched again). ``first_win``:
     stop at the first column proven to win (outcomes only, no distances). Not
-    ``distances``: the outcomes alone.
+    ``distances``: the outcomes alone. ``order``: the columns to search in that order
+    (None: the centre first).
     """
     if searcher.cancel is not None and searcher.cancel.is_set():
         raise Cancelled  # even where the book would answer at once
@@ -546,6 +566,8 @@ def _proven_columns(search: C4Search, searcher: _Searcher, partial: bool,
     twins = {col: g.mirror[col] for col in children
              if symmetric and g.mirror[col] in children and g.mirror[col] != col}
     searched = _searched(children, twins)
+    if order is not None:
+        searched = {col: searched[col] for col in order if col in searched}
     # The position's own outcome, where the book knows it, narrows its columns: in a lost
     # position every column loses (no search); in a drawn one each is a draw or a loss
     # (one null window).
@@ -623,7 +645,7 @@ def _solve_all(searcher: _Searcher,
     """Each column's score, clamped as asked, by column: the ones proven before the
     searcher's deadline (on two threads with the compiled kernel: :mod:`solve_pool`).
     Raises Cancelled when the searcher's cancel event is set."""
-    if searcher.kernel is None or solve_pool.WORKERS < 2:
+    if searcher.kernel is None or solve_pool.WORKERS < 2 or searcher.budget is not None:
         out: dict[int, int] = {}
         for col, (c, m, discs, lowest, highest) in jobs.items():
             try:
@@ -688,6 +710,35 @@ def exact_values(state: Connect4State | C4Search, cancel: threading.Event | None
     return _values(search, _proven_columns(search, searcher, partial=False))
 
 
+class _Backend:
+    """One player's own search, for the board it is asked about: the compiled kernel with
+    a table of ``table_bytes`` where it runs, else the pure-Python search with
+    ``max_entries`` slots; made anew when the board's shape changes, kept otherwise (its
+    table helps the next call). Not shared between threads."""
+
+    def __init__(self, max_entries: int, table_bytes: int = DEFAULT_TABLE_BYTES) -> None:
+        self.max_entries = max_entries
+        self.table_bytes = table_bytes
+        self._g: Geometry | None = None
+        self._kernel: Kernel | None = None
+        self._scorer: ScoreSearch | None = None
+
+    def searcher(self, g: Geometry, cancel: threading.Event | None, deadline: float | None,
+                 budget: int | None = None) -> _Searcher:
+        """A :class:`_Searcher` on this backend's search for board ``g``."""
+        if self._g is not g:
+            self._g = g
+            self._kernel = kernel_for(g.cols, g.rows, g.k, self.table_bytes)
+            self._scorer = None if self._kernel is not None else ScoreSearch(g, self.max_entries)
+        return _Searcher(g, self._kernel, self._scorer, cancel, deadline, budget)
+
+    def clear(self) -> None:
+        """Forget every stored bound."""
+        for search in (self._kernel, self._scorer):
+            if search is not None:
+                search.clear()
+
+
 class ExactSolver:
     """:func:`exact_values` with a table kept between calls.
 
@@ -714,9 +765,7 @@ class ExactSolver:
         self.max_entries = max_entries
         self.quick = quick
         self.patient_from = patient_from
-        self._g: Geometry | None = None
-        self._kernel: Kernel | None = None
-        self._scorer: ScoreSearch | None = None
+        self._backend = _Backend(max_entries)
 
     def __call__(self, state: Connect4State | C4Search, cancel: threading.Event | None,
                  deadline: float | None) -> dict[int, MoveValue]:
@@ -724,23 +773,20 @@ class ExactSolver:
         search = search_state(state)
         if search.is_terminal():
             return {}
-        g = search.g
-        if self._g is not g:
-            self._g = g
-            self._kernel = kernel_for(g.cols, g.rows, g.k)
-            self._scorer = None if self._kernel is not None else ScoreSearch(g, self.max_entries)
+        searcher = self._backend.searcher(search.g, cancel, deadline)
+        kernel = searcher.kernel
         legal = len(search.legal_moves())
         # (Only with the compiled kernel: the pure-Python search would spend the whole
         # patience on an opening it cannot prove.)
-        patient = (self.quick is not None and deadline is not None and self._kernel is not None
+        patient = (self.quick is not None and deadline is not None and kernel is not None
                    and search.n >= self.patient_from
                    and deadline - time.monotonic() > self.quick)
         # Patient: ``quick`` first. Without the kernel ``quick`` is the whole budget (never
         # a minute of the pure-Python search on one move); else the whole deadline.
         first = (min(time.monotonic() + self.quick, deadline)
                  if self.quick is not None and deadline is not None
-                 and (patient or self._kernel is None) else deadline)
-        searcher = _Searcher(g, self._kernel, self._scorer, cancel, first)
+                 and (patient or kernel is None) else deadline)
+        searcher.deadline = first
         proven = _proven_columns(search, searcher, partial=True)
         if len(proven) < legal and patient:
             wins = {col: value for col, value in proven.items() if value[0] > 0}
@@ -758,6 +804,47 @@ class ExactSolver:
         if len(proven) < legal:
             raise SearchTimeout
         return _values(search, proven)
+
+
+class OutcomeProver:
+    """Columns' outcomes proven within a budget of work: the Hard player's proofs.
+
+    Each call looks in the opening book first, then proves the columns one after the
+    other, in the order given, until one is proven to win or ``nodes`` positions have
+    been searched in all (the compiled kernel's count where it runs, else the pure-Python
+    search's), and answers the outcome of each column proven so far: +1 a win for the
+    mover, 0 a draw, -1 a loss. The count is the same on every machine, so the same
+    position and order give the same answer however fast or busy the machine is; the
+    table (``table_bytes`` for the kernel, ``max_entries`` slots for the pure-Python
+    search) is cleared before each call, so the answer does not depend on earlier ones.
+    """
+
+    def __init__(self, nodes: int, table_bytes: int = 16 << 20,
+                 max_entries: int = 65_537) -> None:
+        if nodes < 0:
+            raise ValueError(f"a budget of work is a count of nodes, not {nodes!r}")
+        self.nodes = nodes
+        self._backend = _Backend(max_entries, table_bytes)
+        # The nodes the latest call searched.
+        self.used = 0
+
+    def __call__(self, state: Connect4State | C4Search, order: Sequence[int],
+                 cancel: threading.Event | None = None,
+                 deadline: float | None = None) -> dict[int, int]:
+        """Each column's proven outcome for the mover (see the class), the columns
+        searched in ``order`` (every legal column is looked up in the book and checked
+        for a win at once whatever the order); raises Cancelled once ``cancel`` is set.
+        ``deadline`` is only a safety cap: past it the columns proven so far."""
+        search = search_state(state)
+        if search.is_terminal():
+            return {}
+        searcher = self._backend.searcher(search.g, cancel, deadline, budget=self.nodes)
+        self._backend.clear()
+        proven = _proven_columns(search, searcher, partial=True, first_win=True,
+                                 order=order)
+        assert searcher.budget is not None
+        self.used = self.nodes - max(0, searcher.budget)
+        return {col: sign for col, (sign, _) in proven.items()}
 
 
 def column_values(state: Connect4State | C4Search, time_limit: float | None = DEFAULT_SOLVE_LIMIT,

@@ -164,18 +164,21 @@ def proven_values(search: MNKSearchState, cancel: threading.Event | None,
                   deadline: float | None) -> dict[int, MoveValue]:
     """The position's proven outcome as move values, without distances.
 
-    From the board's opening book where it has the position, else from
+    From the board's opening book where it has the position (its move, and on a
+    symmetric position the move's mirror images), else from
     :func:`engine.ai.win_proof.proven_choice`: one winning or drawing move,
     or, in a lost position, every move (each a proven loss; the likeliest to
     hold out first). Raises SearchTimeout when nothing is proven by ``deadline``.
     """
     g = search.g
     book = book_for(g.rows, g.cols, g.k)
-    entry = book.lookup(search) if book is not None else None
-    if entry is not None:
-        outcome, moves = entry.outcome, [entry.move]
+    found = book.proven_moves(search) if book is not None else None
+    if found is not None:
+        # The book's move and, on a symmetric board, its mirror images (as good: Perfect
+        # chooses among them, so its games vary).
+        outcome, moves = found
         if outcome < 0:
-            moves += [m for m in search.legal_moves() if m != entry.move]
+            moves += [m for m in search.legal_moves() if m not in moves]
     else:
         choice = proven_choice(search, deadline=deadline, cancel=cancel, max_entries=_TABLE_CAP)
         outcome, moves = choice.outcome, list(choice.moves)

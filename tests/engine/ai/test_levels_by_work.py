@@ -22,6 +22,8 @@ import pytest
 
 from engine.model.registry import all_games
 from engine.model.seats import Seat
+from tests.support.agent_parts import parts
+from tests.support.agent_parts import shrink as shrink_work
 
 # Dozens of games per pairing over every ladder board: minutes, so the full suite's.
 pytestmark = pytest.mark.slow
@@ -32,6 +34,10 @@ LADDERED = [g for g in all_games() if g.ladder]
 BOARDS = [(g, variant) for g in LADDERED for variant in g.ladder_variants]
 # Plies of each game played (the first moves: where the search is widest).
 PLIES = 4
+# Plies compared by the variety test where a player searches: past Connect Four's opening
+# book, which Strong and Hard both follow (over 16 plies 8 of 10 of their games differed,
+# over 24 all 10, as over whole games).
+VARIETY_PLIES = 24
 
 
 def _below_perfect(game: Any) -> list[str]:
@@ -50,11 +56,7 @@ def _play(game: Any, variant: str, levels: tuple[str, str], seed: int,
                for side, level in enumerate(levels)]
     if shrink:
         for player in players:
-            for part in _parts(player):
-                if getattr(part, "max_nodes", None):
-                    part.max_nodes = max(200, part.max_nodes // 100)
-                if type(part).__name__ == "PerfectAgent" and part.time_budget < 100:
-                    part.time_budget = part.probe = 0.1
+            shrink_work(player)
     # As the game screen starts a game between two computers: dealt, where the game deals.
     state = game.deal_start(params, random.Random(seed))
     moves: list[Any] = [state]
@@ -63,23 +65,6 @@ def _play(game: Any, variant: str, levels: tuple[str, str], seed: int,
         moves.append(move)
         state = state.play(move)
     return tuple(moves)
-
-
-def _parts(agent: Any) -> Iterator[Any]:
-    """``agent`` and every player inside it (wrappers, blends, Perfect's fallback)."""
-    seen: set[int] = set()
-    todo = [agent]
-    while todo:
-        part = todo.pop()
-        if id(part) in seen or part is None:
-            continue
-        seen.add(id(part))
-        yield part
-        inside = vars(part) if hasattr(part, "__dict__") else {}
-        todo += [inside.get(name) for name in ("inner", "strong", "weak")]
-        if (isinstance(getattr(type(part), "fallback", None), property)
-                and getattr(part, "time_budget", 0) < float("inf")):
-            todo.append(part.fallback)  # Perfect's (where it has one), built to be shrunk
 
 
 @contextlib.contextmanager
@@ -163,12 +148,12 @@ def test_games_between_two_adjacent_levels_vary(game: Any, variant: str, stronge
     """Every adjacent pair of levels, Perfect included, sides alternating and seeds
     differing: where no player searches with a budget (the Grundy games: cheap) the full
     count, at least 36 of 40 different; where one does, at least 9 of 10,
-    each game's first 16 moves compared (games that begin differently are different
-    games) and the searches given a hundredth of their work (the choice among near-best
-    moves is the same at any budget); the benchmark counts 40 full games there."""
+    each game's first VARIETY_PLIES moves compared (games that begin differently are
+    different games) and the searches given a hundredth of their work (the choice among
+    near-best moves is the same at any budget); the benchmark counts 40 full games there."""
     def record(i: int, shrink: bool) -> tuple[Any, ...]:
         sides = (stronger, weaker) if i % 2 == 0 else (weaker, stronger)
-        return _play(game, variant, sides, 100 + i, None if not shrink else 16, shrink)
+        return _play(game, variant, sides, 100 + i, None if not shrink else VARIETY_PLIES, shrink)
 
     params = game.param_spec().from_variant_id(variant)
     if not any(_searches(game.make_agent(params, Seat("computer", level), seed=1))
@@ -185,7 +170,7 @@ def _searches(agent: Any) -> bool:
     dear, and the variety test plays fewer, with less work)."""
     return any(getattr(part, "max_depth", None) is not None
                or getattr(part, "time_budget", float("inf")) < float("inf")
-               for part in _parts(agent))
+               for part in parts(agent))
 
 
 def test_graph_0_has_too_few_games_for_36_of_40() -> None:

@@ -98,6 +98,27 @@ def test_lookup_maps_the_move_through_the_board_symmetry(rows, cols, k) -> None:
             assert _value_after(state, entry.move) == entry.outcome
 
 
+@pytest.mark.parametrize("rows,cols,k", [(3, 3, 3), pytest.param(4, 3, 3,
+                                                                 marks=pytest.mark.slow)])
+def test_every_proven_move_of_a_symmetric_position_keeps_the_outcome(rows, cols, k) -> None:
+    """``proven_moves`` gives the book's move and its mirror images where the position is
+    symmetric, each keeping the minimax outcome, and the one move ``lookup`` gives among
+    them."""
+    root = MNKSearchState.new(rows, cols, k)
+    book = build_book(root, 4, time_limit=30, game="test")
+    several = 0
+    for side in (0, 1):
+        for search in _book_positions(root, book, 4, side):
+            outcome, moves = book.proven_moves(search)
+            state = search.to_rules()
+            assert book.lookup(search).move in moves and len(set(moves)) == len(moves)
+            assert outcome == _SIGN[minimax(state)[0]]
+            for move in moves:
+                assert _value_after(state, move) == outcome, (state, move)
+            several += len(moves) > 1
+    assert several  # some positions of the first two moves are symmetric
+
+
 def _reprove(rows: int, cols: int, k: int, code: str, outcome: int, move: int) -> None:
     """Prove a shipped entry again: draws by the exact negamax, wins and losses by the
     win prover."""

@@ -177,6 +177,7 @@ def test_keys_are_canonical_under_the_mirror_and_otherwise_distinct() -> None:
 # --- exactness against the reference --------------------------------------------------------------
 
 
+@pytest.mark.slow  # seconds of brute force; the quick run keeps the kernel's brute-force checks
 def test_empty_4x4_every_move_matches_brute_force() -> None:
     state = Connect4State.new(Connect4Config(4, 4))
     check_exact(state)
@@ -265,11 +266,11 @@ def _tiny_table_changes_nothing() -> None:
         assert {c: as_pair(v) for c, v in got.items()} == expected
         solver = ExactSolver(max_entries=64)
         assert solver(state, None, None) == got
-        scorer = solver._scorer
+        scorer = solver._backend._scorer
         # The table has a fixed number of slots (a prime no larger than the cap): newer
         # positions overwrite older ones, and the answers stay exact.
         assert scorer is not None and len(scorer.table) == 61
-        assert solver(state, None, None) == got and solver._scorer is scorer
+        assert solver(state, None, None) == got and solver._backend._scorer is scorer
 
 
 @pytest.mark.slow

@@ -84,10 +84,13 @@ def test_hints_on_the_empty_7x6_board_prove_the_winning_move() -> None:
     state = TicTacToeState.new(MNKConfig(7, 6, 4))
     values = move_values(state, threading.Event(), time_limit=1.0)
     proven = {m: v for m, v in values.items() if v.exact}
-    book_move = book_for(7, 6, 4).lookup(MNKSearchState.new(7, 6, 4)).move
-    assert list(proven) == [book_move]
-    assert proven[book_move].outcome == "win" and proven[book_move].remoteness is None
-    assert proven[book_move].label() == "W"
+    empty = MNKSearchState.new(7, 6, 4)
+    book_move = book_for(7, 6, 4).lookup(empty).move
+    # The book's move and its mirror images on the symmetric empty board, none other.
+    _outcome, mirrored = book_for(7, 6, 4).proven_moves(empty)
+    assert book_move in proven and set(proven) == set(mirrored) and len(proven) > 1
+    for value in proven.values():
+        assert value.outcome == "win" and value.remoteness is None and value.label() == "W"
     assert set(values) == set(state.legal_moves())
     assert hint_note(values) == PROVEN_NOTE
 
