@@ -37,7 +37,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,35 +82,35 @@ class OpeningBook:
     def __len__(self) -> int:
         return len(self.entries)
 
-    def lookup(self, state: GameState) -> BookEntry | None:
-        """The book's proven choice for ``state``, its move mapped onto ``state``; or None."""
+    def _held_images(self, state: GameState) -> Iterator[BookEntry]:
+        """The book's entry for each image of ``state`` it holds, in the order of
+        ``state.book_images()``, its move mapped back onto ``state`` (none where the
+        state has no images)."""
         images = getattr(state, "book_images", None)
         if not callable(images):
-            return None
+            return
         for code, _, from_image in images():
             found = self.entries.get(code)
             if found is not None:
-                return BookEntry(found[0], from_image(found[1]))
-        return None
+                yield BookEntry(found[0], from_image(found[1]))
+
+    def lookup(self, state: GameState) -> BookEntry | None:
+        """The book's proven choice for ``state``, its move mapped onto ``state``; or None."""
+        return next(self._held_images(state), None)
 
     def proven_moves(self, state: GameState) -> tuple[int, list[Move]] | None:
         """The book's proven outcome for ``state`` and every move here that achieves it by
         the book: its move mapped back from each image of ``state`` the book holds (a
         symmetric position has several: the book's move and its mirror images, each as
         good); or None."""
-        images = getattr(state, "book_images", None)
-        if not callable(images):
+        held = list(self._held_images(state))
+        if not held:
             return None
-        outcome: int | None = None
         moves: list[Move] = []
-        for code, _, from_image in images():
-            found = self.entries.get(code)
-            if found is not None:
-                outcome = found[0]
-                move = from_image(found[1])
-                if move not in moves:
-                    moves.append(move)
-        return None if outcome is None else (outcome, moves)
+        for entry in held:
+            if entry.move not in moves:
+                moves.append(entry.move)
+        return held[-1].outcome, moves
 
     def add(self, state: GameState, outcome: int, move: Move) -> None:
         """Record ``state``'s proven ``outcome`` and ``move`` under its least code."""
