@@ -418,7 +418,7 @@ def test_scaffolded_into_a_copy_of_the_project_the_suite_passes(tmp_path: Path) 
              "tests/project/test_import_graph.py::test_no_import_cycles_even_in_annotations",
              "tests/project/test_import_graph.py::test_games_import_each_other_never"]
     out = subprocess.run([sys.executable, "-m", "pytest", *tests, "-q", "-m", "not slow",
-                          "-p", "no:cacheprovider"], cwd=copy, capture_output=True, text=True,
-                         timeout=900)
+                          "-p", "no:cacheprovider", "-n", "0"], cwd=copy, capture_output=True,
+                         text=True, timeout=900)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "take-away" in (copy / "build" / "README.md").read_text(encoding="utf-8")

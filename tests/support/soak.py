@@ -181,6 +181,14 @@ def rss_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+# Threads that wait for the next job and never end, by the start of their names: a settled
+# figure waits for their work, not for them (joining one only ran out its 30 s, twice a
+# soak). Connect Four's proving threads work only for an AI worker's job (solve_pool).
+IDLE_WORKERS = ("ai-worker", "statistics", "game-journal", "c4-proof")
+# The threads alive when the current run began (run_monkey).
+_OLDER_THREADS: set[threading.Thread] = set()
+
+
 def settled_rss_kb(app: App) -> int:
     """Resident memory in a state that can be compared: see the module docstring."""
     app.pop_to(LauncherScene)
@@ -189,10 +197,15 @@ def settled_rss_kb(app: App) -> int:
     app.handle(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
     deadline = time.monotonic() + 30
     WORKERS.wait_idle(30)
+    # The statistics worker is idle once a job queued now has run; the journal's writer
+    # once its queue is written (neither thread ends).
+    app.stats.submit(lambda store: None, read=False).ready.wait(30)
+    app.game_saves.writer.drain()
     for thread in threading.enumerate():
-        # (idle workers wait for the next job: they never end)
+        # (idle workers wait for the next job: they never end; threads older than the
+        # run are not its own: a test process may hold other apps' idle workers)
         if thread is not threading.current_thread() and thread.daemon \
-                and thread.name != "ai-worker":
+                and not thread.name.startswith(IDLE_WORKERS) and thread not in _OLDER_THREADS:
             thread.join(max(0.0, deadline - time.monotonic()))
     app.step([], 1 / 60)
     release_free_memory(collect=True)
@@ -429,6 +442,8 @@ def run_monkey(seed: int, events: int, profile: Path | None = None,
                report_every: int = 10_000) -> SoakResult:
     """Post ``events`` random inputs to a fresh app; stop at the first failure."""
     result = SoakResult(seed=seed)
+    _OLDER_THREADS.clear()
+    _OLDER_THREADS.update(threading.enumerate())
     # Where the memory baseline is taken (see the module docstring); 0: no memory check.
     memory_from = min(MEMORY_FROM, events // 2) if events >= 1_000 else 0
     result.memory_from = memory_from

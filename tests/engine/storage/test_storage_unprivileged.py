@@ -27,7 +27,7 @@ def test_permission_tests_pass_without_root_override(tmp_path: Path) -> None:
         pytest.skip("setpriv (util-linux) is not available")
     caps = "-dac_override,-dac_read_search"
     cmd = [setpriv, f"--bounding-set={caps}", f"--inh-caps={caps}", "--",
-           sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+           sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-n", "0",
            f"--basetemp={tmp_path / 'base'}",
            "tests/engine/storage/test_storage_settings.py",
            "tests/engine/storage/test_storage_stats.py",
