@@ -819,6 +819,9 @@ class OutcomeProver:
     search) is cleared before each call, so the answer does not depend on earlier ones.
     """
 
+    # Smaller tables than the exact solver's: a call searches at most ``nodes`` positions
+    # (tens of thousands for Hard) and clears its table first, so a bigger table would
+    # only cost more to clear.
     def __init__(self, nodes: int, table_bytes: int = 16 << 20,
                  max_entries: int = 65_537) -> None:
         if nodes < 0:
