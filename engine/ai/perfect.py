@@ -2,7 +2,8 @@
 
 :class:`PerfectAgent` asks a game's value function for the :class:`MoveValue`
 of every legal move, plays one of the best (quickest win, else a draw, else the
-longest loss), chosen at random among equals with its own seeded generator,
+longest loss), chosen at random among equals with its own seeded generator
+(with ``traps``, among those that leave the opponent the most replies that lose),
 and where the values cannot be proven within its time budget it plays its
 fallback agent (a weaker level) and says so in :attr:`PerfectAgent.last_note` (and,
 for the seat's card, :attr:`PerfectAgent.card_note`).
@@ -67,7 +68,10 @@ class PerfectAgent:
     only ``probe`` seconds (until one succeeds). ``defence(state, moves, cancel)``, where
     given, chooses among best moves that all lose at a distance not known (so the longest
     defence cannot be told from the values: an opening book of outcomes only), as a
-    searching player would; else the choice among best moves is at random.
+    searching player would; else the choice among best moves is at random. With ``traps``,
+    a choice among best moves that do not win is narrowed first to those that leave the
+    opponent the most replies proven to lose (a perfect player that also makes a fallible
+    opponent's mistakes likeliest), where every such reply's value is proven in time.
     """
 
     name = "perfect"
@@ -78,8 +82,9 @@ class PerfectAgent:
                  remaining: Callable[[GameState], int] | None = None,
                  probe: float = PROBE,
                  defence: Callable[[GameState, Sequence[Move], threading.Event], Move]
-                 | None = None) -> None:
+                 | None = None, traps: bool = False) -> None:
         self._values = values
+        self.traps = traps
         self._defence = defence
         self._fallback = fallback
         self.time_budget = time_budget
@@ -119,13 +124,15 @@ class PerfectAgent:
             raise ValueError("no legal move: the game is over")
         left = self._remaining(state) if self._remaining is not None else None
         values: Mapping[Move, MoveValue] | None = None
+        deadline = time.monotonic() + self.time_budget
         if left is None or self._too_big_at is None or left < self._too_big_at:
             # After a move it could not prove, only a short probe: a proof may come within
             # reach as the game goes on, but rarely at once, and a board too big to solve
             # should cost little more per move than the fallback itself.
             budget = min(self.time_budget, self.probe) if self._failed else self.time_budget
+            deadline = time.monotonic() + budget
             try:
-                values = self._values(state, cancel, time.monotonic() + budget)
+                values = self._values(state, cancel, deadline)
                 self._failed = False
             except SearchTimeout:
                 self._failed = True
@@ -143,7 +150,29 @@ class PerfectAgent:
                 and all(values[m].outcome == "loss" and values[m].remoteness is None
                         for m in best)):
             return self._defence(state, best, cancel)
+        if self.traps and len(best) > 1 and values[best[0]].outcome != "win":
+            best = self._most_traps(state, best, cancel, deadline)
         return self._rng.choice(best)
+
+    def _most_traps(self, state: GameState, best: list[Move], cancel: threading.Event,
+                    deadline: float) -> list[Move]:
+        """The moves of ``best`` after which the opponent has the most replies proven to
+        lose; ``best`` itself where some reply's value is not proven by ``deadline``."""
+        counts: dict[Move, int] = {}
+        for move in best:
+            after = state.play(move)
+            if after.is_terminal():
+                counts[move] = 0
+                continue
+            try:
+                replies = self._values(after, cancel, deadline)
+            except SearchTimeout:
+                return best
+            if len(replies) < len(after.legal_moves()):  # some reply not proven
+                return best
+            counts[move] = sum(value.outcome == "loss" for value in replies.values())
+        most = max(counts.values())
+        return [move for move in best if counts[move] == most]
 
 
 def _stable(moves: list[Move]) -> list[Move]:

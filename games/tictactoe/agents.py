@@ -10,15 +10,16 @@ Every level is a recipe (engine/ai/ladder.py) of the family's skills, weakest fi
   ``hard`` — Hard: threat-space search first on gomoku-sized boards; ``longer`` — Hard
   given ``levels.LONGER`` times its nodes;
 * ``perfect`` — proven moves where they can be proven in its budget, else ``longer``
-  (saying it plays as Hard).
+  (saying it plays as Hard); on 3×3, of equally good moves one that leaves the opponent
+  the most losing replies.
 
 The skills are far apart on big boards (Medium beats Easy in every gomoku game), so the
 rungs between them play a stronger skill with a share of a weaker one's moves, the
 shares measured per board class by tests/benchmarks/bench_ladder.py so that each rung
 beats the one below in about two games of three. The recipes and node budgets live in
 games/tictactoe/levels.py, where the help's level texts are made from them. In the upper
-half of the ladder (from Strong up) a win in one is taken and a win in one of the
-opponent's blocked at once, before any search.
+half of the ladder (from Strong up; on 3×3 from Hard up) a win in one is taken and a win
+in one of the opponent's blocked at once, before any search.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from games.tictactoe.levels import (
     THREE_NODES,
     THREE_PLAYERS,
     UPPER,
+    reflex_from,
     search_nodes,
 )
 from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
@@ -84,9 +86,10 @@ def make_agent(config: MNKConfig, seat: Seat, seed: int | None = None) -> Agent:
     if config.players == 3:
         agent = _three_player_agent(seat.level, seed)
     else:
-        recipe = RECIPES[board_class(config)][seat.level]
-        agent = blended(recipe, lambda skill: _skill(config, skill, seed), seat.level, seed)
-        if LEVELS.index(seat.level) >= UPPER:
+        cls = board_class(config)
+        agent = blended(RECIPES[cls][seat.level], lambda skill: _skill(config, skill, seed),
+                        seat.level, seed)
+        if LEVELS.index(seat.level) >= reflex_from(cls):
             agent = ReflexAgent(agent, _wins, _blocks, seed=seed)  # type: ignore[arg-type]
     if seat.mistakes > 0:
         agent = MistakeAgent(agent, seat.mistakes, seed=seed)
@@ -135,8 +138,10 @@ def _skill(config: MNKConfig, skill: str, seed: int | None) -> Agent:
     if skill == "perfect":
         from games.tictactoe.perfect import PerfectAgent
 
+        # On 3×3 (solved at once) it also sets traps: of equally good moves, the one that
+        # leaves the most losing replies, which a fallible opponent finds likeliest.
         return PerfectAgent(time_budget=PERFECT_BUDGET, seed=seed,
-                            fallback=_skill(config, "longer", seed))
+                            fallback=_skill(config, "longer", seed), traps=config == CLASSIC)
     if config == CLASSIC:
         from games.tictactoe.ai_rules3 import RuleAgent
 

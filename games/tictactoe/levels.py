@@ -16,8 +16,9 @@ from engine.ai.ladder import Recipe, Rung, classes_phrase, recipe_phrase
 from engine.core.phrase import N_, Nn_, Number, Phrase
 
 __all__ = ["BOARD_CLASSES", "HARD_NODES", "LADDER", "LONGER", "RECIPES", "REFLEX_FROM",
-           "THREE_DEPTH", "THREE_NODES", "THREE_PERFECT_TIMES", "THREE_PLAYERS", "UPPER",
-           "recipe_text", "rung_text", "search_nodes", "skill_text", "three_player_text"]
+           "REFLEX_FROM_3X3", "THREE_DEPTH", "THREE_NODES", "THREE_PERFECT_TIMES",
+           "THREE_PLAYERS", "UPPER", "recipe_text", "reflex_from", "rung_text",
+           "search_nodes", "skill_text", "three_player_text"]
 
 # The searches of the levels below Perfect are budgeted in nodes searched per move, not
 # seconds, so that a level is as strong on a slow or busy machine as on a fast one (issue
@@ -35,11 +36,14 @@ LONGER = {"mnk": 7, "gomoku": 4}
 # Each rung's recipe (engine/ai/ladder.py) per board class (agents.board_class): the
 # classic 3×3, the boards between, and the gomoku-sized boards where Hard searches threat
 # space first. The shares are measured per class by tests/benchmarks/bench_ladder.py so
-# that each rung beats the one below in about two games of three.
+# that each rung beats the one below in about two games of three. On 3×3, where best play
+# draws, the span from random play to Perfect is narrow: these shares were chosen with
+# every pair's exact expected score (tests/support/exact_ladder.py walks every game),
+# and give 66.7 % to 68.1 % for each pair, no rung blocking every loss below Hard.
 RECIPES: dict[str, dict[str, Recipe]] = {
-    "3x3": {"beginner": ("random", None, 0.0), "easy": ("easy", "random", 0.3),
-            "medium": ("medium", "easy", 0.5), "strong": ("medium", "easy", 0.5),
-            "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
+    "3x3": {"beginner": ("random", None, 0.0), "easy": ("easy", "random", 0.23),
+            "medium": ("hard", "easy", 0.7), "strong": ("medium", "easy", 0.3),
+            "hard": ("perfect", "medium", 0.84), "perfect": ("perfect", None, 0.0)},
     "mnk": {"beginner": ("medium", None, 0.0), "easy": ("depth1", "medium", 0.5),
             "medium": ("depth1", "medium", 0.25), "strong": ("depth3", "depth1", 0.75),
             "hard": ("hard", None, 0.0), "perfect": ("perfect", None, 0.0)},
@@ -64,13 +68,22 @@ THREE_PERFECT_TIMES = 3
 # The name a rung's text gives the three-player board, after the two-player classes.
 THREE_CLASS = N_("three players")
 # The upper half of the ladder, from this rung up, takes a win and blocks a loss in one at
-# once, before any search (agents.make_agent wraps those rungs in a ReflexAgent).
+# once, before any search (agents.make_agent wraps those rungs in a ReflexAgent); on 3×3
+# only from Hard up: a Strong that never missed a block there would leave too little room
+# between it and Perfect for two rungs (every recipe tried, scored exactly, fell short).
 REFLEX_FROM = "strong"
+REFLEX_FROM_3X3 = "hard"
 
 _LABELS = {"beginner": N_("Beginner"), "easy": N_("Easy"), "medium": N_("Medium"),
            "strong": N_("Strong"), "hard": N_("Hard"), "perfect": N_("Perfect")}
 _LEVELS = tuple(RECIPES["3x3"])
 UPPER = _LEVELS.index(REFLEX_FROM)
+
+
+def reflex_from(board_class: str) -> int:
+    """The index of the rung from which a win and a block in one are played at once on
+    ``board_class``."""
+    return _LEVELS.index(REFLEX_FROM_3X3 if board_class == "3x3" else REFLEX_FROM)
 
 
 def search_nodes(board_class: str, skill: str) -> int:
@@ -90,8 +103,9 @@ def skill_text(skill: str, board_class: str) -> Phrase:
     if skill == "medium":  # SPEC §2's weight grid: a win, else a block, else open lines
         return Phrase(N_("wins, blocks, else the square on most open lines"))
     if skill == "perfect":
-        if board_class == "3x3":  # solved at once: its fallback never plays
-            return Phrase(N_("the exact solver"))
+        if board_class == "3x3":  # solved at once: its fallback never plays; traps on
+            return Phrase(N_("the exact solver, which among equally good moves plays one "
+                             "that leaves the opponent the most losing replies"))
         return Phrase(N_("the exact solver where it answers in time, else Hard's search "
                          "of {nodes} positions"), nodes=Number(search_nodes(board_class, "longer")))
     if board_class == "3x3":  # every search skill is the rule player there
@@ -145,8 +159,10 @@ def rung_text(level: str) -> Phrase | str:
     texts["three"] = three_player_text(level)
     how = classes_phrase(texts, {**BOARD_CLASSES, "three": THREE_CLASS})
     if level == REFLEX_FROM:
-        return Phrase(N_("{how}; from here up, it takes a win and blocks a loss at once"),
-                      how=how)
+        return Phrase(N_("{how}; from here up, it takes a win and blocks a loss at once "
+                         "({board}: from {level} up)"), how=how,
+                      board=Phrase(BOARD_CLASSES["3x3"]),
+                      level=Phrase(_LABELS[REFLEX_FROM_3X3]))
     return how
 
 

@@ -201,11 +201,13 @@ class PerfectAgent(GenericPerfectAgent):
     the opening book, else a proof in the rest of its budget; in a lost position
     the move likeliest to hold out); where nothing is proven either, the
     fallback is the Hard level (by default a
-    :class:`~games.tictactoe.hard_search.HardSearchAgent`), with a note.
+    :class:`~games.tictactoe.hard_search.HardSearchAgent`), with a note. ``traps``: of
+    equally good moves that do not win, one that leaves the opponent the most losing
+    replies (the engine's ``PerfectAgent``).
     """
 
     def __init__(self, time_budget: float = 2.0, seed: int | None = None,
-                 fallback: Agent | None = None) -> None:
+                 fallback: Agent | None = None, traps: bool = False) -> None:
         tables: dict[tuple[int, int, int], Negamax] = {}
         # Per board shape, the fewest empty cells at which the exact search ran out of time.
         too_big: dict[tuple[int, int, int], int] = {}
@@ -244,4 +246,4 @@ class PerfectAgent(GenericPerfectAgent):
             return HardSearchAgent(seed=seed)
 
         super().__init__(values, fallback or hard, time_budget, seed, fallback_label="Hard",
-                         remaining=lambda state: state.board.count(EMPTY))
+                         remaining=lambda state: state.board.count(EMPTY), traps=traps)

@@ -23,7 +23,9 @@ then an Elo-style rating per level (engine/ai/ladder.py, Beginner at 1000).
 the keys ``game``, ``a``, ``b``, ``wins``, ``draws``, ``losses`` (from a's side), and
 also ``board``, ``games``, ``score``, ``interval`` (the score's 95 % Wilson interval),
 ``elo`` (the rating difference a's score means, with its 95 % interval), ``first``,
-``second``, ``moves``, ``think_ms``, ``distinct`` (how many games differ), ``load``.
+``second``, ``moves``, ``think_ms``, ``distinct`` (how many games differ), ``load``, and
+on 3×3 ``exact``: the pairing's exact expected score (every game the two levels can play
+walked, tests/support/exact_ladder.py), as a % both seats averaged, moving first, second.
 ``--jobs J`` plays J games at once in separate processes (think times are wall times:
 with J at or above the free cores they include waiting for one).
 
@@ -232,7 +234,26 @@ def summary(board: Board, a: str, b: str, results: list[dict[str, Any]],
             "elo": [elo_difference(x) for x in (s / 100, *wilson(s / 100, games))],
             # The games themselves, in order, as one digest: equal digests, equal games.
             "digest": hashlib.sha256("\n".join(r["record"] for r in results)
-                                     .encode()).hexdigest()[:16]}
+                                     .encode()).hexdigest()[:16],
+            **({"exact": exact_score(board, a, b)} if board.key in EXACT_BOARDS else {})}
+
+
+# Boards small enough to walk every game two levels can play: there the benchmark adds the
+# pairing's exact expected score (tests/support/exact_ladder.py) to its sampled one.
+EXACT_BOARDS = ("ttt-3x3k3",)
+
+
+def exact_score(board: Board, a: str, b: str) -> list[float]:
+    """``a``'s exact expected score against ``b`` in % (both seats averaged, moving first,
+    moving second), every game the two can play walked with its probability."""
+    from tests.support.exact_ladder import expected_score
+
+    new_game, make_agent, _levels = _family(board.game)
+    params = board.params()
+    players = [make_agent(params, Seat("computer", level), seed=0) for level in (a, b)]
+    scores = expected_score(new_game(params), *players,
+                            key=lambda state: (state.board, state.to_move))
+    return [round(100 * x, 2) for x in scores]
 
 
 # --- intervals and ratings -------------------------------------------------------------
@@ -306,6 +327,19 @@ SAME_COLUMN = "same games as unloaded"
 LEVEL_ORDER = ("beginner", "easy", "medium", "strong", "hard", "perfect")
 
 
+EXACT_COLUMNS = ["board", "pairing (stronger vs weaker)", "exact expected score",
+                 "moving 1st / 2nd", "the benchmark's games", "65–80 %"]
+
+
+def exact_cells(row: dict[str, Any]) -> list[str]:
+    """One row of the exact table: the walked score beside the sampled one."""
+    average, first, second = row["exact"]
+    inside = BAND[0] <= average <= BAND[1]
+    return [BOARDS_BY_KEY[row["board"]].label, f"{row['a']} vs {row['b']}",
+            f"{average:.2f} %", f"{first:.1f} / {second:.1f} %",
+            f"{row['score']:.1f} % over {row['games']}", "yes" if inside else "**no**"]
+
+
 def read_rows(path: Path | None) -> list[dict[str, Any]]:
     """The pairings a result file holds (its ``raw`` list; none if it has none)."""
     if path is None or not path.exists():
@@ -321,7 +355,11 @@ def band_text(row: dict[str, Any]) -> str:
     lo, hi = row["interval"]
     inside = row["band"] == "in band"
     crosses = lo < BAND[0] or hi > BAND[1]
-    return ("yes" if inside else "**no**") + (" (interval crosses)" if crosses else "")
+    text = ("yes" if inside else "**no**") + (" (interval crosses)" if crosses else "")
+    if "exact" in row:  # the sample beside the walked score (see the exact table)
+        text += f"; exact {row['exact'][0]:.1f} %: " + (
+            "yes" if BAND[0] <= row["exact"][0] <= BAND[1] else "**no**")
+    return text
 
 
 def pair_cells(row: dict[str, Any]) -> list[str]:
@@ -386,6 +424,10 @@ def write_results(path: Path, new_rows: list[dict[str, Any]]) -> None:
                 f"{ratings[lv][0]:.0f} ± {ratings[lv][1]:.0f}" if lv in ratings else "—"
                 for lv in LEVEL_ORDER])
         tables["elo" + name] = {**meta, "columns": ["board", *LEVEL_ORDER], "rows": elo_rows}
+        exact = [r for r in mine if "exact" in r]
+        if exact and not loaded:
+            tables["exact"] = {**meta, "columns": EXACT_COLUMNS,
+                               "rows": [exact_cells(r) for r in exact]}
     data = {"benchmark": "bench_ladder",
             "source": "tests/benchmarks/bench_ladder.py --results (the rows' own games)",
             "tables": tables, "raw": ordered}
@@ -429,6 +471,9 @@ def print_row(row: dict[str, Any]) -> None:
           f"{row['wins']:>3}/{row['draws']:>3}/{row['losses']:>3} {row['score']:>5.1f}% "
           f"{row['first']:>5.1f}/{row['second']:<5.1f} {row['moves']:>5.1f} "
           f"{ta[0]:>9.1f}/{ta[1]:<9.1f} {tb[0]:>9.1f}/{tb[1]:<9.1f}  {row['band']}", flush=True)
+    if "exact" in row:
+        print(f"{'':22} exact expected score {row['exact'][0]:.2f} % "
+              f"({row['exact'][1]:.1f} / {row['exact'][2]:.1f} % moving first / second)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,6 +53,12 @@ def _minimax(state: TicTacToeState) -> tuple[str, int]:
     return best
 
 
+def losing_replies(state: TicTacToeState, move: int) -> int:
+    """How many of the opponent's replies to ``move`` lose for them, by :func:`minimax`."""
+    after = state.play(move)
+    return sum(minimax(after.play(reply))[0] == "win" for reply in after.legal_moves())
+
+
 def rule_mask(n: int, r: int, c: int) -> int:
     """The rule as written: the cell and its four wrapped neighbours, flips counted mod 2."""
     flips = Counter([(r, c), ((r + 1) % n, c), ((r - 1) % n, c), (r, (c + 1) % n),

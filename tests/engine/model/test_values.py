@@ -91,6 +91,48 @@ def test_perfect_agent_picks_among_the_best_at_random_with_its_seed() -> None:
     assert len(again) == 1
 
 
+def test_perfect_agent_with_traps_leaves_the_opponent_the_most_losing_replies() -> None:
+    """With ``traps``, among equally good moves that do not win, only those after which the
+    opponent has the most replies proven to lose; never a worse move for it; not where the
+    best moves win (the quickest win is taken), nor where a reply is not proven in time."""
+    class Tree(_Line):  # a position is the moves played so far
+        def __init__(self, path: tuple[int, ...] = ()) -> None:
+            super().__init__(5 - len(path))
+            self.path = path
+
+        def play(self, move: int) -> Tree:
+            return Tree((*self.path, move))
+
+    # After 1 the opponent has one losing reply, after 2 two, after 3 (a worse move) three.
+    losing = {(1,): 1, (2,): 2, (3,): 3}
+
+    def values(state: Tree, cancel: threading.Event, deadline: float | None) -> dict:
+        if not state.path:
+            return {1: MoveValue("draw"), 2: MoveValue("draw"), 3: MoveValue("loss", 3)}
+        bad = losing[state.path]
+        return {m: MoveValue("loss", 2) if m <= bad else MoveValue("draw") for m in (1, 2, 3)}
+
+    def picks(table_values: object, traps: bool) -> set[int]:
+        return {PerfectAgent(table_values, _Fallback, seed=seed, traps=traps).choose_move(
+            Tree(), NO_CANCEL) for seed in range(20)}
+
+    assert picks(values, traps=False) == {1, 2}
+    assert picks(values, traps=True) == {2}
+
+    def slow(state: Tree, cancel: threading.Event, deadline: float | None) -> dict:
+        if state.path == (2,):
+            raise SearchTimeout
+        return values(state, cancel, deadline)
+
+    assert picks(slow, traps=True) == {1, 2}  # a reply unproven: at random, as without
+
+    def winning(state: Tree, cancel: threading.Event, deadline: float | None) -> dict:
+        return ({1: MoveValue("win", 3), 2: MoveValue("win", 3), 3: MoveValue("draw")}
+                if not state.path else values(state, cancel, deadline))
+
+    assert picks(winning, traps=True) == {1, 2}
+
+
 def test_perfect_agent_defends_where_every_best_move_loses_at_an_unknown_distance() -> None:
     """Where the values say only that every best move loses (no distances: a book of
     outcomes), the ``defence`` chooses among exactly those moves; where a distance, a

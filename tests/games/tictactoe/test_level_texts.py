@@ -24,12 +24,14 @@ from games.tictactoe.levels import (
     LONGER,
     RECIPES,
     REFLEX_FROM,
+    REFLEX_FROM_3X3,
     THREE_CLASS,
     THREE_DEPTH,
     THREE_NODES,
     THREE_PERFECT_TIMES,
     THREE_PLAYERS,
     recipe_text,
+    reflex_from,
     rung_text,
     three_player_text,
 )
@@ -126,13 +128,20 @@ def test_the_budgets_stated_are_the_ones_the_players_get() -> None:
 
 
 def test_the_reflex_is_said_from_the_rung_it_starts_at() -> None:
-    """From Strong up a win and a block in one are played at once (agents.make_agent
-    wraps those rungs in a ReflexAgent); the text says so once, at Strong."""
+    """From Strong up (on 3×3 from Hard up) a win and a block in one are played at once
+    (agents.make_agent wraps those rungs in a ReflexAgent); the text says so once, at
+    Strong, naming 3×3's rung."""
     said = [rung.level for rung in LADDER if "takes a win and blocks a loss" in rung.how]
     assert said == [REFLEX_FROM] == [agents.LEVELS[agents.UPPER]]
-    below = agents.make_agent(CLASSIC, Seat("computer", "medium"), seed=0)
-    upper = agents.make_agent(CLASSIC, Seat("computer", REFLEX_FROM), seed=0)
-    assert not hasattr(below, "reflex") and hasattr(upper, "reflex")
+    assert "(3×3: from Hard up)" in next(r.how for r in LADDER if r.level == REFLEX_FROM)
+    starts = {"3x3": REFLEX_FROM_3X3, "mnk": REFLEX_FROM, "gomoku": REFLEX_FROM}
+    assert starts == {"3x3": "hard", "mnk": "strong", "gomoku": "strong"}
+    for board_class, config in BOARDS.items():
+        first = agents.LEVELS.index(starts[board_class])
+        assert reflex_from(board_class) == first
+        for index, level in enumerate(agents.LEVELS):
+            agent = agents.make_agent(config, Seat("computer", level), seed=0)
+            assert hasattr(agent, "reflex") == (index >= first), (board_class, level)
 
 
 def test_changing_a_recipe_or_a_budget_changes_the_text(monkeypatch) -> None:

@@ -1,8 +1,10 @@
 """Issue 33, part 2: Perfect's choice among equally good moves is what docs/playing.md says.
 
-Perfect (like every level from Strong up) takes a win in one and blocks the opponent's win
-in one before it asks its proven values; otherwise it chooses at random among every move
-of the best proven value (outcome and distance). A block is never worse than the best
+Perfect (like every level from Strong up; on 3×3 from Hard up) takes a win in one and
+blocks the opponent's win in one before it asks its proven values; otherwise it chooses at
+random among every move of the best proven value (outcome and distance), on 3×3 among
+those of them that leave the opponent the most losing replies (where they do not win;
+issue 32: its traps). A block is never worse than the best
 move — every other move loses at once — so the rule costs nothing; its only effect is that
 where the opponent threatens two wins (every move loses in 2), Perfect blocks one of them
 instead of playing any square. Checked over every position of the 3×3 board, the options
@@ -18,7 +20,7 @@ from engine.ai.perfect import PerfectAgent
 from engine.model.seats import Seat
 from games.tictactoe.agents import make_agent
 from games.tictactoe.rules import CLASSIC, EMPTY, TicTacToeState
-from tests.support.oracles import Options, minimax, rank
+from tests.support.oracles import Options, losing_replies, minimax, rank
 
 NO_CANCEL = threading.Event()
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
@@ -67,7 +69,12 @@ def test_perfect_chooses_among_all_best_moves_except_for_the_documented_reflexes
         top = max(values.values())
         best = {m for m, v in values.items() if v == top}
         me = state.to_move
-        rule = threats(state, me) or threats(state, 1 - me) or best
+        trapped = best
+        if len(best) > 1 and top[0] != rank("win", 0)[0]:  # traps, where it does not win
+            most = max(losing_replies(state, m) for m in best)
+            trapped = {m for m in best if losing_replies(state, m) == most}
+        reflex = threats(state, me) or threats(state, 1 - me)
+        rule = reflex or trapped
         options.seen = None
         chosen = agent.choose_move(state, NO_CANCEL)
         assert options.seen is not None and chosen in options.seen
@@ -75,7 +82,7 @@ def test_perfect_chooses_among_all_best_moves_except_for_the_documented_reflexes
         # The reflexes never cost value: a win in one is the best there is, and where the
         # opponent threatens, every move but a block loses at once.
         assert rule <= best, state.board
-        if rule != best:
+        if reflex and rule != best:
             narrowed += 1
             # Only where the opponent threatens two squares: every move loses in 2.
             assert len(threats(state, 1 - me)) >= 2 and top == rank("loss", 2), state.board

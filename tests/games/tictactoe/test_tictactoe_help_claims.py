@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import threading
 
-from engine.model.seats import Seat
-from games.tictactoe.agents import make_agent
+from games.tictactoe.agents import _skill
 from games.tictactoe.help_text import HELP
-from games.tictactoe.levels import LADDER
+from games.tictactoe.levels import LADDER, RECIPES
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.variants import MAX_SIDE, MIN_SIDE, PRESETS, validate_config
 from tests.support.oracles import minimax
@@ -44,15 +43,16 @@ def test_after_a_corner_only_the_centre_holds_the_draw() -> None:
     assert all(len(losing_replies(o)) < most for o in range(9) if o not in CORNERS)
 
 
-def test_hard_never_loses_on_3x3() -> None:
-    """The ladder's Hard: "3×3: rules that never lose", against every line of play, on either
-    side, with several seeds (its ties are broken at random)."""
-    hard_how = next(rung.how for rung in LADDER if rung.level == "hard")
-    assert "3×3: rules that never lose;" in hard_how
+def test_the_rules_that_never_lose_never_lose_on_3x3() -> None:
+    """The ladder's 3×3 skill "rules that never lose" (Medium's, most of its moves), against
+    every line of play, on either side, with several seeds (its ties are broken at
+    random)."""
+    said = [rung.level for rung in LADDER if "3×3: rules that never lose" in rung.how]
+    assert said == ["medium"]
     cancel = threading.Event()
     for seed in range(3):
         for side in (0, 1):
-            agent = make_agent(CLASSIC, Seat("computer", "hard"), seed=seed)
+            agent = _skill(CLASSIC, RECIPES["3x3"]["medium"][0], seed)
             stack = [TicTacToeState.new(CLASSIC)]
             while stack:
                 state = stack.pop()
