@@ -6,6 +6,8 @@ player from its own agents. The engine adds what every ladder shares:
 
 * :class:`ReflexAgent` — the upper half of a ladder takes a win in one move and blocks
   the opponent's win in one at once, before any search spends its budget;
+* :class:`OpeningAgent` — a rung that opens a game with a move from a given set at random
+  (a handicap that only best play can exploit well, where the first player wins);
 * :class:`BlendAgent` — a rung between two skills: the stronger player, except that a
   given share of its moves is the weaker player's (a controlled mistake of the kind a
   weaker player really makes, not a random blunder);
@@ -31,9 +33,9 @@ from engine.core.phrase import N_, Phrase, joined
 from engine.model.levels import MATCH, MATCH_RUNG, Rung, level_names, match_level
 from engine.model.rules import GameState, Move
 
-__all__ = ["MATCH", "MATCH_RUNG", "BlendAgent", "LookaheadAgent", "Recipe", "ReflexAgent",
-           "Rung", "blended", "classes_phrase", "elo_ratings", "level_names", "match_level",
-           "recipe_phrase"]
+__all__ = ["MATCH", "MATCH_RUNG", "BlendAgent", "LookaheadAgent", "OpeningAgent", "Recipe",
+           "ReflexAgent", "Rung", "blended", "classes_phrase", "elo_ratings", "level_names",
+           "match_level", "recipe_phrase"]
 
 
 # How a rung plays on a board: the skill it plays (a family's player, by name), the weaker
@@ -120,6 +122,28 @@ class ReflexAgent(Wrapper):
                 self.reflex = True
                 return self._rng.choice(moves)
         self.reflex = False
+        return self.inner.choose_move(state, cancel)
+
+
+class OpeningAgent(Wrapper):
+    """``inner``, except that where ``openings(state)`` lists moves (a family lists them only
+    at the start of a game) one of them is played, at random with its own generator. A
+    handicap only best play can punish: on a board the first player wins, a good search
+    keeps every start it opens well; an opening it would not choose lets a perfect
+    opponent win, while a weaker one rarely finds how."""
+
+    def __init__(self, inner: Agent, openings: MoveList, seed: int | None = None) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self._openings = openings
+        self._rng = random.Random(seed)
+
+    def choose_move(self, state: GameState, cancel: threading.Event) -> Move:
+        """One of ``openings(state)`` at random where there are any, else ``inner``'s."""
+        checked_moves(state, cancel)
+        moves = list(self._openings(state))
+        if moves:
+            return self._rng.choice(moves)
         return self.inner.choose_move(state, cancel)
 
 

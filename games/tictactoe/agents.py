@@ -19,15 +19,17 @@ shares measured per board class by tests/benchmarks/bench_ladder.py so that each
 beats the one below in about two games of three. The recipes and node budgets live in
 games/tictactoe/levels.py, where the help's level texts are made from them. In the upper
 half of the ladder (from Strong up; on 3×3 from Hard up) a win in one is taken and a win
-in one of the opponent's blocked at once, before any search.
+in one of the opponent's blocked at once, before any search. On the boards between 3×3
+and gomoku (``levels.EDGE_OPENING``) Hard opens a game on an edge square at random.
 """
 
 from __future__ import annotations
 
 from engine.ai.agent import Agent, MistakeAgent, RandomAgent
-from engine.ai.ladder import ReflexAgent, blended, level_names
+from engine.ai.ladder import OpeningAgent, ReflexAgent, blended, level_names
 from engine.model.seats import Seat
 from games.tictactoe.levels import (
+    EDGE_OPENING,
     HARD_NODES,
     LADDER,
     LONGER,
@@ -38,7 +40,7 @@ from games.tictactoe.levels import (
     reflex_from,
     search_nodes,
 )
-from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
+from games.tictactoe.rules import CLASSIC, EMPTY, MNKConfig, TicTacToeState
 
 # HARD_NODES, LONGER and RECIPES live in levels.py and are named here too (the benchmarks
 # and tests import them from the players' module).
@@ -89,11 +91,23 @@ def make_agent(config: MNKConfig, seat: Seat, seed: int | None = None) -> Agent:
         cls = board_class(config)
         agent = blended(RECIPES[cls][seat.level], lambda skill: _skill(config, skill, seed),
                         seat.level, seed)
+        if seat.level == "hard" and cls in EDGE_OPENING:
+            agent = OpeningAgent(agent, _edge_openings, seed=seed)
         if LEVELS.index(seat.level) >= reflex_from(cls):
             agent = ReflexAgent(agent, _wins, _blocks, seed=seed)  # type: ignore[arg-type]
     if seat.mistakes > 0:
         agent = MistakeAgent(agent, seat.mistakes, seed=seed)
     return agent
+
+
+def _edge_openings(state: TicTacToeState) -> list[int]:
+    """The squares of the board's edge on an empty board (where Hard opens on the boards of
+    ``EDGE_OPENING``), else none."""
+    cfg = state.config
+    if any(cell != EMPTY for cell in state.board):
+        return []
+    return [cell for cell in state.legal_moves()
+            if cell // cfg.cols in (0, cfg.rows - 1) or cell % cfg.cols in (0, cfg.cols - 1)]
 
 
 def _wins(state: TicTacToeState) -> list[int]:

@@ -599,3 +599,31 @@ def test_the_ladder_benchmark_refuses_bad_options(argv: list[str],
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("usage:") and "error:" in err
+
+
+def test_an_opening_agent_plays_its_openings_where_listed_else_its_inner_player() -> None:
+    """Where ``openings(state)`` lists moves, one of them at random (each seed its own, every
+    one in time); elsewhere exactly the inner player's move, which is not asked before."""
+    from engine.ai.ladder import OpeningAgent
+    from games.tictactoe.rules import MNKConfig, TicTacToeState
+
+    class Inner:
+        name = "inner"
+
+        def __init__(self) -> None:
+            self.asked = 0
+
+        def choose_move(self, state: Any, cancel: threading.Event) -> int:
+            self.asked += 1
+            return state.legal_moves()[-1]
+
+    start = TicTacToeState.new(MNKConfig(4, 4, 3))
+    listed = lambda state: [0, 3] if state is start else []  # noqa: E731
+    inner = Inner()
+    picks = {OpeningAgent(inner, listed, seed=seed).choose_move(start, NO_CANCEL)
+             for seed in range(20)}
+    assert picks == {0, 3} and inner.asked == 0
+    later = start.play(5)
+    agent = OpeningAgent(inner, listed, seed=1)
+    assert agent.choose_move(later, NO_CANCEL) == later.legal_moves()[-1] and inner.asked == 1
+    assert agent.name == "inner"

@@ -211,3 +211,31 @@ def test_the_texts_are_said_in_every_language(language: str) -> None:
                             ("bigger two-player boards", "moves of 100", "positions", "search"))
     hard = localize(next(rung.how for rung in LADDER if rung.level == "hard"))
     assert "20 000" in hard.replace("\u00a0", " ")
+
+
+def test_hard_opens_on_an_edge_square_where_its_text_says_so() -> None:
+    """Hard's text on the classes of EDGE_OPENING says "opening a game on a square of the
+    board's edge at random", and there Hard's first move of a game it opens is an edge
+    square (several seeds give several), its reply to an opening is its search's; on the
+    other classes it says nothing of it and opens as it searches."""
+    from games.tictactoe.levels import EDGE_OPENING
+
+    assert EDGE_OPENING == ("mnk",)
+    hard = _segments(next(rung.how for rung in LADDER if rung.level == "hard"))
+    cancel = threading.Event()
+    for board_class, config in BOARDS.items():
+        said = "opening a game on a square of the board's edge at random" in hard[board_class]
+        assert said == (board_class in EDGE_OPENING), board_class
+        start = TicTacToeState.new(config)
+        edge = {cell for cell in range(config.rows * config.cols)
+                if cell // config.cols in (0, config.rows - 1)
+                or cell % config.cols in (0, config.cols - 1)}
+        firsts = {agents.make_agent(config, Seat("computer", "hard"), seed=seed)
+                  .choose_move(start, cancel) for seed in range(8)}
+        if said:
+            assert firsts <= edge and len(firsts) > 1, firsts
+            reply = agents.make_agent(config, Seat("computer", "hard"), seed=0).choose_move(
+                start.play(config.rows // 2 * config.cols + config.cols // 2), cancel)
+            assert reply not in edge, reply  # a search's reply next to the centre
+        else:
+            assert not firsts <= edge, (board_class, firsts)
