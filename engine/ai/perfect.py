@@ -150,9 +150,17 @@ class PerfectAgent:
                 and all(values[m].outcome == "loss" and values[m].remoteness is None
                         for m in best)):
             return self._defence(state, best, cancel)
+        return self._rng.choice(self.choices(state, values, cancel, deadline))
+
+    def choices(self, state: GameState, values: Mapping[Move, MoveValue],
+                cancel: threading.Event, deadline: float) -> list[Move]:
+        """The moves it chooses among at random, given every move's proven ``values``: the
+        best, in a fixed order, narrowed by its traps where it sets them (the defence aside,
+        see the class)."""
+        best = _stable(best_moves(values))
         if self.traps and len(best) > 1 and values[best[0]].outcome != "win":
             best = self._most_traps(state, best, cancel, deadline)
-        return self._rng.choice(best)
+        return best
 
     def _most_traps(self, state: GameState, best: list[Move], cancel: threading.Event,
                     deadline: float) -> list[Move]:

@@ -25,7 +25,6 @@ from engine.ai.agent import EasyAgent as GenericEasyAgent
 from engine.ai.ladder import ReflexAgent
 from engine.ai.perfect import PerfectAgent as GenericPerfectAgent
 from engine.model.rules import GameState, Move
-from engine.model.values import best_moves
 
 __all__ = ["expected_score", "move_distribution"]
 
@@ -67,10 +66,7 @@ def move_distribution(agent: Any, state: GameState) -> Distribution:
         values = agent._values(state, _NO_CANCEL, deadline)
         if len(values) < len(state.legal_moves()):
             raise TypeError("Perfect did not prove every move here: not an exact player")
-        best = best_moves(values)
-        if agent.traps and len(best) > 1 and values[best[0]].outcome != "win":
-            best = agent._most_traps(state, best, _NO_CANCEL, deadline)
-        return _uniform(best)
+        return _uniform(agent.choices(state, values, _NO_CANCEL, deadline))
     raise TypeError(f"cannot read the moves of {type(agent).__name__}")
 
 

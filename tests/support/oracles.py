@@ -59,6 +59,40 @@ def losing_replies(state: TicTacToeState, move: int) -> int:
     return sum(minimax(after.play(reply))[0] == "win" for reply in after.legal_moves())
 
 
+def move_rank(state: TicTacToeState, move: int) -> tuple[int, int]:
+    """The :func:`rank` of ``move`` for the player making it, by :func:`minimax`."""
+    outcome, plies = minimax(state.play(move))
+    return rank({"win": "loss", "loss": "win", "draw": "draw"}[outcome], plies + 1)
+
+
+def best_and_trapped(state: TicTacToeState) -> tuple[set[int], set[int], tuple[int, int]]:
+    """By :func:`minimax`: the moves of the best rank for the mover; those of them that
+    leave the opponent the most losing replies where the best do not win (all of them where
+    they win, or where there is one); and that best rank."""
+    ranks = {move: move_rank(state, move) for move in state.legal_moves()}
+    top = max(ranks.values())
+    best = {move for move, r in ranks.items() if r == top}
+    if len(best) == 1 or top[0] == RANK["win"]:
+        return best, best, top
+    traps = {move: losing_replies(state, move) for move in best}
+    most = max(traps.values())
+    return best, {move for move in best if traps[move] == most}, top
+
+
+def every_position(config: MNKConfig) -> list[TicTacToeState]:
+    """Every position reachable on a small ``config`` that is not over (4,520 on 3×3)."""
+    seen: dict[tuple[int, ...], TicTacToeState] = {}
+    todo = [TicTacToeState.new(config)]
+    while todo:
+        state = todo.pop()
+        if state.board in seen:
+            continue
+        seen[state.board] = state
+        if not state.is_terminal():
+            todo += [state.play(m) for m in state.legal_moves()]
+    return [s for s in seen.values() if not s.is_terminal()]
+
+
 def rule_mask(n: int, r: int, c: int) -> int:
     """The rule as written: the cell and its four wrapped neighbours, flips counted mod 2."""
     flips = Counter([(r, c), ((r + 1) % n, c), ((r - 1) % n, c), (r, (c + 1) % n),

@@ -17,7 +17,7 @@ from games.tictactoe.agents import LEVELS, make_agent
 from games.tictactoe.levels import LADDER
 from games.tictactoe.rules import CLASSIC, TicTacToeState
 from tests.support.exact_ladder import expected_score, move_distribution
-from tests.support.oracles import losing_replies, minimax
+from tests.support.oracles import best_and_trapped, every_position
 
 NO_CANCEL = threading.Event()
 PAIRS = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
@@ -72,13 +72,6 @@ def test_the_walk_reads_each_player_as_it_plays(level: str) -> None:
             assert abs(draws[move] / 400 - p) <= 0.12, (level, state.board, move, p)
 
 
-def _rank(state: TicTacToeState, move: int) -> tuple[int, int]:
-    """A move's value for its mover by the oracle: outcome, then quicker wins and slower
-    losses first (a draw always lasts to the full board)."""
-    outcome, plies = minimax(state.play(move))
-    return {"loss": (2, -plies), "draw": (1, 0), "win": (0, plies)}[outcome]
-
-
 def test_perfect_sets_traps_on_3x3_and_never_gives_up_value() -> None:
     """Perfect's text on 3×3 ("among equally good moves plays one that leaves the opponent
     the most losing replies"), in every position it can meet from either seat: the exact
@@ -91,23 +84,11 @@ def test_perfect_sets_traps_on_3x3_and_never_gives_up_value() -> None:
     rung = _player("perfect")
     solver = rung.inner  # the rung's player inside its reflex
     assert solver.choose_move(TicTacToeState.new(CLASSIC), NO_CANCEL) in (0, 2, 6, 8)
-    seen: set[tuple[tuple[int, ...], int]] = set()
-    stack = [TicTacToeState.new(CLASSIC)]
-    while stack:
-        state = stack.pop()
-        if state.is_terminal() or _key(state) in seen:
-            continue
-        seen.add(_key(state))
-        ranks = {move: _rank(state, move) for move in state.legal_moves()}
-        top = max(ranks.values())
-        best = [move for move, r in ranks.items() if r == top]
-        allowed = best
-        if len(best) > 1 and top[0] != 2:
-            traps = {move: losing_replies(state, move) for move in best}
-            allowed = [move for move in best if traps[move] == max(traps.values())]
-        assert {m for m, p in move_distribution(solver, state).items() if p > 0} == set(
-            allowed), state.board
+    positions = every_position(CLASSIC)
+    for state in positions:
+        best, allowed, _top = best_and_trapped(state)
+        assert {m for m, p in move_distribution(solver, state).items() if p > 0} == allowed, \
+            state.board
         assert solver.choose_move(state, NO_CANCEL) in allowed
-        assert {m for m, p in move_distribution(rung, state).items() if p > 0} <= set(best)
-        stack.extend(state.play(move) for move in state.legal_moves())
-    assert len(seen) == 4520  # every position of 3×3 with a move to make
+        assert {m for m, p in move_distribution(rung, state).items() if p > 0} <= best
+    assert len(positions) == 4520  # every position of 3×3 with a move to make

@@ -20,31 +20,11 @@ from engine.ai.perfect import PerfectAgent
 from engine.model.seats import Seat
 from games.tictactoe.agents import make_agent
 from games.tictactoe.rules import CLASSIC, EMPTY, TicTacToeState
-from tests.support.oracles import Options, losing_replies, minimax, rank
+from tests.support.oracles import Options, best_and_trapped, every_position, rank
 
 NO_CANCEL = threading.Event()
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
          (2, 4, 6))
-
-
-def every_position() -> list[TicTacToeState]:
-    """Every position reachable on the 3×3 board that is not over (4,520)."""
-    seen: dict[tuple[int, ...], TicTacToeState] = {}
-    todo = [TicTacToeState.new(CLASSIC)]
-    while todo:
-        state = todo.pop()
-        if state.board in seen:
-            continue
-        seen[state.board] = state
-        if not state.is_terminal():
-            todo += [state.play(m) for m in state.legal_moves()]
-    return [s for s in seen.values() if not s.is_terminal()]
-
-
-def mover_value(state: TicTacToeState, move: int) -> tuple[int, int]:
-    """The rank of ``move`` for the mover by the independent minimax."""
-    outcome, plies = minimax(state.play(move))
-    return rank({"win": "loss", "loss": "win", "draw": "draw"}[outcome], plies + 1)
 
 
 def threats(state: TicTacToeState, player: int) -> set[int]:
@@ -61,18 +41,12 @@ def test_perfect_chooses_among_all_best_moves_except_for_the_documented_reflexes
     options = Options()
     agent._rng = options  # type: ignore[assignment]
     agent.inner._rng = options  # type: ignore[assignment]
-    positions = every_position()
+    positions = every_position(CLASSIC)
     assert len(positions) == 4520
     narrowed = 0
     for state in positions:
-        values = {m: mover_value(state, m) for m in state.legal_moves()}
-        top = max(values.values())
-        best = {m for m, v in values.items() if v == top}
+        best, trapped, top = best_and_trapped(state)  # traps, where the best do not win
         me = state.to_move
-        trapped = best
-        if len(best) > 1 and top[0] != rank("win", 0)[0]:  # traps, where it does not win
-            most = max(losing_replies(state, m) for m in best)
-            trapped = {m for m in best if losing_replies(state, m) == most}
         reflex = threats(state, me) or threats(state, 1 - me)
         rule = reflex or trapped
         options.seen = None
