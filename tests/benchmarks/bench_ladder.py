@@ -222,7 +222,7 @@ def summary(board: Board, a: str, b: str, results: list[dict[str, Any]],
                         score([r for r in results if not r["first"]]))
     band = ("" if not adjacent else BOTH_PERFECT[0] if top and draws == games
             else BOTH_PERFECT[1] if top and (first, second) == (100.0, 0.0)
-            else "in band" if BAND[0] <= s <= BAND[1] else "OUT of band")
+            else "in band" if in_band(s) else "OUT of band")
     return {"game": board.game, "board": board.key, "a": a, "b": b, "games": games,
             "wins": wins, "draws": draws, "losses": games - wins - draws, "score": s,
             "first": first, "second": second,
@@ -257,6 +257,11 @@ def exact_score(board: Board, a: str, b: str) -> list[float]:
 
 
 # --- intervals and ratings -------------------------------------------------------------
+
+def in_band(score: float) -> bool:
+    """Whether a score in % lies in the ladder's band (65–80 %)."""
+    return BAND[0] <= score <= BAND[1]
+
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95 % Wilson interval of a score ``p`` (0 to 1) over ``n`` games (a draw counts
@@ -334,10 +339,9 @@ EXACT_COLUMNS = ["board", "pairing (stronger vs weaker)", "exact expected score"
 def exact_cells(row: dict[str, Any]) -> list[str]:
     """One row of the exact table: the walked score beside the sampled one."""
     average, first, second = row["exact"]
-    inside = BAND[0] <= average <= BAND[1]
     return [BOARDS_BY_KEY[row["board"]].label, f"{row['a']} vs {row['b']}",
             f"{average:.2f} %", f"{first:.1f} / {second:.1f} %",
-            f"{row['score']:.1f} % over {row['games']}", "yes" if inside else "**no**"]
+            f"{row['score']:.1f} % over {row['games']}", "yes" if in_band(average) else "**no**"]
 
 
 def read_rows(path: Path | None) -> list[dict[str, Any]]:
@@ -358,7 +362,7 @@ def band_text(row: dict[str, Any]) -> str:
     text = ("yes" if inside else "**no**") + (" (interval crosses)" if crosses else "")
     if "exact" in row:  # the sample beside the walked score (see the exact table)
         text += f"; exact {row['exact'][0]:.1f} %: " + (
-            "yes" if BAND[0] <= row["exact"][0] <= BAND[1] else "**no**")
+            "yes" if in_band(row["exact"][0]) else "**no**")
     return text
 
 
