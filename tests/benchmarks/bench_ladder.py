@@ -24,8 +24,9 @@ the keys ``game``, ``a``, ``b``, ``wins``, ``draws``, ``losses`` (from a's side)
 also ``board``, ``games``, ``score``, ``interval`` (the score's 95 % Wilson interval),
 ``elo`` (the rating difference a's score means, with its 95 % interval), ``first``,
 ``second``, ``moves``, ``think_ms``, ``distinct`` (how many games differ), ``load``, and
-on 3×3 ``exact``: the pairing's exact expected score (every game the two levels can play
-walked, tests/support/exact_ladder.py), as a % both seats averaged, moving first, second.
+with ``--results`` on 3×3 ``exact``: the pairing's exact expected score (every game the two
+levels can play walked, tests/support/exact_ladder.py), as a % both seats averaged, moving
+first, second.
 ``--jobs J`` plays J games at once in separate processes (think times are wall times:
 with J at or above the free cores they include waiting for one).
 
@@ -186,7 +187,8 @@ def run_board(name: str, games: int, adjacent: bool, jobs: int,
                 continue
             work = [(name, a, b, i) for i in range(first, first + games)]
             results = pool.map(play, work) if pool else [play(job) for job in work]
-            rows.append(summary(board, a, b, results, all_levels))
+            rows.append(summary(board, a, b, results, all_levels,
+                                exact=results_file is not None))
             rows[-1]["load"], rows[-1]["first_game"] = load, first
             print_row(rows[-1])
             if results_file is not None:
@@ -203,8 +205,9 @@ def run_board(name: str, games: int, adjacent: bool, jobs: int,
 
 
 def summary(board: Board, a: str, b: str, results: list[dict[str, Any]],
-            levels: tuple[str, ...]) -> dict[str, Any]:
-    """One pairing's figures (the JSON object of the pairing)."""
+            levels: tuple[str, ...], exact: bool = False) -> dict[str, Any]:
+    """One pairing's figures (the JSON object of the pairing); with ``exact``, on a board
+    of EXACT_BOARDS, its exact expected score too (a walk of every game: seconds)."""
     wins = sum(r["score"] == 1.0 for r in results)
     draws = sum(r["score"] == 0.5 for r in results)
     games = len(results)
@@ -235,7 +238,8 @@ def summary(board: Board, a: str, b: str, results: list[dict[str, Any]],
             # The games themselves, in order, as one digest: equal digests, equal games.
             "digest": hashlib.sha256("\n".join(r["record"] for r in results)
                                      .encode()).hexdigest()[:16],
-            **({"exact": exact_score(board, a, b)} if board.key in EXACT_BOARDS else {})}
+            **({"exact": exact_score(board, a, b)}
+               if exact and board.key in EXACT_BOARDS else {})}
 
 
 # Boards small enough to walk every game two levels can play: there the benchmark adds the

@@ -19,6 +19,9 @@ from games.tictactoe.rules import CLASSIC, TicTacToeState
 from tests.support.exact_ladder import expected_score, move_distribution
 from tests.support.oracles import best_and_trapped, every_position
 
+# Walks of every 3×3 game (about 8 s in all): the full suite's, so the quick run stays quick.
+pytestmark = pytest.mark.slow
+
 NO_CANCEL = threading.Event()
 PAIRS = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
 
