@@ -134,7 +134,8 @@ def nim_example(heaps: tuple[int, ...] = DEFAULT_NIM_HEAPS) -> dict[str, str]:
 # Said after the board and graph games' rules (games.grundy.starts deals these starts).
 DEALT_HELP = N_("""A new game between two computers starts on a position dealt at random, so
 that their games differ: the tokens on squares (mostly far from the corner), or the token on a
-node, always where the first player can win.""")
+node, where the first player can win; with the King, where either the first or the second
+player can win.""")
 
 
 def board_rules() -> str:

@@ -17,17 +17,27 @@ from typing import Any
 from games.grundy.board import BoardConfig, Square, TokenState
 from games.grundy.tables import grundy_table
 
-# Tries at dealing every token before the last one goes where the nim-sum needs it.
+# Tries at dealing a start: the tokens before the last one (every token for a piece of
+# EITHER_SIDE), dealt again where the last has no square or the game would be over.
 DEAL_TRIES = 64
 # How strongly a dealt start favours squares far from the goal, per piece (see
 # dealt_start), measured with tests/benchmarks/bench_ladder.py and the variety test
 # (tests/engine/ai/test_levels_by_work.py): the King's games are short and nearly forced,
 # so it needs far starts (long games) for its levels to stay about two games in three
 # apart (at 4, two of its five pairs fall under 65 %), yet enough different starts for its
-# Perfect–Hard games to vary (at 8, 34 of 40 differ; at 6, 36); the Queen jumps, so its
+# Perfect–Hard games to vary (with starts won for the first player only, at 8 34 of 40
+# differed, at 6 36; see EITHER_SIDE); the Queen jumps, so its
 # games vary by their starts and want many of them (steeper deals repeat a third of its
 # games).
 DEAL_POWER = {"king": 6, "rook": 2, "queen": 2, "knight": 2}
+# Pieces whose dealt starts may be lost for the first player as well as won. The King's
+# won squares each have one winning move, so games between two strong levels differ only
+# by their start and the losing side's choices; its lost squares with a move left (15 on
+# 8×8) give more starts (King's walk Perfect–Hard, issue 32: on average 37.5 different
+# games of 40, where starts won for the first player gave 36.5), and as a ladder's games
+# alternate sides, each level faces both. The Queen has only 6 such squares on 8×8
+# (Wythoff's pairs), which would repeat its games more (Medium–Easy: 33 different of 40).
+EITHER_SIDE = ("king",)
 
 
 def _nim_sum(table: Any, squares: list[Square]) -> int:
@@ -64,14 +74,20 @@ def fair_start(config: BoardConfig, mover_wins: bool = True) -> TokenState:
 
 
 def dealt_start(config: BoardConfig, rng: random.Random) -> TokenState:
-    """A start dealt at random for a game between two computers, won for the first player:
-    each token on a square dealt with a weight that grows with its distance from the goal
-    corner (the top left), as ``(row + column) ** DEAL_POWER[piece]`` (far squares give
-    long games, near ones many different starts), the last token where the tokens' nim-sum is
-    not 0. Falls back to :func:`fair_start` where that cannot be done (tiny boards)."""
+    """A start dealt at random for a game between two computers, won for the first player
+    (for a piece of ``EITHER_SIDE``, won or lost alike): each token on a square dealt with a
+    weight that grows with its distance from the goal corner (the top left), as
+    ``(row + column) ** DEAL_POWER[piece]`` (far squares give long games, near ones many
+    different starts), the last token where the tokens' nim-sum is not 0. Falls back to
+    :func:`fair_start` where that cannot be done (tiny boards)."""
     table = grundy_table(config.piece, config.rows, config.cols)
     squares_all = [(r, c) for r in range(config.rows) for c in range(config.cols)]
     weights = [(r + c) ** DEAL_POWER[config.piece] for r, c in squares_all]
+    if config.piece in EITHER_SIDE:
+        for _try in range(DEAL_TRIES):
+            start = TokenState.start(config, rng.choices(squares_all, weights, k=config.tokens))
+            if not start.is_terminal():
+                return start
     for _try in range(DEAL_TRIES):
         squares = rng.choices(squares_all, weights, k=config.tokens - 1)
         rest = _nim_sum(table, squares)

@@ -1,7 +1,8 @@
 """Issue 32, finding 4 (variety): a new game between two computers starts on a position
 dealt at random (games.grundy.starts.dealt_start / dealt_node, the descriptor's ``deal``),
-won for the first player, and the game ID can say where a game starts (``king:8x8:@5.6``)
-so that such a game, or one placed by hand, has a record. A human's game starts as before.
+won for the first player (with the King, won or lost alike), and the game ID can say where
+a game starts (``king:8x8:@5.6``) so that such a game, or one placed by hand, has a record.
+A human's game starts as before.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from engine.model.seats import Seat
 from games.grundy.board import BoardConfig, TokenState
 from games.grundy.graphs import BUILTIN, GraphState, label_outcomes
 from games.grundy.scenes import scene_for
-from games.grundy.starts import dealt_node, dealt_start, fair_start
+from games.grundy.starts import EITHER_SIDE, dealt_node, dealt_start, fair_start
 from games.grundy.tables import grundy_table
 from games.grundy.variants import SPEC, GrundySetup
 
@@ -38,11 +39,17 @@ def _won_for_the_first_player(state: TokenState) -> bool:
 @pytest.mark.parametrize(("rows", "cols", "tokens"), [(8, 8, 1), (8, 8, 2), (5, 7, 3), (3, 3, 1)])
 def test_a_dealt_board_start_is_won_for_the_first_player_and_varies(
         piece: str, rows: int, cols: int, tokens: int) -> None:
+    """Won for the first player; for a piece of EITHER_SIDE (the King, whose help says
+    either player may be the one who can win), won in some deals and lost in others."""
     config = BoardConfig(piece, rows, cols, tokens)
     starts = [dealt_start(config, random.Random(seed)) for seed in range(300)]
     for start in starts:
         assert start.to_move == 0 and not start.is_terminal()
-        assert _won_for_the_first_player(start), start
+    won = [_won_for_the_first_player(start) for start in starts]
+    if piece in EITHER_SIDE:
+        assert 0.2 < sum(won) / len(won) < 0.95, sum(won)
+    else:
+        assert all(won), starts[won.index(False)]
     assert starts == [dealt_start(config, random.Random(seed)) for seed in range(300)]
     assert len(set(starts)) >= min(20, rows * cols // 3)
 
