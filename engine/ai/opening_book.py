@@ -100,9 +100,15 @@ class OpeningBook:
 
     def proven_moves(self, state: GameState) -> tuple[int, list[Move]] | None:
         """The book's proven outcome for ``state`` and every move here that achieves it by
-        the book: its move mapped back from each image of ``state`` the book holds (a
+        the book, its own move first; or None.
+
+        Those are its move mapped back from each image of ``state`` the book holds (a
         symmetric position has several: the book's move and its mirror images, each as
-        good); or None."""
+        good) and, where the position is not lost, every other move after which the book
+        holds the opponent's position with the opposite outcome and every position after
+        the opponent's reply (a book built with ``openings``): a player may choose any of
+        them and still play its next move from the book.
+        """
         held = list(self._held_images(state))
         if not held:
             return None
@@ -110,7 +116,23 @@ class OpeningBook:
         for entry in held:
             if entry.move not in moves:
                 moves.append(entry.move)
-        return held[-1].outcome, moves
+        outcome = held[-1].outcome
+        if outcome >= 0:
+            moves += [move for move in state.legal_moves()
+                      if move not in moves and self._covers(state.play(move), -outcome)]
+        return outcome, moves
+
+    def _covers(self, state: GameState, outcome: int) -> bool:
+        """Whether the book holds ``state`` with ``outcome`` for its mover, and every
+        position after each of its moves where the game goes on."""
+        entry = self.lookup(state)
+        if entry is None or entry.outcome != outcome or state.is_terminal():
+            return False
+        for move in state.legal_moves():
+            after = state.play(move)
+            if not after.is_terminal() and self.lookup(after) is None:
+                return False
+        return True
 
     def add(self, state: GameState, outcome: int, move: Move) -> None:
         """Record ``state``'s proven ``outcome`` and ``move`` under its least code."""
@@ -129,19 +151,29 @@ def build_book(root: GameState, plies: int, *, time_limit: float = 600.0,
                cancel: threading.Event | None = None, game: str = "", command: str = "",
                progress: Callable[[str], None] | None = None,
                start: OpeningBook | None = None,
-               saved: Callable[[OpeningBook], None] | None = None) -> OpeningBook:
+               saved: Callable[[OpeningBook], None] | None = None,
+               openings: bool = False) -> OpeningBook:
     """Prove a choice for every position either side may meet in its first ``plies`` moves
     when it plays from the book and the other side plays anything.
 
     A side's own positions are expanded only by the book's move; the other
-    side's by every legal move. Each position gets :func:`proven_choice`
-    with ``time_limit`` seconds; one not proven by then is left out (a book
-    holds only proofs), and so is what would follow it. ``start``: a book to
-    extend (its entries are kept and not proven again). ``saved`` is called
-    with the book after each new entry, so that a long build keeps its work.
+    side's by every legal move. With ``openings``, the first mover's root is expanded by
+    every opening the book proves as good as its move (each first move's position is
+    proven, as the second mover's book needs anyway), so that a player may open with any
+    of them and still play from the book (:meth:`OpeningBook.proven_moves`). Each position
+    gets :func:`proven_choice` with ``time_limit`` seconds; one not proven by then is left
+    out (a book holds only proofs), and so is what would follow it. ``start``: a book to
+    extend (its entries are kept and not proven again). ``saved`` is called with the book
+    after each new entry, so that a long build keeps its work.
     """
     book = OpeningBook(game, dict(start.entries) if start is not None else None,
                        command=command, unproven=start.unproven if start is not None else None)
+
+    failed: set[str] = set()  # positions this build could not prove: not tried again
+
+    def prove(state: GameState) -> Move | None:
+        return _prove(book, state, time_limit, cancel, progress, saved, failed)
+
     for side in range(root.num_players):
         frontier = [root]
         for ply in range(plies):
@@ -150,10 +182,12 @@ def build_book(root: GameState, plies: int, *, time_limit: float = 600.0,
                 if state.is_terminal():
                     continue
                 if state.current_player() == side:
-                    move = _prove(book, state, time_limit, cancel, progress, saved)
+                    move = prove(state)
                     if move is None:
                         continue  # not proven in time: left out, with what follows it
                     children = [state.play(move)] if ply + 1 < plies else []
+                    if openings and ply == 0 and ply + 1 < plies:
+                        children += _as_good(book, state, prove)
                 else:
                     children = [state.play(m) for m in state.legal_moves()] if ply + 1 < plies \
                         else []
@@ -163,18 +197,37 @@ def build_book(root: GameState, plies: int, *, time_limit: float = 600.0,
     return book
 
 
+def _as_good(book: OpeningBook, state: GameState,
+             prove: Callable[[GameState], Move | None]) -> list[GameState]:
+    """The positions after every move of ``state`` that the book proves as good as its own
+    (proving each position after a move first where the book lacks it)."""
+    outcome = book.lookup(state).outcome  # type: ignore[union-attr]
+    out = []
+    for move in state.legal_moves():
+        child = state.play(move)
+        if child.is_terminal() or prove(child) is None:
+            continue
+        if book.lookup(child).outcome == -outcome:  # type: ignore[union-attr]
+            out.append(child)
+    return out
+
+
 def _prove(book: OpeningBook, state: GameState, time_limit: float,
            cancel: threading.Event | None, progress: Callable[[str], None] | None,
-           saved: Callable[[OpeningBook], None] | None) -> Move | None:
-    """The book's move for ``state``, proving it first if need be (None: not proven)."""
+           saved: Callable[[OpeningBook], None] | None, failed: set[str]) -> Move | None:
+    """The book's move for ``state``, proving it first if need be (None: not proven, now
+    or earlier in this build: ``failed`` holds those)."""
     known = book.lookup(state)
     if known is not None:
         return known.move
     start = time.monotonic()
     code = canonical(state)[0]
+    if code in failed:
+        return None
     try:
         choice = proven_choice(state, deadline=start + time_limit, cancel=cancel)
     except SearchTimeout:
+        failed.add(code)
         book.unproven.add(code)
         if saved is not None:
             saved(book)

@@ -13,7 +13,7 @@ SHIPPED_DIGESTS: dict[str, str] = {
     "books/mnk-5x5-k4.json":
         "ed29111713714c22ac8b0de88069ed856f0dea796d0a6feb25fb2ecd3d74f8c4",
     "books/mnk-6x7-k4.json":
-        "ee41c61567eecbc89151087a4c17985c63538ae8deb3fb7805d8b382e008815c",
+        "3623c64262bac10e70ad836082193680c4371a914ae5617ce03719acdf615978",
     "fonts/DejaVuSans-Bold.ttf":
         "0d977336a6d5fba34eab8e3199eb218327161b5143749f802982c2bc34df0c96",
     "fonts/DejaVuSans.ttf":

@@ -30,13 +30,20 @@ from engine.core.phrase import N_, Phrase
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
 
-__all__ = ["BOOK_PLIES", "BOOKED", "book_for", "book_name", "entry_problem", "main"]
+__all__ = ["BOOK_PLIES", "BOOKED", "EVERY_OPENING", "book_for", "book_name", "entry_problem",
+           "main"]
 
 #: Board shapes (rows, cols, k) that ship a book.
 BOOKED = ((7, 6, 4), (5, 5, 4))
 
 #: Plies a book covers: each side's first two moves.
 BOOK_PLIES = 4
+
+#: Board shapes whose book covers every winning opening, not just one: on 6×7 with 4 in a
+#: row the first player wins from any of the 20 inner squares, and a Perfect that opened
+#: on the same square (or its mirror image) in every game played few different games
+#: (issue 32: 12 of 20 against Hard). Its moves after any of them are in the book too.
+EVERY_OPENING = ((7, 6, 4),)
 
 _log = logging.getLogger(__name__)
 
@@ -144,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     book = build_book(MNKSearchState.new(args.rows, args.cols, args.k), args.plies,
                       time_limit=args.time_limit, game=name, command=command,
                       progress=lambda line: print(line, flush=True), start=start,
-                      saved=lambda partial: save_book(partial, out))
+                      saved=lambda partial: save_book(partial, out),
+                      openings=(args.rows, args.cols, args.k) in EVERY_OPENING)
     save_book(book, out)
     print(f"{len(book)} positions written to {out}")
     return 0

@@ -164,8 +164,9 @@ def proven_values(search: MNKSearchState, cancel: threading.Event | None,
                   deadline: float | None) -> dict[int, MoveValue]:
     """The position's proven outcome as move values, without distances.
 
-    From the board's opening book where it has the position (its move, and on a
-    symmetric position the move's mirror images), else from
+    From the board's opening book where it has the position (its move, on a
+    symmetric position the move's mirror images, and every other move the book proves as
+    good and covers onward: ``OpeningBook.proven_moves``), else from
     :func:`engine.ai.win_proof.proven_choice`: one winning or drawing move,
     or, in a lost position, every move (each a proven loss; the likeliest to
     hold out first). Raises SearchTimeout when nothing is proven by ``deadline``.
@@ -174,8 +175,9 @@ def proven_values(search: MNKSearchState, cancel: threading.Event | None,
     book = book_for(g.rows, g.cols, g.k)
     found = book.proven_moves(search) if book is not None else None
     if found is not None:
-        # The book's move and, on a symmetric board, its mirror images (as good: Perfect
-        # chooses among them, so its games vary).
+        # The book's move, on a symmetric board its mirror images, and every other move
+        # after which the book holds the opponent's loss and each reply (6×7's openings):
+        # all as good, and Perfect chooses among them, so its games vary.
         outcome, moves = found
         if outcome < 0:
             moves += [m for m in search.legal_moves() if m not in moves]

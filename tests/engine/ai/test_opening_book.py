@@ -47,10 +47,12 @@ def _value_after(state: TicTacToeState, move: int) -> int:
     return -_SIGN[minimax(child)[0]]
 
 
-def _book_positions(root: MNKSearchState, book: OpeningBook, plies: int, side: int
-                    ) -> list[MNKSearchState]:
+def _book_positions(root: MNKSearchState, book: OpeningBook, plies: int, side: int,
+                    openings: bool = False) -> list[MNKSearchState]:
     """``side``'s positions in its first ``plies`` plies, playing the book's moves
-    against every reply (the positions a book must cover)."""
+    against every reply (the positions a book must cover); with ``openings``, the first
+    mover's every opening after which the book holds the opponent's position with the
+    opposite outcome, besides the book's own."""
     out, frontier = [], [root]
     for _ in range(plies):
         following = []
@@ -61,6 +63,10 @@ def _book_positions(root: MNKSearchState, book: OpeningBook, plies: int, side: i
                 out.append(state)
                 entry = book.lookup(state)
                 following += [state.play(entry.move)] if entry is not None else []
+                if openings and state is root and entry is not None:
+                    following += [state.play(m) for m in state.legal_moves()
+                                  if (after := book.lookup(state.play(m))) is not None
+                                  and after.outcome == -entry.outcome]
             else:
                 following += [state.play(m) for m in state.legal_moves()]
         frontier = following
@@ -96,6 +102,32 @@ def test_lookup_maps_the_move_through_the_board_symmetry(rows, cols, k) -> None:
             assert entry.move in state.legal_moves()
             assert entry.outcome == _SIGN[minimax(state)[0]]
             assert _value_after(state, entry.move) == entry.outcome
+
+
+@pytest.mark.parametrize("rows,cols,k", [(3, 3, 3), pytest.param(4, 3, 3,
+                                                                 marks=pytest.mark.slow)])
+def test_a_book_built_with_openings_offers_every_opening_that_keeps_the_outcome(
+        rows, cols, k) -> None:
+    """Built with ``openings``, a book covers every reply to each opening that keeps the
+    root's minimax outcome (and no other opening), and ``proven_moves`` offers exactly
+    those openings; a book built without offers only its move and its mirror images."""
+    root = MNKSearchState.new(rows, cols, k)
+    state = root.to_rules()
+    outcome = _SIGN[minimax(state)[0]]
+    best = {m for m in state.legal_moves() if _value_after(state, m) == outcome}
+    book = build_book(root, 4, time_limit=30, game="test", openings=True)
+    assert book.proven_moves(root) is not None
+    offered_outcome, offered = book.proven_moves(root)
+    assert offered_outcome == outcome and set(offered) == best
+    assert offered[0] == book.lookup(root).move  # its own move first
+    for move in state.legal_moves():
+        covered = all(book.lookup(root.play(move).play(reply)) is not None
+                      for reply in root.play(move).legal_moves())
+        assert covered == (move in best), move
+    plain = build_book(root, 4, time_limit=30, game="test")
+    own = canonical(root.play(plain.lookup(root).move))[0]
+    _outcome, few = plain.proven_moves(root)
+    assert set(few) == {m for m in state.legal_moves() if canonical(root.play(m))[0] == own}
 
 
 @pytest.mark.parametrize("rows,cols,k", [(3, 3, 3), pytest.param(4, 3, 3,
@@ -171,7 +203,8 @@ def test_each_shipped_book_covers_both_sides_first_two_moves(shape) -> None:
     assert f"--rows {shape[0]} --cols {shape[1]} --k {shape[2]}" in book.command
     assert not book.unproven & set(book.entries)
     for side in (0, 1):
-        positions = _book_positions(root, book, mnk_books.BOOK_PLIES, side)
+        positions = _book_positions(root, book, mnk_books.BOOK_PLIES, side,
+                                    openings=shape in mnk_books.EVERY_OPENING)
         missing = [canonical(s)[0] for s in positions if book.lookup(s) is None]
         assert set(missing) <= book.unproven, missing[:3]
     if shape == (5, 5, 4):

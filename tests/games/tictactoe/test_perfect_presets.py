@@ -86,9 +86,11 @@ def test_hints_on_the_empty_7x6_board_prove_the_winning_move() -> None:
     proven = {m: v for m, v in values.items() if v.exact}
     empty = MNKSearchState.new(7, 6, 4)
     book_move = book_for(7, 6, 4).lookup(empty).move
-    # The book's move and its mirror images on the symmetric empty board, none other.
-    _outcome, mirrored = book_for(7, 6, 4).proven_moves(empty)
-    assert book_move in proven and set(proven) == set(mirrored) and len(proven) > 1
+    # The book's move, its mirror image on the symmetric empty board and every other
+    # opening the book covers (the board is in EVERY_OPENING), none other.
+    _outcome, covered = book_for(7, 6, 4).proven_moves(empty)
+    mirror = book_move // 6 * 6 + 5 - book_move % 6
+    assert {book_move, mirror} < set(proven) and set(proven) == set(covered)
     for value in proven.values():
         assert value.outcome == "win" and value.remoteness is None and value.label() == "W"
     assert set(values) == set(state.legal_moves())
