@@ -171,7 +171,7 @@ def build_book(root: GameState, plies: int, *, time_limit: float = 600.0,
 
     failed: set[str] = set()  # positions this build could not prove: not tried again
 
-    def prove(state: GameState) -> Move | None:
+    def prove(state: GameState) -> BookEntry | None:
         return _prove(book, state, time_limit, cancel, progress, saved, failed)
 
     for side in range(root.num_players):
@@ -182,12 +182,12 @@ def build_book(root: GameState, plies: int, *, time_limit: float = 600.0,
                 if state.is_terminal():
                     continue
                 if state.current_player() == side:
-                    move = prove(state)
-                    if move is None:
+                    entry = prove(state)
+                    if entry is None:
                         continue  # not proven in time: left out, with what follows it
-                    children = [state.play(move)] if ply + 1 < plies else []
+                    children = [state.play(entry.move)] if ply + 1 < plies else []
                     if openings and ply == 0 and ply + 1 < plies:
-                        children += _as_good(book, state, prove)
+                        children += _as_good(state, entry.outcome, prove)
                 else:
                     children = [state.play(m) for m in state.legal_moves()] if ply + 1 < plies \
                         else []
@@ -197,29 +197,27 @@ def build_book(root: GameState, plies: int, *, time_limit: float = 600.0,
     return book
 
 
-def _as_good(book: OpeningBook, state: GameState,
-             prove: Callable[[GameState], Move | None]) -> list[GameState]:
-    """The positions after every move of ``state`` that the book proves as good as its own
-    (proving each position after a move first where the book lacks it)."""
-    outcome = book.lookup(state).outcome  # type: ignore[union-attr]
+def _as_good(state: GameState, outcome: int,
+             prove: Callable[[GameState], BookEntry | None]) -> list[GameState]:
+    """The positions after every move of ``state`` (proven ``outcome`` for its mover) that
+    ``prove`` shows are as good as the book's own move (the opponent's opposite outcome)."""
     out = []
     for move in state.legal_moves():
         child = state.play(move)
-        if child.is_terminal() or prove(child) is None:
-            continue
-        if book.lookup(child).outcome == -outcome:  # type: ignore[union-attr]
+        entry = None if child.is_terminal() else prove(child)
+        if entry is not None and entry.outcome == -outcome:
             out.append(child)
     return out
 
 
 def _prove(book: OpeningBook, state: GameState, time_limit: float,
            cancel: threading.Event | None, progress: Callable[[str], None] | None,
-           saved: Callable[[OpeningBook], None] | None, failed: set[str]) -> Move | None:
-    """The book's move for ``state``, proving it first if need be (None: not proven, now
-    or earlier in this build: ``failed`` holds those)."""
+           saved: Callable[[OpeningBook], None] | None, failed: set[str]) -> BookEntry | None:
+    """The book's entry for ``state`` (its move mapped onto ``state``), proving it first if
+    need be (None: not proven, now or earlier in this build: ``failed`` holds those)."""
     known = book.lookup(state)
     if known is not None:
-        return known.move
+        return known
     start = time.monotonic()
     code = canonical(state)[0]
     if code in failed:
@@ -240,7 +238,7 @@ def _prove(book: OpeningBook, state: GameState, time_limit: float,
     if progress is not None:
         progress(f"{len(book):5d}  {code}  outcome {choice.outcome:+d}  "
                  f"{time.monotonic() - start:6.2f} s")
-    return choice.moves[0]
+    return BookEntry(choice.outcome, choice.moves[0])
 
 
 def save_book(book: OpeningBook, path: Path) -> None:

@@ -80,7 +80,6 @@ def dealt_start(config: BoardConfig, rng: random.Random) -> TokenState:
     ``(row + column) ** DEAL_POWER[piece]`` (far squares give long games, near ones many
     different starts), the last token where the tokens' nim-sum is not 0. Falls back to
     :func:`fair_start` where that cannot be done (tiny boards)."""
-    table = grundy_table(config.piece, config.rows, config.cols)
     squares_all = [(r, c) for r in range(config.rows) for c in range(config.cols)]
     weights = [(r + c) ** DEAL_POWER[config.piece] for r, c in squares_all]
     if config.piece in EITHER_SIDE:
@@ -88,6 +87,7 @@ def dealt_start(config: BoardConfig, rng: random.Random) -> TokenState:
             start = TokenState.start(config, rng.choices(squares_all, weights, k=config.tokens))
             if not start.is_terminal():
                 return start
+    table = grundy_table(config.piece, config.rows, config.cols)
     for _try in range(DEAL_TRIES):
         squares = rng.choices(squares_all, weights, k=config.tokens - 1)
         rest = _nim_sum(table, squares)

@@ -40,7 +40,7 @@ from games.tictactoe.levels import (
     reflex_from,
     search_nodes,
 )
-from games.tictactoe.rules import CLASSIC, EMPTY, MNKConfig, TicTacToeState
+from games.tictactoe.rules import CLASSIC, MNKConfig, TicTacToeState
 
 # HARD_NODES, LONGER and RECIPES live in levels.py and are named here too (the benchmarks
 # and tests import them from the players' module).
@@ -104,7 +104,7 @@ def _edge_openings(state: TicTacToeState) -> list[int]:
     """The squares of the board's edge on an empty board (where Hard opens on the boards of
     ``EDGE_OPENING``), else none."""
     cfg = state.config
-    if any(cell != EMPTY for cell in state.board):
+    if state.moves_made:
         return []
     return [cell for cell in state.legal_moves()
             if cell // cfg.cols in (0, cfg.rows - 1) or cell % cfg.cols in (0, cfg.cols - 1)]
