@@ -79,8 +79,9 @@ def best_and_trapped(state: TicTacToeState) -> tuple[set[int], set[int], tuple[i
     return best, {move for move in best if traps[move] == most}, top
 
 
-def every_position(config: MNKConfig) -> list[TicTacToeState]:
-    """Every position reachable on a small ``config`` that is not over (4,520 on 3×3)."""
+def reachable(config: MNKConfig) -> list[TicTacToeState]:
+    """Every position reachable from the empty board on a small ``config``, finished ones
+    included (5,478 on 3×3), in the order a depth-first walk first meets them."""
     seen: dict[tuple[int, ...], TicTacToeState] = {}
     todo = [TicTacToeState.new(config)]
     while todo:
@@ -90,7 +91,12 @@ def every_position(config: MNKConfig) -> list[TicTacToeState]:
         seen[state.board] = state
         if not state.is_terminal():
             todo += [state.play(m) for m in state.legal_moves()]
-    return [s for s in seen.values() if not s.is_terminal()]
+    return list(seen.values())
+
+
+def every_position(config: MNKConfig) -> list[TicTacToeState]:
+    """Every position reachable on a small ``config`` that is not over (4,520 on 3×3)."""
+    return [s for s in reachable(config) if not s.is_terminal()]
 
 
 def rule_mask(n: int, r: int, c: int) -> int:

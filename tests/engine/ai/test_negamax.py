@@ -16,6 +16,7 @@ from engine.ai.negamax import MATE_MIN, WIN, Negamax, SearchTimeout, score_to_va
 from engine.model.rules import IllegalMove
 from games.tictactoe.rules import EMPTY, MNKConfig, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
+from tests.support.oracles import reachable
 
 # --- plain minimax: no pruning, no table tricks, obviously right -------------------------
 
@@ -41,20 +42,6 @@ def _plain(state, ply: int, remoteness: bool) -> int:
             v = -_plain(child, ply + 1, remoteness)
         best = max(best, v)
     return best
-
-
-def reachable(config: MNKConfig) -> list[TicTacToeState]:
-    """Every position reachable from the empty board (terminal ones included)."""
-    seen: dict[tuple, TicTacToeState] = {}
-    stack = [TicTacToeState.new(config)]
-    while stack:
-        s = stack.pop()
-        if s.board in seen:
-            continue
-        seen[s.board] = s
-        if not s.is_terminal():
-            stack.extend(s.play(m) for m in s.legal_moves())
-    return list(seen.values())
 
 
 @dataclass(frozen=True)

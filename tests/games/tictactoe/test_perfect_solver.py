@@ -20,7 +20,7 @@ from games.tictactoe.perfect import (
 )
 from games.tictactoe.rules import MNKConfig, TicTacToeState
 from games.tictactoe.search_state import MNKSearchState
-from tests.support.oracles import minimax
+from tests.support.oracles import minimax, reachable
 
 # --- plain exhaustive minimax with remoteness ---------------------------------------------
 
@@ -32,25 +32,7 @@ def rank(outcome: str, plies: int) -> tuple[int, int]:
     return (RANK[outcome], -plies if outcome == "win" else plies if outcome == "loss" else 0)
 
 
-
-
-
-
-
-
-def reachable(config: MNKConfig) -> list[TicTacToeState]:
-    seen: dict[tuple, TicTacToeState] = {}
-    stack = [TicTacToeState.new(config)]
-    while stack:
-        s = stack.pop()
-        if s.board not in seen:
-            seen[s.board] = s
-            if not s.is_terminal():
-                stack.extend(s.play(m) for m in s.legal_moves())
-    return sorted(seen.values(), key=lambda s: s.board)
-
-
-ALL_3X3 = reachable(MNKConfig())
+ALL_3X3 = sorted(reachable(MNKConfig()), key=lambda s: s.board)
 
 
 def move_value_by_minimax(state: TicTacToeState, move: int) -> tuple[str, int]:
