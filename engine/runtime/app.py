@@ -18,7 +18,7 @@ import pygame
 from engine.core.assets import take_problems
 from engine.core.console import say
 from engine.core.i18n import _, localize, set_language
-from engine.core.memory import limit_arenas, release_free_memory
+from engine.core.memory import fix_mmap_threshold, limit_arenas, release_free_memory
 from engine.storage.saved_games import SavedGames, journal_scene, release_scene, save_scene
 from engine.storage.settings import SettingsStore
 from engine.storage.stats import StatsStore
@@ -132,6 +132,7 @@ class App:
         # computer thinks, at a negligible cost to the search.
         sys.setswitchinterval(0.001)
         limit_arenas()  # before any computer player's thread (see engine/core/memory.py)
+        fix_mmap_threshold()  # before any large search table (the same)
         for message in notices:
             self.notify(message, "warning")  # problems found opening the stores
         # The bundled fonts are checked before FreeType opens them (a damaged one would

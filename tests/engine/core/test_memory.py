@@ -70,6 +70,12 @@ def test_arena_limit_is_accepted() -> None:
     assert memory.limit_arenas() is True
 
 
+@linux_only
+def test_mmap_threshold_is_accepted() -> None:
+    """glibc takes the fixed threshold for blocks mapped on their own (set at start-up)."""
+    assert memory.fix_mmap_threshold() is True
+
+
 def test_soak_settled_figures_count_no_screen_it_left(profile, monkeypatch) -> None:
     """The soak's settled memory figures are taken with only the launcher alive.
 
